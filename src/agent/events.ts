@@ -1,0 +1,80 @@
+import type { AssistantMessage, Usage, UserMessage } from '../providers/index.ts';
+import type { CallIntent, ToolDisplay, TodoItem } from '../tools/index.ts';
+
+/** Why a run ended. */
+export type RunStopReason =
+  | 'end_turn' // the model finished
+  | 'max_turns' // --max-turns reached
+  | 'budget' // --max-budget-usd reached
+  | 'aborted' // Esc / Ctrl-C / SIGTERM
+  | 'error'; // API or infrastructure failure
+
+export type PermissionDecision =
+  | { behavior: 'allow'; remember?: 'project' | 'user' }
+  | { behavior: 'deny'; message?: string };
+
+/**
+ * The agent's typed event stream. `print/` and `tui/` consume it; neither
+ * ever talks to a provider, a tool or the store directly. Sub-agent events
+ * carry `agentId` (and the parent's id) when they are forwarded upwards.
+ */
+export type AgentEvent =
+  | {
+      type: 'session_started';
+      sessionId: string;
+      cwd: string;
+      model: string;
+      tools: string[];
+      permissionMode: string;
+      resumed: boolean;
+    }
+  /** The full history of a resumed session, for the UI to show. */
+  | { type: 'history'; messages: (UserMessage | AssistantMessage)[] }
+  | { type: 'user_message'; message: UserMessage }
+  | { type: 'turn_started'; turn: number }
+  | { type: 'text_delta'; turn: number; text: string }
+  | { type: 'thinking_delta'; turn: number; thinking: string }
+  /** The model started a tool call; the input streams next. */
+  | { type: 'tool_call_started'; toolUseId: string; name: string }
+  /** Raw JSON fragment of the input as it streams (for live display of partial input). */
+  | { type: 'tool_call_delta'; toolUseId: string; partialJson: string }
+  /** The streamed input parsed; the call is ready to be checked and run. */
+  | { type: 'tool_call_ready'; toolUseId: string; name: string; input: unknown }
+  /**
+   * The provider failed mid-stream and the request is being retried: discard
+   * everything streamed since the last `turn_started` (it will be sent again).
+   */
+  | { type: 'retry'; turn: number; attempt: number; delayMs: number; message: string }
+  | { type: 'assistant_message'; turn: number; message: AssistantMessage; usage: Usage }
+  | { type: 'permission_request'; requestId: string; toolUseId: string; toolName: string; intent: CallIntent }
+  | { type: 'permission_resolved'; requestId: string; decision: PermissionDecision }
+  | { type: 'tool_started'; toolUseId: string; name: string }
+  | { type: 'tool_update'; toolUseId: string; display: ToolDisplay }
+  | {
+      type: 'tool_finished';
+      toolUseId: string;
+      name: string;
+      content: string;
+      isError: boolean;
+      display?: ToolDisplay;
+      durationMs: number;
+    }
+  | { type: 'todos'; items: TodoItem[] }
+  | { type: 'usage'; turn: number; turnUsage: Usage; sessionUsage: Usage; turnCostUsd: number; sessionCostUsd: number }
+  /** A user-visible problem that did not end the run (e.g. a retry in progress, a skipped config entry). */
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  | { type: 'turn_aborted'; turn: number }
+  | {
+      type: 'run_finished';
+      stopReason: RunStopReason;
+      /** The final assistant text of the run. */
+      result: string;
+      turns: number;
+      usage: Usage;
+      costUsd: number;
+      durationMs: number;
+      /** Set when stopReason is 'error'. */
+      error?: string;
+    };
+
+export type AgentEventType = AgentEvent['type'];

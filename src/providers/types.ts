@@ -1,0 +1,76 @@
+import type { AssistantMessage, Message, StopReason, Usage } from './messages.ts';
+
+/** What a provider needs to know of a tool: nothing beyond this. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema (draft 2020-12 subset) of the input object. */
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ProviderRequest {
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  maxTokens: number;
+  /** Extended thinking budget in tokens; omitted means thinking off. */
+  thinkingBudget?: number;
+}
+
+export interface StreamOptions {
+  signal: AbortSignal;
+  /** Abort and report `stalled` when no bytes arrive for this long. */
+  idleTimeoutMs: number;
+}
+
+/**
+ * Failure classes. The agent's retry policy decides on these, never on
+ * provider-specific error types.
+ */
+export type ProviderErrorKind =
+  | 'rate_limit' // 429: retry after `retryAfterMs`
+  | 'overloaded' // 529 / overloaded_error
+  | 'server' // other 5xx, 408, 409
+  | 'auth' // 401 / 403
+  | 'bad_request' // 400, 404, 413, 422: never retried
+  | 'connection' // failed before the response started
+  | 'stream' // an `error` event or a dropped connection mid-stream
+  | 'stalled' // no bytes for the idle timeout
+  | 'aborted'; // the caller's signal
+
+export interface ProviderError {
+  kind: ProviderErrorKind;
+  /** One line, fit for a user to read. */
+  message: string;
+  status?: number;
+  retryAfterMs?: number;
+  requestId?: string;
+}
+
+/**
+ * The single stream-event union every adapter produces. Content events carry
+ * the block `index` in the assistant message being built.
+ *
+ * Contract: an adapter never throws once iteration starts; the stream always
+ * ends with exactly one `stop` or `error` event, which carries the message as
+ * accumulated so far.
+ */
+export type ProviderEvent =
+  | { type: 'message_start'; model: string; usage: Usage }
+  | { type: 'text_start'; index: number }
+  | { type: 'text_delta'; index: number; text: string }
+  | { type: 'thinking_start'; index: number; redactedData?: string }
+  | { type: 'thinking_delta'; index: number; thinking: string }
+  | { type: 'thinking_signature'; index: number; signature: string }
+  | { type: 'tool_use_start'; index: number; id: string; name: string }
+  | { type: 'tool_use_delta'; index: number; partialJson: string }
+  | { type: 'block_end'; index: number }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'stop'; reason: StopReason; message: AssistantMessage; usage: Usage }
+  | { type: 'error'; error: ProviderError; partial: AssistantMessage; usage: Usage };
+
+export interface Provider {
+  readonly name: string;
+  stream(request: ProviderRequest, options: StreamOptions): AsyncIterable<ProviderEvent>;
+}

@@ -1,0 +1,115 @@
+import type { z } from 'zod';
+import type { ImagePart, TextPart } from '../providers/index.ts';
+
+/** What a tool does to the world. The runner parallelises `read` calls and serialises the rest. */
+export type Effect = 'read' | 'write' | 'execute' | 'network';
+
+export type Access = 'read' | 'write';
+
+/**
+ * What one call will do, computed before it runs. Permission rules match on it
+ * and the approval dialog shows it; denial messages quote it.
+ */
+export interface CallIntent {
+  /** Claude-Code style rule name this call is matched under: Bash, Read, Edit, WebFetch, … */
+  ruleName: string;
+  /** The value rules match against: the command for Bash, the path for file tools, the host for WebFetch. */
+  subject?: string;
+  /** Absolute, lexically normalised paths the call touches. Checked for containment in the allowed roots. */
+  paths: { path: string; access: Access }[];
+  /** One line for the approval dialog and for denial messages. */
+  summary: string;
+  /** A preview for the approval dialog, e.g. the diff an edit would make. */
+  preview?: ToolDisplay;
+}
+
+export interface TodoItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  /** Present-tense form shown while the item is in progress ("Running tests"). */
+  activeForm?: string;
+}
+
+/** Structured data for the UI; the model never sees it. */
+export type ToolDisplay =
+  | { type: 'diff'; path: string; patch: string; added: number; removed: number; created: boolean }
+  | { type: 'file_read'; path: string; startLine: number; lines: number; totalLines: number; image?: boolean }
+  | {
+      type: 'command';
+      command: string;
+      exitCode: number | null;
+      durationMs: number;
+      /** Tail of the (merged) output; live while running. */
+      output: string;
+      timedOut?: boolean;
+    }
+  | { type: 'todos'; items: TodoItem[] }
+  | { type: 'matches'; count: number; truncated: boolean }
+  | { type: 'listing'; path: string; entries: number }
+  | { type: 'text'; text: string };
+
+export interface ToolResult {
+  /** For the model. */
+  content: string | (TextPart | ImagePart)[];
+  isError?: boolean;
+  /** For the UI. */
+  display?: ToolDisplay;
+}
+
+/** Remembers which files the session has read, so `write` can refuse blind overwrites. */
+export interface FileState {
+  markRead(absPath: string): void;
+  wasRead(absPath: string): boolean;
+}
+
+export interface TodoState {
+  get(): TodoItem[];
+  set(items: TodoItem[]): void;
+}
+
+/**
+ * Everything a tool may use. Tools never reach for globals or process.cwd():
+ * sub-agents run the same tools in other worktrees.
+ */
+export interface ToolContext {
+  cwd: string;
+  /** Real paths of the folders file tools may touch (cwd + --add-dir). */
+  roots: readonly string[];
+  /** Absolute paths outside the roots that a permission rule or the user approved for this call. */
+  approvedPaths: readonly string[];
+  signal: AbortSignal;
+  sessionId: string;
+  toolUseId: string;
+  files: FileState;
+  todos: TodoState;
+  /** Default and maximum bash timeouts, from config. */
+  bashTimeoutMs: number;
+  /** Live progress for the UI (e.g. the tail of a running command). */
+  onUpdate(display: ToolDisplay): void;
+}
+
+/** Context available before a call runs, to compute its intent. */
+export type IntentContext = Pick<ToolContext, 'cwd' | 'roots'>;
+
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** For the model; lives in a description file beside the tool. */
+  description: string;
+  /** The single source of the input type and of the JSON Schema sent to the model. */
+  inputSchema: S;
+  effect: Effect;
+  intent(input: z.infer<S>, ctx: IntentContext): CallIntent;
+  execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A recoverable failure: goes back to the model as an is_error result, worded as an instruction. */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
+  return tool;
+}

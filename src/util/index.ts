@@ -1,0 +1,4 @@
+export { assertNever } from './assert-never.ts';
+export { MoatError, errorMessage, type ErrorCode } from './errors.ts';
+export { newId } from './ids.ts';
+export { AsyncQueue } from './async-queue.ts';
