@@ -1,4 +1,4 @@
-import type { AssistantMessage, Usage, UserMessage } from '../providers/index.ts';
+import type { AssistantMessage, ToolResultPart, Usage, UserMessage } from '../providers/index.ts';
 import type { CallIntent, ToolDisplay, TodoItem } from '../tools/index.ts';
 
 /** Why a run ended. */
@@ -59,6 +59,8 @@ export type AgentEvent =
       display?: ToolDisplay;
       durationMs: number;
     }
+  /** All results of one assistant message's tool calls, as sent back to the model. */
+  | { type: 'tool_results'; turn: number; results: ToolResultPart[] }
   | { type: 'todos'; items: TodoItem[] }
   | { type: 'usage'; turn: number; turnUsage: Usage; sessionUsage: Usage; turnCostUsd: number; sessionCostUsd: number }
   /** A user-visible problem that did not end the run (e.g. a retry in progress, a skipped config entry). */

@@ -2,3 +2,11 @@ export { assertNever } from './assert-never.ts';
 export { MoatError, errorMessage, type ErrorCode } from './errors.ts';
 export { newId } from './ids.ts';
 export { AsyncQueue } from './async-queue.ts';
+export {
+  checkContainment,
+  normalizePath,
+  isWithin,
+  resolveReal,
+  relativeIfWithin,
+  type ContainmentResult,
+} from './containment.ts';

@@ -1,0 +1,36 @@
+/**
+ * Builds dist/moat: one executable (bun build --compile), production React,
+ * bytecode for fast startup, sourcemaps embedded so stack traces name our
+ * files, react-devtools-core stubbed (ink imports it only when DEV=true, and
+ * it is not installed). See shared/research/ink-bun-spike.md §1.
+ */
+import { rmSync } from 'node:fs';
+
+const stubDevtools: Bun.BunPlugin = {
+  name: 'stub-react-devtools-core',
+  setup(b) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default {}', loader: 'js' }));
+  },
+};
+
+const outfile = process.argv[2] ?? 'dist/moat';
+rmSync(outfile, { force: true });
+const started = performance.now();
+const result = await Bun.build({
+  entrypoints: ['src/main.ts'],
+  compile: { outfile },
+  target: 'bun',
+  format: 'esm',
+  bytecode: true,
+  // Keep identifiers so stack traces of real bugs stay readable.
+  minify: { whitespace: true, syntax: true, identifiers: false },
+  sourcemap: 'linked',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  plugins: [stubDevtools],
+});
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+console.log(`built ${outfile} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,34 @@
+import type { Rule } from '../tools/index.ts';
+import type { PermissionMode } from './permission-gate.ts';
+
+/** Everything a session needs to know, resolved by the CLI from config and flags. */
+export interface AgentSettings {
+  model: string;
+  /** Cap on model requests per run; undefined = no cap. */
+  maxTurns?: number;
+  /** Stop before the next request once this run has cost this much. */
+  maxBudgetUsd?: number;
+  maxTokens: number;
+  thinkingBudget?: number;
+  permissionMode: PermissionMode;
+  allow: Rule[];
+  deny: Rule[];
+  /** The working folder (absolute). */
+  cwd: string;
+  /** Extra folders file tools may touch (absolute). */
+  addDirs: string[];
+  projectRoot: string;
+  home: string;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  idleTimeoutMs: number;
+  bashTimeoutMs: number;
+  /** Base of the exponential retry backoff (1 s in production). */
+  retryBaseMs: number;
+}
+
+/** `max_tokens` stops get an automatic "continue" at most this many times per run. */
+export const MAX_CONTINUATIONS = 3;
+
+export const CONTINUE_PROMPT =
+  'Your previous response was cut off because it reached the output token limit. Continue exactly where you left off, without repeating anything.';

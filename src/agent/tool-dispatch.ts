@@ -1,0 +1,137 @@
+import type { ImagePart, TextPart, ToolResultPart, ToolUsePart } from '../providers/index.ts';
+import type { IntentContext, ToolContext, ToolDisplay, ToolRegistry, ToolResult } from '../tools/index.ts';
+import { runTool, unknownToolResult } from '../tools/index.ts';
+import { errorMessage } from '../util/index.ts';
+import type { AgentEvent } from './events.ts';
+import { checkPermission, type AskPermission, type PermissionPolicy, type RememberRule } from './permission-gate.ts';
+
+export const ABORTED_RESULT = 'Aborted by the user before this tool call finished.';
+
+export interface ToolCallRecord {
+  toolUseId: string;
+  name: string;
+  input: unknown;
+  result: string;
+  isError: boolean;
+  startedAt: number;
+  durationMs: number;
+}
+
+export interface DispatchDeps {
+  registry: ToolRegistry;
+  /** Names of the tools offered in this run (plan mode offers fewer); anything else is unknown. */
+  offered: ReadonlySet<string>;
+  policy: PermissionPolicy;
+  intentContext: IntentContext;
+  ask: AskPermission | undefined;
+  remember: RememberRule | undefined;
+  makeContext(toolUseId: string, approvedPaths: string[], signal: AbortSignal): ToolContext;
+  emit(e: AgentEvent): void;
+  record(call: ToolCallRecord): void;
+}
+
+function contentParts(result: ToolResult): (TextPart | ImagePart)[] {
+  if (typeof result.content === 'string') return [{ type: 'text', text: result.content }];
+  return result.content;
+}
+
+function contentText(result: ToolResult): string {
+  return contentParts(result)
+    .map((p) => (p.type === 'text' ? p.text : `[image ${p.mediaType}]`))
+    .join('\n');
+}
+
+/**
+ * Runs the tool calls of one assistant message. Consecutive calls of read-only
+ * tools run in parallel; every other call runs alone, in order, after its
+ * permission is settled. Every call gets exactly one result, in call order —
+ * on abort the unfinished ones get an explicit "aborted" result, so the
+ * history never holds a dangling tool_use.
+ */
+export async function dispatchToolCalls(
+  calls: ToolUsePart[],
+  deps: DispatchDeps,
+  signal: AbortSignal,
+): Promise<ToolResultPart[]> {
+  const results: (ToolResultPart | undefined)[] = new Array(calls.length).fill(undefined);
+  let running: Promise<void>[] = [];
+  const drain = async () => {
+    await Promise.all(running);
+    running = [];
+  };
+
+  const finish = (i: number, call: ToolUsePart, result: ToolResult, startedAt: number, display?: ToolDisplay) => {
+    const durationMs = Math.round(performance.now() - startedAt);
+    const text = contentText(result);
+    const isError = result.isError ?? false;
+    results[i] = { type: 'tool_result', toolUseId: call.id, content: contentParts(result), isError };
+    deps.emit({
+      type: 'tool_finished',
+      toolUseId: call.id,
+      name: call.name,
+      content: text,
+      isError,
+      display: display ?? result.display,
+      durationMs,
+    });
+    deps.record({ toolUseId: call.id, name: call.name, input: call.input, result: text, isError, startedAt: Date.now() - durationMs, durationMs });
+  };
+
+  const execute = async (i: number, call: ToolUsePart, approvedPaths: string[]) => {
+    const tool = deps.registry.get(call.name)!;
+    const startedAt = performance.now();
+    deps.emit({ type: 'tool_started', toolUseId: call.id, name: call.name });
+    let result: ToolResult;
+    try {
+      result = await runTool(tool, call.input, deps.makeContext(call.id, approvedPaths, signal));
+    } catch (e) {
+      // runTool turns tool failures into results; reaching here is an infrastructure bug, still not a crash.
+      result = { content: `${call.name} failed: ${errorMessage(e)}`, isError: true };
+    }
+    finish(i, call, result, startedAt);
+  };
+
+  for (let i = 0; i < calls.length; i++) {
+    if (signal.aborted) break;
+    const call = calls[i]!;
+    const startedAt = performance.now();
+    const tool = deps.offered.has(call.name) ? deps.registry.get(call.name) : undefined;
+    if (!tool) {
+      finish(i, call, unknownToolResult(call.name, [...deps.offered]), startedAt);
+      continue;
+    }
+    const parsed = tool.inputSchema.safeParse(call.input);
+    if (!parsed.success) {
+      // runTool words the schema error as an instruction to the model.
+      finish(i, call, await runTool(tool, call.input, deps.makeContext(call.id, [], signal)), startedAt);
+      continue;
+    }
+    let gate;
+    try {
+      const intent = tool.intent(parsed.data, deps.intentContext);
+      gate = await checkPermission(tool, intent, call.id, deps.policy, deps.emit, deps.ask, deps.remember, drain);
+    } catch (e) {
+      finish(i, call, { content: `${call.name} failed: ${errorMessage(e)}`, isError: true }, startedAt);
+      continue;
+    }
+    if (!gate.ok) {
+      finish(i, call, { content: gate.message, isError: true }, startedAt);
+      continue;
+    }
+    if (tool.effect === 'read') {
+      running.push(execute(i, call, gate.approvedPaths));
+    } else {
+      await drain();
+      if (signal.aborted) break;
+      await execute(i, call, gate.approvedPaths);
+    }
+  }
+  await drain();
+
+  return calls.map((call, i) => {
+    const done = results[i];
+    if (done) return done;
+    deps.emit({ type: 'tool_finished', toolUseId: call.id, name: call.name, content: ABORTED_RESULT, isError: true, durationMs: 0 });
+    return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: ABORTED_RESULT }], isError: true };
+  });
+}

@@ -1,0 +1,131 @@
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { AgentSession, type AgentSettings } from '../agent/index.ts';
+import { loadConfig, moatPaths, type LoadedConfig } from '../config/index.ts';
+import { printRun } from '../print/index.ts';
+import { createAnthropicProvider } from '../providers/index.ts';
+import { openStore } from '../store/index.ts';
+import { builtinTools, parseRuleList, ToolRegistry } from '../tools/index.ts';
+import { errorMessage, MoatError } from '../util/index.ts';
+import { EXIT, exitCodeForStop } from './exit-codes.ts';
+import type { RootOptions } from './program.ts';
+import { readPipedStdin } from './read-stdin.ts';
+import { err, out } from './write-out.ts';
+
+function resolveCwd(dir: string | undefined): string {
+  const cwd = resolve(dir ?? process.cwd());
+  let ok = false;
+  try {
+    ok = statSync(cwd).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new MoatError('usage', `--cwd ${dir}: not a folder`);
+  return cwd;
+}
+
+function rules(values: string[], what: string) {
+  try {
+    return parseRuleList(values);
+  } catch (e) {
+    throw new MoatError('usage', `${what}: ${errorMessage(e)}`);
+  }
+}
+
+export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
+  const c = loaded.config;
+  const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
+  return {
+    model: c.model,
+    maxTurns: c.maxTurns,
+    maxBudgetUsd: c.maxBudgetUsd,
+    maxTokens: c.maxTokens,
+    thinkingBudget: c.thinkingBudget,
+    permissionMode: c.permissionMode,
+    allow: rules([...c.permissions.allow, ...(opts.allowedTools ?? [])], 'allow rules'),
+    deny: rules([...c.permissions.deny, ...(opts.disallowedTools ?? [])], 'deny rules'),
+    cwd,
+    addDirs: c.addDirs,
+    projectRoot: loaded.projectRoot,
+    home: process.env.HOME || homedir(),
+    systemPrompt: opts.systemPrompt,
+    appendSystemPrompt: opts.appendSystemPrompt,
+    idleTimeoutMs: c.streamIdleTimeout * 1000,
+    bashTimeoutMs: c.bashTimeout * 1000,
+    // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.
+    retryBaseMs: Number.isFinite(retryBase) && retryBase > 0 ? retryBase : 1000,
+  };
+}
+
+/** `moat [prompt]` and `moat -p [prompt]`: the composition root of a run. */
+export async function rootCommand(promptWords: string[], opts: RootOptions): Promise<number> {
+  const env = process.env;
+  const cwd = resolveCwd(opts.cwd);
+  const loaded = loadConfig({
+    cwd,
+    env,
+    flags: {
+      model: opts.model,
+      maxTurns: opts.maxTurns,
+      maxBudgetUsd: opts.maxBudgetUsd,
+      permissionMode: opts.permissionMode,
+      addDirs: opts.addDir?.map((d) => resolve(cwd, d)),
+    },
+  });
+  const apiKey = env.ANTHROPIC_API_KEY;
+  if (!apiKey) {
+    throw new MoatError('no_api_key', 'no API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy or gateway)');
+  }
+  if (!opts.print) {
+    throw new MoatError('usage', 'the interactive UI is not built yet: run moat -p "task"');
+  }
+
+  const piped = await readPipedStdin();
+  const prompt = [promptWords.join(' ').trim(), piped.trim()].filter((s) => s.length > 0).join('\n\n');
+  if (!prompt) throw new MoatError('usage', 'no prompt: give it as an argument (moat -p "task") or on stdin');
+  if (opts.continue && opts.resume) throw new MoatError('usage', '--continue and --resume cannot be used together');
+
+  const settings = settingsFrom(loaded, opts, cwd);
+  const color = opts.color && !env.NO_COLOR && process.stderr.isTTY === true;
+  if (settings.permissionMode === 'bypassPermissions') {
+    err('moat: WARNING: bypassPermissions is on: every tool call runs without any permission check.\n');
+  }
+
+  const store = openStore(moatPaths(env).dbFile);
+  try {
+    const session = AgentSession.open(
+      {
+        provider: createAnthropicProvider({ apiKey, baseURL: loaded.config.apiBaseUrl }),
+        registry: new ToolRegistry(builtinTools()),
+        store,
+        settings,
+      },
+      { resume: opts.continue ? 'latest' : opts.resume },
+    );
+
+    // One AbortSignal from SIGINT/SIGTERM to the HTTP request and the running tools.
+    // A second signal exits at once (the finished messages are already saved).
+    const controller = new AbortController();
+    const onSignal = () => {
+      if (controller.signal.aborted) process.exit(EXIT.interrupted);
+      controller.abort();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+
+    const finished = await printRun(session.run(prompt, controller.signal), {
+      format: opts.outputFormat,
+      verbose: opts.verbose ?? false,
+      color,
+      apiKeySource: 'ANTHROPIC_API_KEY',
+      out,
+      err,
+    });
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    return exitCodeForStop(finished.stopReason);
+  } finally {
+    store.close();
+  }
+}

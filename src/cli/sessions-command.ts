@@ -1,0 +1,61 @@
+import { moatPaths } from '../config/index.ts';
+import { exportSessionJson, exportSessionMarkdown, openStore, type Store } from '../store/index.ts';
+import { EXIT } from './exit-codes.ts';
+import { out } from './write-out.ts';
+
+function withStore<T>(fn: (store: Store) => T): T {
+  const store = openStore(moatPaths(process.env).dbFile);
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.round(s / 60)}m ago`;
+  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
+}
+
+export const sessionsCommands = {
+  async sessionsList(opts: { all?: boolean; cwd?: string }): Promise<number> {
+    const cwd = opts.cwd ?? process.cwd();
+    const rows = withStore((s) => s.sessions.list(opts.all ? { all: true } : { cwd }));
+    if (rows.length === 0) {
+      out(opts.all ? 'no sessions yet\n' : `no sessions in ${cwd} (moat sessions list --all shows every folder)\n`);
+      return EXIT.ok;
+    }
+    for (const r of rows) {
+      const title = (r.title ?? r.firstPrompt ?? '').replace(/\s+/g, ' ').slice(0, 60);
+      const where = opts.all ? `  ${r.cwd}` : '';
+      out(`${r.id}  ${ago(r.updatedAt).padStart(8)}  ${String(r.messageCount).padStart(4)} msgs  ${title}${where}\n`);
+    }
+    return EXIT.ok;
+  },
+
+  async sessionsShow(id: string): Promise<number> {
+    out(withStore((s) => exportSessionMarkdown(s, s.sessions.resolvePrefix(id))));
+    return EXIT.ok;
+  },
+
+  async sessionsExport(id: string, opts: { format: 'json' | 'markdown' }): Promise<number> {
+    const text = withStore((s) => {
+      const full = s.sessions.resolvePrefix(id);
+      return opts.format === 'json' ? exportSessionJson(s, full) : exportSessionMarkdown(s, full);
+    });
+    out(text.endsWith('\n') ? text : `${text}\n`);
+    return EXIT.ok;
+  },
+
+  async sessionsRm(id: string): Promise<number> {
+    const removed = withStore((s) => {
+      const full = s.sessions.resolvePrefix(id);
+      return s.sessions.remove(full) ? full : undefined;
+    });
+    out(removed ? `removed session ${removed}\n` : `no session ${id}\n`);
+    return removed ? EXIT.ok : EXIT.usage;
+  },
+};

@@ -1,0 +1,42 @@
+import type { AgentEvent } from '../agent/index.ts';
+
+export interface Colors {
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+}
+
+export function makeColors(enabled: boolean): Colors {
+  const wrap = (open: number, close: number) => (s: string) => (enabled ? `\x1b[${open}m${s}\x1b[${close}m` : s);
+  return { dim: wrap(2, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39) };
+}
+
+function oneLine(s: string, max = 160): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Human progress for `--verbose` text mode, written to stderr; undefined for events it skips. */
+export function progressLine(e: AgentEvent, c: Colors): string | undefined {
+  switch (e.type) {
+    case 'session_started':
+      return c.dim(`moat: session ${e.sessionId} (${e.model}, ${e.permissionMode}${e.resumed ? ', resumed' : ''})`);
+    case 'turn_started':
+      return c.dim(`moat: turn ${e.turn}`);
+    case 'tool_call_ready':
+      return `${c.yellow('→')} ${e.name} ${oneLine(JSON.stringify(e.input))}`;
+    case 'tool_finished':
+      return e.isError
+        ? `${c.red('✗')} ${e.name} ${c.dim(`(${e.durationMs} ms)`)} ${oneLine(e.content)}`
+        : `${c.green('✓')} ${e.name} ${c.dim(`(${e.durationMs} ms)`)}`;
+    case 'retry':
+      return c.yellow(`moat: ${e.message}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt})`);
+    case 'notice':
+      return e.level === 'error' ? c.red(`moat: ${e.message}`) : c.yellow(`moat: ${e.message}`);
+    case 'usage':
+      return c.dim(`moat: ${e.turnUsage.inputTokens} in / ${e.turnUsage.outputTokens} out tokens, $${e.sessionCostUsd.toFixed(4)} so far`);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+import type { AgentEvent } from '../agent/index.ts';
+import { OutputMapper } from './to-output.ts';
+import { makeColors, progressLine } from './progress.ts';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+export interface PrintOptions {
+  format: OutputFormat;
+  verbose: boolean;
+  color: boolean;
+  apiKeySource: string;
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+export type RunFinished = Extract<AgentEvent, { type: 'run_finished' }>;
+
+/**
+ * Drives one `-p` run: consumes the agent's events and writes the chosen
+ * format. Returns the final event; the CLI maps its stop reason to an exit code.
+ */
+export async function printRun(events: AsyncIterable<AgentEvent>, opts: PrintOptions): Promise<RunFinished> {
+  const mapper = new OutputMapper(opts.apiKeySource);
+  const colors = makeColors(opts.color);
+  let finished: RunFinished | undefined;
+  for await (const e of events) {
+    const line = mapper.map(e);
+    if (opts.format === 'stream-json' && line) opts.out(`${JSON.stringify(line)}\n`);
+    if (opts.format === 'text' && opts.verbose) {
+      const p = progressLine(e, colors);
+      if (p) opts.err(`${p}\n`);
+    }
+    if (e.type === 'run_finished') {
+      finished = e;
+      if (opts.format === 'json') opts.out(`${JSON.stringify(mapper.result(e))}\n`);
+      if (opts.format === 'text') {
+        if (e.result) opts.out(e.result.endsWith('\n') ? e.result : `${e.result}\n`);
+        if (e.stopReason !== 'end_turn') opts.err(`${colors.red(`moat: ${stopMessage(e)}`)}\n`);
+      }
+    }
+  }
+  if (!finished) throw new Error('the agent ended without a result');
+  return finished;
+}
+
+export function stopMessage(e: RunFinished): string {
+  switch (e.stopReason) {
+    case 'end_turn':
+      return 'done';
+    case 'max_turns':
+      return `stopped after ${e.turns} turns (--max-turns); continue with moat -p -c`;
+    case 'budget':
+      return `stopped at the budget: $${e.costUsd.toFixed(4)} spent (--max-budget-usd)`;
+    case 'aborted':
+      return 'interrupted; the session was saved (continue with moat -c)';
+    case 'error':
+      return e.error ?? 'error';
+  }
+}

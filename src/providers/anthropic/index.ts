@@ -1,0 +1,39 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { Provider } from '../types.ts';
+import { streamMessages } from './stream.ts';
+
+export interface AnthropicProviderOptions {
+  apiKey: string;
+  /**
+   * Without `/v1`: the SDK appends `/v1/messages`. Defaults to the public API;
+   * the SDK's own ANTHROPIC_BASE_URL lookup is bypassed so that all
+   * configuration flows through the CLI.
+   */
+  baseURL?: string;
+}
+
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** The SDK must never write to the terminal: the TUI owns it. */
+const SILENT_LOGGER = {
+  error: (): void => {},
+  warn: (): void => {},
+  info: (): void => {},
+  debug: (): void => {},
+};
+
+export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL ?? DEFAULT_BASE_URL,
+    // The agent's retry policy decides; the SDK retrying underneath would double the waits.
+    maxRetries: 0,
+    logLevel: 'off',
+    logger: SILENT_LOGGER,
+    openTelemetry: false,
+  });
+  return {
+    name: 'anthropic',
+    stream: (request, streamOptions) => streamMessages(client, request, streamOptions),
+  };
+}

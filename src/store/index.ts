@@ -1,0 +1,10 @@
+export { openStore, defaultDbPath, type Store, type OpenStoreOptions } from './store.ts';
+export { type Migration, MIGRATIONS } from './migrations/index.ts';
+export { SessionRepo } from './sessions.ts';
+export { MessageRepo } from './messages.ts';
+export { ToolCallRepo } from './tool-calls.ts';
+export { UsageRepo } from './usage.ts';
+export { HistoryRepo, HISTORY_LIMIT } from './history.ts';
+export { buildSessionExport, exportSessionJson, type SessionExport } from './export-json.ts';
+export { exportSessionMarkdown } from './export-markdown.ts';
+export type * from './types.ts';

@@ -1,0 +1,85 @@
+import { Database } from 'bun:sqlite';
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { MoatError, errorMessage } from '../util/index.ts';
+import { HistoryRepo } from './history.ts';
+import { MessageRepo } from './messages.ts';
+import { migrate, schemaVersion } from './migrate.ts';
+import { MIGRATIONS, type Migration } from './migrations/index.ts';
+import { SessionRepo } from './sessions.ts';
+import { ToolCallRepo } from './tool-calls.ts';
+import { UsageRepo } from './usage.ts';
+
+export interface Store {
+  /** The database file. */
+  readonly path: string;
+  readonly sessions: SessionRepo;
+  readonly messages: MessageRepo;
+  readonly toolCalls: ToolCallRepo;
+  readonly usage: UsageRepo;
+  readonly history: HistoryRepo;
+  /** The highest migration recorded in the database. */
+  schemaVersion(): number;
+  close(): void;
+}
+
+export interface OpenStoreOptions {
+  /** Replaces the built-in migration list (tests inject broken or future migrations). */
+  migrations?: readonly Migration[];
+  /** Clock for timestamps, in epoch milliseconds. */
+  now?: () => number;
+}
+
+/**
+ * `$XDG_DATA_HOME/moat/moat.db`, else `~/.local/share/moat/moat.db`. Built
+ * from the environment, never from `import.meta.dir`, which is a read-only
+ * virtual folder inside the compiled binary. (config's `moatPaths` computes
+ * the same path; the two leaves cannot import each other.)
+ */
+export function defaultDbPath(env: Record<string, string | undefined> = process.env): string {
+  const xdg = env.XDG_DATA_HOME;
+  // XDG says relative values are invalid and must be ignored.
+  const base = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.local', 'share');
+  return join(base, 'moat', 'moat.db');
+}
+
+/**
+ * Opens (creating if needed) the database and applies pending migrations.
+ * On an up-to-date database this is a handful of pragmas and two tiny
+ * queries, about a millisecond: it sits on the startup path.
+ */
+export function openStore(path: string = defaultDbPath(), opts: OpenStoreOptions = {}): Store {
+  const now = opts.now ?? Date.now;
+  let db: Database;
+  try {
+    // 0700: transcripts can hold secrets the model read. mode only applies to folders created here.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    db = new Database(path, { create: true, strict: true });
+  } catch (e) {
+    throw new MoatError('store', `cannot open database ${path}: ${errorMessage(e)}`, { user: true, cause: e });
+  }
+  try {
+    // busy_timeout first, so switching to WAL waits for other processes instead of failing.
+    db.run('PRAGMA busy_timeout = 5000');
+    db.run('PRAGMA journal_mode = WAL');
+    db.run('PRAGMA synchronous = NORMAL');
+    db.run('PRAGMA foreign_keys = ON');
+    migrate(db, opts.migrations ?? MIGRATIONS, path);
+  } catch (e) {
+    db.close();
+    if (e instanceof MoatError) throw e;
+    // e.g. "file is not a database": say which file, in one line.
+    throw new MoatError('store', `cannot open database ${path}: ${errorMessage(e)}`, { user: true, cause: e });
+  }
+  return {
+    path,
+    sessions: new SessionRepo(db, now),
+    messages: new MessageRepo(db, now),
+    toolCalls: new ToolCallRepo(db, now),
+    usage: new UsageRepo(db, now),
+    history: new HistoryRepo(db, now),
+    schemaVersion: () => schemaVersion(db),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,110 @@
+import { lstatSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { displayPath, expandHome, intentPath, resolveToolPath } from '../../paths.ts';
+import { defineTool, ToolError, type ToolResult } from '../../types.ts';
+import { plural } from '../shared/format.ts';
+import { globFilter } from '../shared/glob-filter.ts';
+import { resolveSearchPath } from '../shared/search-root.ts';
+import { walkFiles } from '../shared/walk.ts';
+import description from './description.md' with { type: 'text' };
+
+export const MAX_GLOB_RESULTS = 200;
+/** Yield to the event loop this often, so an abort can land during a long walk. */
+const YIELD_EVERY = 2000;
+
+const inputSchema = z.strictObject({
+  pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}".'),
+  path: z
+    .string()
+    .optional()
+    .describe('The folder to search in: absolute, or relative to the working folder. Omit it to search the working folder.'),
+});
+
+const MAGIC = /[*?[\]{}!]/;
+
+/**
+ * Split a pattern into its literal leading folders and the rest, so the walk
+ * starts at `src/components` for `src/components/**\/*.tsx` instead of at the
+ * top. The last segment always stays in the pattern (it names the files).
+ */
+export function splitStaticPrefix(pattern: string): { prefix: string; rest: string } {
+  const segments = pattern.split('/');
+  let i = 0;
+  while (i < segments.length - 1 && !MAGIC.test(segments[i] ?? '')) i++;
+  const prefix = segments.slice(0, i).join('/');
+  return { prefix: pattern.startsWith('/') && prefix === '' ? '/' : prefix, rest: segments.slice(i).join('/') };
+}
+
+/** Where to search and what to match there: an absolute pattern carries its own folder. */
+function plan(pattern: string, path: string | undefined): { base: string | undefined; pattern: string } {
+  const p = expandHome(pattern);
+  if (!p.startsWith('/')) return { base: path, pattern: p.startsWith('./') ? p.slice(2) : p };
+  const { prefix, rest } = splitStaticPrefix(p);
+  return { base: prefix, pattern: rest };
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    try {
+      return lstatSync(path).mtimeMs; // a dangling symlink still has its own time
+    } catch {
+      return 0;
+    }
+  }
+}
+
+export const globTool = defineTool({
+  name: 'glob',
+  description,
+  inputSchema,
+  effect: 'read',
+  intent(input, ctx) {
+    const planned = plan(input.pattern, input.path);
+    const folder = intentPath(ctx, planned.base ?? '.');
+    return {
+      ruleName: 'Read',
+      subject: folder,
+      paths: [{ path: folder, access: 'read' }],
+      summary: `Find files matching ${input.pattern} in ${displayPath(ctx, folder)}`,
+    };
+  },
+  async execute(input, ctx): Promise<ToolResult> {
+    const planned = plan(input.pattern, input.path);
+    const root = resolveSearchPath(ctx, planned.base);
+    if (!root.isDir) throw new ToolError(`${displayPath(ctx, root.path)} is a file, not a folder. Give a folder as path.`);
+    const { prefix } = splitStaticPrefix(planned.pattern);
+    // The literal prefix may hold `..` or a symlink: contain it like any other path.
+    const walkRoot = prefix === '' ? root.realPath : resolveToolPath(ctx, join(root.path, prefix), 'read').realPath;
+    const relBase = prefix === '' ? '' : `${prefix}/`;
+    const filter = globFilter([planned.pattern]);
+    // Matches are reported under the path the model asked for, not the symlink-resolved one.
+    const shownBase = root.path;
+
+    const found: { path: string; mtime: number }[] = [];
+    let seen = 0;
+    for (const entry of walkFiles(walkRoot, { floor: root.realPath })) {
+      if (++seen % YIELD_EVERY === 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (ctx.signal.aborted) throw new ToolError('Aborted.');
+      }
+      const rel = relBase + entry.rel;
+      if (!filter.matches(rel, entry.name)) continue;
+      found.push({ path: join(shownBase, rel), mtime: 0 });
+    }
+    if (found.length === 0) {
+      return { content: `No files found matching ${input.pattern} in ${displayPath(ctx, root.path)}.`, display: { type: 'matches', count: 0, truncated: false } };
+    }
+    for (const f of found) f.mtime = mtimeOf(f.path);
+    // Newest first: recently touched files are usually the ones that matter.
+    found.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : 1));
+    const truncated = found.length > MAX_GLOB_RESULTS;
+    const lines = found.slice(0, MAX_GLOB_RESULTS).map((f) => displayPath(ctx, f.path));
+    if (truncated) {
+      lines.push(`(Showing ${MAX_GLOB_RESULTS} of ${plural(found.length, 'file')}, newest first. Use a more specific pattern or path to see the rest.)`);
+    }
+    return { content: lines.join('\n'), display: { type: 'matches', count: found.length, truncated } };
+  },
+});

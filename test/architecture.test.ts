@@ -1,0 +1,104 @@
+/**
+ * Enforces the layer rules of ARCHITECTURE.md: dependencies point one way,
+ * and another folder is entered only through its index.ts.
+ */
+import { describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const SRC = resolve(import.meta.dir, '../src');
+
+/** Which top-level folders each folder may import from (besides itself). */
+const ALLOWED: Record<string, string[]> = {
+  cli: ['tui', 'print', 'agent', 'providers', 'tools', 'sandbox', 'skills', 'store', 'config', 'util'],
+  tui: ['agent', 'config', 'util'],
+  print: ['agent', 'util'],
+  agent: ['providers', 'tools', 'skills', 'store', 'config', 'util'],
+  providers: ['util'],
+  tools: ['sandbox', 'util'],
+  sandbox: ['util'],
+  skills: ['util'],
+  store: ['util'],
+  config: ['util'],
+  util: [],
+};
+
+/** `import type` of shared contract types (messages, todo items) is allowed here too: it carries no code. */
+const TYPE_ONLY_EXTRA: Record<string, string[]> = {
+  tools: ['providers'],
+  store: ['providers', 'tools'],
+};
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return walk(p);
+    return /\.(ts|tsx)$/.test(e.name) && !e.name.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+interface Import {
+  spec: string;
+  typeOnly: boolean;
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8');
+  const out: Import[] = [];
+  const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"`;]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const m of text.matchAll(re)) {
+    const spec = m[3] ?? m[4];
+    if (spec) out.push({ spec, typeOnly: Boolean(m[2]) });
+  }
+  return out;
+}
+
+function folderOf(file: string): string | undefined {
+  const rel = relative(SRC, file);
+  const first = rel.split('/')[0];
+  return rel.includes('/') ? first : undefined; // files at src/ root (main.ts) are the entry
+}
+
+export function violations(): string[] {
+  const found: string[] = [];
+  for (const file of walk(SRC)) {
+    const from = folderOf(file);
+    for (const imp of importsOf(file)) {
+      if (!imp.spec.startsWith('.')) continue;
+      const target = resolve(dirname(file), imp.spec);
+      const rel = relative(SRC, target);
+      if (rel.startsWith('..')) continue; // package.json and the like
+      const to = rel.includes('/') ? rel.split('/')[0]! : undefined;
+      if (!from || !to || from === to) continue;
+      const where = `${relative(SRC, file)} imports ${imp.spec}`;
+      const allowed = ALLOWED[from] ?? [];
+      if (!allowed.includes(to) && !(imp.typeOnly && (TYPE_ONLY_EXTRA[from] ?? []).includes(to))) {
+        found.push(`${where}: ${from}/ must not depend on ${to}/`);
+      }
+      if (rel !== `${to}/index.ts` && rel !== `${to}/index.tsx`) {
+        found.push(`${where}: import another folder only through ${to}/index.ts`);
+      }
+    }
+  }
+  return found;
+}
+
+describe('architecture', () => {
+  test('every folder has a rule', () => {
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(folders.filter((f) => !(f in ALLOWED))).toEqual([]);
+  });
+
+  test('imports follow the layer rules and enter folders through index.ts', () => {
+    expect(violations()).toEqual([]);
+  });
+
+  test('the checker catches an upward import', () => {
+    // Guard against a checker that silently matches nothing.
+    const imports = importsOf(join(SRC, 'cli', 'root-command.ts'));
+    expect(imports.some((i) => i.spec === '../agent/index.ts')).toBe(true);
+    expect(ALLOWED.providers).not.toContain('agent');
+  });
+});

@@ -1,0 +1,326 @@
+/**
+ * End to end: the compiled dist/moat in -p mode against the scripted fake
+ * Anthropic server, in a throwaway HOME. Run `bun run build` first
+ * (scripts/test.sh does).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OutputLine, ResultLine } from '../../src/print/schema.ts';
+import { httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { MOAT_BIN, makeSandbox, runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
+
+interface WireMessage {
+  role: string;
+  content: { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean }[];
+}
+const bodyOf = (server: FakeAnthropic, i: number) => server.requests[i]!.body as { messages: WireMessage[]; system: unknown; tools: { name: string }[] };
+const toolResults = (server: FakeAnthropic, i: number) =>
+  bodyOf(server, i).messages.flatMap((m) => m.content.filter((c) => c.type === 'tool_result'));
+const resultText = (c: { content?: unknown }) =>
+  typeof c.content === 'string' ? c.content : JSON.stringify(c.content);
+
+let server: FakeAnthropic;
+let sb: Sandbox;
+
+beforeAll(async () => {
+  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  sb = makeSandbox(server.url);
+  expect(server.remaining()).toBe(0);
+  server.requests.length = 0;
+});
+
+const moat = (args: string[], extra: { stdin?: string; env?: Record<string, string> } = {}) =>
+  runMoat(args, { cwd: sb.cwd, env: { ...sb.env, ...extra.env }, stdin: extra.stdin });
+
+describe('moat -p', () => {
+  test('a plain answer goes to stdout, nothing else', async () => {
+    server.script(reply().text('Hello ').text('there.'));
+    const r = await moat(['-p', 'say hello']);
+    expect(r).toEqual({ code: 0, stdout: 'Hello there.\n', stderr: '' });
+    const body = bodyOf(server, 0);
+    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'say hello', cache_control: { type: 'ephemeral' } }] }] as never);
+  });
+
+  test('the task can come on stdin, and stdin is appended to an argument prompt', async () => {
+    server.script(reply().text('one'), reply().text('two'));
+    expect((await moat(['-p'], { stdin: 'task from stdin\n' })).stdout).toBe('one\n');
+    expect((await moat(['-p', 'explain this'], { stdin: 'const x = 1;\n' })).stdout).toBe('two\n');
+    const texts = [0, 1].map((i) => bodyOf(server, i).messages[0]!.content[0]!.text);
+    expect(texts).toEqual(['task from stdin', 'explain this\n\nconst x = 1;']);
+  });
+
+  test('read then answer: the file content goes back to the model', async () => {
+    writeFileSync(join(sb.cwd, 'notes.txt'), 'alpha\nbeta\n');
+    server.script(reply().text('Reading.').toolUse('read', { file_path: 'notes.txt' }, { fragments: 4 }).stop('tool_use'), reply().text('It has two lines.'));
+    const r = await moat(['-p', 'how many lines in notes.txt?']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('It has two lines.\n');
+    const results = toolResults(server, 1);
+    expect(results.length).toBe(1);
+    expect(results[0]!.is_error).toBe(false);
+    expect(resultText(results[0]!)).toContain('alpha');
+    expect(resultText(results[0]!)).toContain('beta');
+  });
+
+  test('an edit changes the file on disk under --permission-mode acceptEdits', async () => {
+    const file = join(sb.cwd, 'app.ts');
+    writeFileSync(file, 'const port = 3000;\n');
+    server.script(
+      reply().toolUse('read', { file_path: 'app.ts' }).stop('tool_use'),
+      reply().toolUse('edit', { file_path: 'app.ts', old_string: '3000', new_string: '8080' }).stop('tool_use'),
+      reply().text('Changed the port.'),
+    );
+    const r = await moat(['-p', 'use port 8080', '--permission-mode', 'acceptEdits']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('const port = 8080;\n');
+    expect(toolResults(server, 2).map((c) => c.is_error)).toEqual([false]);
+  });
+
+  test('the same edit is denied in default mode, with a hint the model can relay', async () => {
+    const file = join(sb.cwd, 'app.ts');
+    writeFileSync(file, 'const port = 3000;\n');
+    server.script(
+      reply().toolUse('read', { file_path: 'app.ts' }).stop('tool_use'),
+      reply().toolUse('edit', { file_path: 'app.ts', old_string: '3000', new_string: '8080' }).stop('tool_use'),
+      reply().text('I could not edit.'),
+    );
+    const r = await moat(['-p', 'use port 8080']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('const port = 3000;\n');
+    const [denied] = toolResults(server, 2);
+    expect(denied!.is_error).toBe(true);
+    expect(resultText(denied!)).toContain('acceptEdits');
+  });
+
+  test('bash is denied in default mode and allowed by --allowedTools', async () => {
+    server.script(reply().toolUse('bash', { command: 'echo hi > made.txt' }).stop('tool_use'), reply().text('denied'));
+    await moat(['-p', 'make a file']);
+    expect(existsSync(join(sb.cwd, 'made.txt'))).toBe(false);
+    const [denied] = toolResults(server, 1);
+    expect(denied!.is_error).toBe(true);
+    expect(resultText(denied!)).toContain('--allowedTools');
+
+    server.requests.length = 0;
+    server.script(reply().toolUse('bash', { command: 'echo hi' }).stop('tool_use'), reply().text('ran'));
+    const r = await moat(['-p', 'say hi', '--allowedTools', 'Bash(echo:*)']);
+    expect(r.stdout).toBe('ran\n');
+    const [ok] = toolResults(server, 1);
+    expect(ok!.is_error).toBe(false);
+    expect(resultText(ok!)).toContain('hi');
+  });
+
+  test('a chained command does not slip past a prefix rule', async () => {
+    server.script(reply().toolUse('bash', { command: 'echo ok && touch pwned' }).stop('tool_use'), reply().text('done'));
+    await moat(['-p', 'x', '--allowedTools', 'Bash(echo:*)']);
+    expect(existsSync(join(sb.cwd, 'pwned'))).toBe(false);
+    expect(toolResults(server, 1)[0]!.is_error).toBe(true);
+  });
+
+  test('--output-format json prints one result object', async () => {
+    server.script(reply().text('42').usage({ input: 100, output: 7, cacheRead: 50, cacheCreation: 10 }));
+    const r = await moat(['-p', 'answer', '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    const obj = ResultLine.parse(JSON.parse(r.stdout));
+    expect(obj).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: '42',
+      num_turns: 1,
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 100, output_tokens: 7, cache_read_input_tokens: 50, cache_creation_input_tokens: 10 },
+    });
+    expect(obj.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(obj.total_cost_usd).toBeGreaterThan(0);
+    expect(r.stdout.trim().split('\n').length).toBe(1);
+  });
+
+  test('--output-format stream-json: every line matches the public schema', async () => {
+    writeFileSync(join(sb.cwd, 'a.txt'), 'A\n');
+    server.script(reply().text('Look').toolUse('read', { file_path: 'a.txt' }, { fragments: 3 }).stop('tool_use'), reply().text('Done'));
+    const r = await moat(['-p', 'go', '--output-format', 'stream-json']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => OutputLine.parse(JSON.parse(l)));
+    const kinds = lines.map((l) => (l.type === 'system' ? `system/${l.subtype}` : l.type === 'stream_event' ? `ev/${l.event.type}` : l.type));
+    expect(kinds[0]).toBe('system/init');
+    expect(kinds.at(-1)).toBe('result');
+    expect(kinds).toContain('assistant');
+    expect(kinds).toContain('user');
+    expect(kinds.filter((k) => k === 'assistant').length).toBe(2);
+    expect(kinds).toContain('ev/content_block_start');
+    const sessionIds = new Set(lines.map((l) => l.session_id));
+    expect(sessionIds.size).toBe(1);
+  });
+
+  test('--continue resumes the latest session in this folder with its history', async () => {
+    server.script(reply().text('first answer'), reply().text('second answer'));
+    const first = await moat(['-p', 'first question', '--output-format', 'json']);
+    const second = await moat(['-p', 'second question', '-c', '--output-format', 'json']);
+    expect(JSON.parse(second.stdout).session_id).toBe(JSON.parse(first.stdout).session_id);
+    const msgs = bodyOf(server, 1).messages.map((m) => [m.role, m.content.map((c) => c.text).join('')]);
+    expect(msgs).toEqual([
+      ['user', 'first question'],
+      ['assistant', 'first answer'],
+      ['user', 'second question'],
+    ]);
+  });
+
+  test('--resume takes an id prefix', async () => {
+    server.script(reply().text('a'), reply().text('b'));
+    const first = JSON.parse((await moat(['-p', 'q1', '--output-format', 'json'])).stdout);
+    const second = JSON.parse((await moat(['-p', 'q2', '-r', first.session_id.slice(0, 8), '--output-format', 'json'])).stdout);
+    expect(second.session_id).toBe(first.session_id);
+  });
+});
+
+describe('exit codes and failures', () => {
+  test('no API key: one line, non-zero, no stack', async () => {
+    const env = { ...sb.env };
+    delete (env as Record<string, string | undefined>).ANTHROPIC_API_KEY;
+    const r = await runMoat(['-p', 'hi'], { cwd: sb.cwd, env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n').length).toBe(1);
+    expect(r.stderr).toContain('ANTHROPIC_API_KEY');
+  });
+
+  test('a bad flag is a usage error (2) in one line', async () => {
+    const r = await moat(['-p', 'hi', '--max-turns', 'zero']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n').length).toBe(1);
+    const r2 = await moat(['--frobnicate']);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain("unknown option '--frobnicate'");
+  });
+
+  test('a bad config file names file, line and key, exit 2', async () => {
+    mkdirSync(join(sb.cwd, '.moat'));
+    writeFileSync(join(sb.cwd, '.moat', 'config.toml'), 'model = "x"\nmax_turns = "many"\n');
+    const r = await moat(['-p', 'hi']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/config\.toml:2: max_turns: /);
+  });
+
+  test('--max-turns stops with exit 3', async () => {
+    server.script(reply().toolUse('ls', {}).stop('tool_use'), reply().toolUse('ls', {}).stop('tool_use'));
+    const r = await moat(['-p', 'loop', '--max-turns', '2', '--output-format', 'json']);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'error_max_turns', num_turns: 2, is_error: true });
+  });
+
+  test('--max-budget-usd stops with exit 4', async () => {
+    server.script(reply().toolUse('ls', {}).stop('tool_use').usage({ input: 1_000_000, output: 0 }));
+    const r = await moat(['-p', 'spend', '--max-budget-usd', '0.5', '--output-format', 'json']);
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'error_max_budget_usd', num_turns: 1 });
+  });
+
+  test('429 honours retry-after, then succeeds', async () => {
+    server.script(httpError(429, { retryAfter: 1 }), reply().text('after wait'));
+    const t0 = performance.now();
+    const r = await moat(['-p', 'hi']);
+    expect(r.stdout).toBe('after wait\n');
+    expect(performance.now() - t0).toBeGreaterThan(950);
+    expect(server.requests.length).toBe(2);
+  });
+
+  test('529 and 5xx retry with backoff; 401 fails at once with one line', async () => {
+    server.script(httpError(529), httpError(503), reply().text('recovered'));
+    expect((await moat(['-p', 'hi'])).stdout).toBe('recovered\n');
+    expect(server.requests.length).toBe(3);
+
+    server.requests.length = 0;
+    server.script(httpError(401, { message: 'invalid x-api-key' }));
+    const r = await moat(['-p', 'hi']);
+    expect(r.code).toBe(1);
+    expect(server.requests.length).toBe(1);
+    expect(r.stderr.trim().split('\n').length).toBe(1);
+    expect(r.stderr).toContain('401');
+  });
+
+  test('an error event mid-stream retries the whole request without duplicating output', async () => {
+    server.script(reply().text('partial answer').streamError('overloaded_error'), reply().text('whole answer'));
+    const r = await moat(['-p', 'hi', '--output-format', 'stream-json']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => OutputLine.parse(JSON.parse(l)));
+    const assistants = lines.filter((l) => l.type === 'assistant');
+    expect(assistants.length).toBe(1);
+    expect(lines.some((l) => l.type === 'system' && l.subtype === 'api_retry')).toBe(true);
+    const result = lines.at(-1) as ResultLine;
+    expect(result.result).toBe('whole answer');
+    // The session holds the answer once.
+    const exported = await moat(['sessions', 'export', result.session_id, '--format', 'json']);
+    expect(exported.stdout.split('whole answer').length - 1).toBe(1);
+    expect(exported.stdout).not.toContain('partial answer');
+  });
+
+  test('a dropped connection mid-stream retries', async () => {
+    server.script(reply().text('cut').drop(), reply().text('fine'));
+    expect((await moat(['-p', 'hi'])).stdout).toBe('fine\n');
+  });
+
+  test('a stalled stream is aborted after stream_idle_timeout and retried', async () => {
+    mkdirSync(join(sb.cwd, '.moat'));
+    writeFileSync(join(sb.cwd, '.moat', 'config.toml'), 'stream_idle_timeout = 1\n');
+    server.script(reply().text('stuck').stall(), reply().text('unstuck'));
+    const t0 = performance.now();
+    const r = await moat(['-p', 'hi']);
+    expect(r.stdout).toBe('unstuck\n');
+    expect(performance.now() - t0).toBeGreaterThan(900);
+  });
+
+  test('SIGINT mid-stream saves the session and exits 130', async () => {
+    server.script(reply().text('slow '.repeat(50), { chunkSize: 5, delayMs: 40 }));
+    const proc = spawnMoat(['-p', 'hi', '--output-format', 'stream-json'], { cwd: sb.cwd, env: sb.env });
+    let out = '';
+    const reader = (async () => {
+      for await (const chunk of proc.stdout) out += new TextDecoder().decode(chunk);
+    })();
+    await waitUntil(() => out.includes('text_delta'), 10_000, 'first delta');
+    proc.kill('SIGINT');
+    expect(await proc.exited).toBe(130);
+    await reader;
+    const last = JSON.parse(out.trim().split('\n').at(-1)!);
+    expect(last).toMatchObject({ type: 'result', subtype: 'interrupted' });
+    const shown = await moat(['sessions', 'show', last.session_id]);
+    expect(shown.stdout).toContain('slow');
+  });
+
+  test('kill -9 during a tool loses nothing finished; --continue works and the history is valid', async () => {
+    server.script(reply().text('Running it.').toolUse('bash', { command: 'sleep 30' }).stop('tool_use'));
+    const proc = spawnMoat(['-p', 'run sleep', '--allowedTools', 'Bash(sleep:*)'], { cwd: sb.cwd, env: sb.env });
+    // The assistant message is saved before the tool runs; wait until the tool is running.
+    await waitUntil(() => Bun.spawnSync(['pgrep', '-f', 'sleep 30']).exitCode === 0, 10_000, 'the tool to start');
+    proc.kill('SIGKILL');
+    await proc.exited;
+    Bun.spawnSync(['pkill', '-f', 'sleep 30']);
+
+    server.requests.length = 0;
+    server.script(reply().text('Resumed fine.'));
+    const r = await moat(['-p', 'go on', '-c']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Resumed fine.\n');
+    const msgs = bodyOf(server, 0).messages;
+    expect(msgs.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    const results = msgs[2]!.content.filter((c) => c.type === 'tool_result');
+    expect(results.length).toBe(1);
+    expect(results[0]!.is_error).toBe(true);
+    expect(msgs[2]!.content.at(-1)!.text).toBe('go on');
+  });
+
+  test('two moat processes in one folder both finish and both are saved', async () => {
+    server.script(reply().text('one', { chunkSize: 1, delayMs: 20 }), reply().text('two', { chunkSize: 1, delayMs: 20 }));
+    const [a, b] = await Promise.all([moat(['-p', 'a', '--output-format', 'json']), moat(['-p', 'b', '--output-format', 'json'])]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const list = await moat(['sessions', 'list']);
+    expect(list.stdout).toContain(JSON.parse(a.stdout).session_id);
+    expect(list.stdout).toContain(JSON.parse(b.stdout).session_id);
+  });
+});

@@ -1,0 +1,338 @@
+/**
+ * A scripted fake of the Anthropic Messages API for tests. `POST /v1/messages`
+ * answers with the next scripted response, byte for byte in the real SSE wire
+ * format (`event: <name>\ndata: <json>\n\n`), so the real SDK and the real
+ * provider code run against it unchanged.
+ *
+ *   const server = await startFakeAnthropic();
+ *   server.script(reply().text('Hi').stop('end_turn'), httpError(429, { retryAfter: 1 }));
+ *   createAnthropicProvider({ apiKey: 'fake', baseURL: server.url });
+ */
+import type { Server } from 'bun';
+import {
+  toResponse,
+  type FakeHttpError,
+  type FakeReply,
+  type FakeResponse,
+  type FakeScriptItem,
+  type FakeStep,
+} from './fake-anthropic-script.ts';
+
+export * from './fake-anthropic-script.ts';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The parsed JSON body (undefined when the body was not JSON). */
+  body: unknown;
+}
+
+export interface FakeAnthropic {
+  /** Base URL without `/v1`, as the SDK's `baseURL` wants it. */
+  url: string;
+  port: number;
+  /** Every request received, in order, including ones the script could not answer. */
+  requests: RecordedRequest[];
+  /** Appends responses; each `POST /v1/messages` consumes the next one. */
+  script(...items: FakeScriptItem[]): void;
+  /** Responses not consumed yet. */
+  remaining(): number;
+  close(): Promise<void>;
+}
+
+export interface FakeAnthropicOptions {
+  port?: number;
+  hostname?: string;
+  /** Serve the script round and round instead of failing when it runs out (for benchmarks). */
+  repeat?: boolean;
+}
+
+type Frame = { event: string; data: unknown } | { delayMs: number };
+
+const encoder = new TextEncoder();
+
+export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+  const queue: FakeResponse[] = [];
+  const served: FakeResponse[] = [];
+  const requests: RecordedRequest[] = [];
+  // Stalled streams are parked here so close() can release them.
+  const parked = new Set<() => void>();
+  let counter = 0;
+
+  const server: Server<undefined> = Bun.serve({
+    port: options.port ?? 0,
+    hostname: options.hostname ?? '127.0.0.1',
+    // Bun's default 10 s idle timeout would cut slow or stalled SSE streams.
+    idleTimeout: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      const text = await req.text();
+      requests.push({
+        method: req.method,
+        path: url.pathname,
+        headers: Object.fromEntries(req.headers.entries()),
+        body: parseJson(text),
+      });
+      const n = ++counter;
+      if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
+        return apiError(404, 'not_found_error', `fake-anthropic: no route for ${req.method} ${url.pathname}`, n);
+      }
+      let next = queue.shift();
+      if (next === undefined && options.repeat === true && served.length > 0) {
+        queue.push(...served.splice(0));
+        next = queue.shift();
+      }
+      if (next === undefined) {
+        return apiError(500, 'api_error', `fake-anthropic: the script is empty (request #${n} had no response)`, n);
+      }
+      served.push(next);
+      if (next.kind === 'http_error') return httpErrorResponse(next, n);
+      const body = parseJson(text);
+      const model = isRecord(body) && typeof body['model'] === 'string' ? body['model'] : 'claude-fake';
+      return sseResponse(next, model, n, req.signal, parked);
+    },
+  });
+
+  const port = server.port ?? 0;
+  return {
+    url: `http://${options.hostname ?? '127.0.0.1'}:${port}`,
+    port,
+    requests,
+    script(...items) {
+      queue.push(...items.map(toResponse));
+    },
+    remaining: () => queue.length,
+    async close() {
+      for (const release of parked) release();
+      parked.clear();
+      await server.stop(true);
+    },
+  };
+}
+
+function apiError(status: number, type: string, message: string, n: number): Response {
+  return httpErrorResponse({ kind: 'http_error', status, errorType: type, message, headers: {} }, n);
+}
+
+function httpErrorResponse(error: FakeHttpError, n: number): Response {
+  const body =
+    error.rawBody ?? JSON.stringify({ type: 'error', error: { type: error.errorType, message: error.message } });
+  return new Response(body, {
+    status: error.status,
+    headers: {
+      'content-type': error.rawBody === undefined ? 'application/json' : 'text/html',
+      'request-id': requestId(n),
+      ...error.headers,
+    },
+  });
+}
+
+function sseResponse(
+  reply: FakeReply,
+  model: string,
+  n: number,
+  signal: AbortSignal,
+  parked: Set<() => void>,
+): Response {
+  const frames = framesFor(reply, model, n);
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const run = async (): Promise<void> => {
+        for (const frame of frames) {
+          if (signal.aborted) return;
+          if ('delayMs' in frame) await Bun.sleep(frame.delayMs);
+          else controller.enqueue(encoder.encode(`event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`));
+        }
+        switch (reply.ending.type) {
+          case 'complete':
+          case 'stream_error':
+          case 'eof':
+            controller.close();
+            return;
+          case 'drop':
+            // Let the bytes already queued reach the socket first, or the client
+            // would see a failed request instead of a cut body.
+            await Bun.sleep(30);
+            // Erroring with no reason resets the socket (the client sees ECONNRESET)
+            // without Bun printing the error as if the server had crashed.
+            controller.error(undefined);
+            return;
+          case 'stall':
+            await new Promise<void>((resolve) => {
+              parked.add(resolve);
+              signal.addEventListener('abort', () => resolve(), { once: true });
+            });
+            try {
+              controller.close();
+            } catch {
+              // Already cancelled by the client: nothing to close.
+            }
+            return;
+        }
+      };
+      run().catch(() => {
+        // The client went away mid-write; there is nobody left to tell.
+      });
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'request-id': requestId(n),
+      ...reply.headers,
+    },
+  });
+}
+
+/** The whole reply as the real API would send it, minus what the ending cuts off. */
+export function framesFor(reply: FakeReply, model: string, n: number): Frame[] {
+  const u = reply.usage;
+  const frames: Frame[] = [
+    {
+      event: 'message_start',
+      data: {
+        type: 'message_start',
+        message: {
+          id: `msg_fake_${String(n).padStart(6, '0')}`,
+          type: 'message',
+          role: 'assistant',
+          model: reply.model ?? model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: {
+            input_tokens: u.input,
+            cache_creation_input_tokens: u.cacheCreation,
+            cache_read_input_tokens: u.cacheRead,
+            output_tokens: 1,
+          },
+        },
+      },
+    },
+    { event: 'ping', data: { type: 'ping' } },
+  ];
+  let index = 0;
+  let lastStop = -1;
+  for (const step of reply.steps) {
+    if (step.type === 'wait') {
+      frames.push(...waitFrames(step.ms, step.pingEveryMs));
+      continue;
+    }
+    frames.push(...blockFrames(step, index));
+    lastStop = frames.length;
+    frames.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
+    index++;
+  }
+  if (reply.ending.type !== 'complete') {
+    // A failure mid-stream: the last block never ends.
+    if (lastStop !== -1) frames.splice(lastStop, 1);
+    if (reply.ending.type === 'stream_error') {
+      frames.push({
+        event: 'error',
+        data: { type: 'error', error: { type: reply.ending.errorType, message: reply.ending.message } },
+      });
+    }
+    return frames;
+  }
+  const hasTool = reply.steps.some((s) => s.type === 'tool_use');
+  frames.push(
+    {
+      event: 'message_delta',
+      data: {
+        type: 'message_delta',
+        delta: { stop_reason: reply.stopReason ?? (hasTool ? 'tool_use' : 'end_turn'), stop_sequence: null },
+        usage: {
+          input_tokens: u.input,
+          cache_creation_input_tokens: u.cacheCreation,
+          cache_read_input_tokens: u.cacheRead,
+          output_tokens: u.output,
+        },
+      },
+    },
+    { event: 'message_stop', data: { type: 'message_stop' } },
+  );
+  return frames;
+}
+
+function blockFrames(step: Exclude<FakeStep, { type: 'wait' }>, index: number): Frame[] {
+  const start = (block: unknown): Frame => ({
+    event: 'content_block_start',
+    data: { type: 'content_block_start', index, content_block: block },
+  });
+  const delta = (d: unknown): Frame => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: d } });
+  const paced = (pieces: string[], delayMs: number | undefined, make: (piece: string) => unknown): Frame[] =>
+    pieces.flatMap((piece, i) => {
+      const f = delta(make(piece));
+      return delayMs !== undefined && delayMs > 0 && i > 0 ? [{ delayMs }, f] : [f];
+    });
+  switch (step.type) {
+    case 'text':
+      return [
+        start({ type: 'text', text: '' }),
+        ...paced(chunks(step.text, step.chunkSize), step.delayMs, (text) => ({ type: 'text_delta', text })),
+      ];
+    case 'thinking':
+      return [
+        start({ type: 'thinking', thinking: '', signature: '' }),
+        ...paced(chunks(step.thinking, step.chunkSize), step.delayMs, (thinking) => ({
+          type: 'thinking_delta',
+          thinking,
+        })),
+        delta({ type: 'signature_delta', signature: step.signature }),
+      ];
+    case 'redacted_thinking':
+      return [start({ type: 'redacted_thinking', data: step.data })];
+    case 'tool_use': {
+      const bounds = [0, ...step.cuts, step.json.length];
+      const pieces: string[] = [];
+      for (let i = 0; i + 1 < bounds.length; i++) pieces.push(step.json.slice(bounds[i], bounds[i + 1]));
+      return [
+        start({ type: 'tool_use', id: step.id, name: step.name, input: {} }),
+        ...paced(
+          pieces.filter((p) => p !== ''),
+          step.delayMs,
+          (partial_json) => ({ type: 'input_json_delta', partial_json }),
+        ),
+      ];
+    }
+  }
+}
+
+function waitFrames(ms: number, pingEveryMs: number | undefined): Frame[] {
+  if (pingEveryMs === undefined || pingEveryMs <= 0) return [{ delayMs: ms }];
+  const frames: Frame[] = [];
+  for (let t = pingEveryMs; t <= ms; t += pingEveryMs) {
+    frames.push({ delayMs: pingEveryMs }, { event: 'ping', data: { type: 'ping' } });
+  }
+  const rest = ms % pingEveryMs;
+  if (rest > 0) frames.push({ delayMs: rest });
+  return frames;
+}
+
+/** Splits text into deltas; without a chunk size the whole text is one delta, as short replies are. */
+function chunks(text: string, size: number | undefined): string[] {
+  if (text === '') return [];
+  if (size === undefined || size <= 0 || size >= text.length) return [text];
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+function requestId(n: number): string {
+  return `req_fake_${String(n).padStart(6, '0')}`;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

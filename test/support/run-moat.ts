@@ -1,0 +1,67 @@
+/**
+ * Runs the compiled binary (dist/moat) the way a user would, in an isolated
+ * HOME / XDG environment, against a fake model server. Always async: the fake
+ * server lives in the test process and must keep serving while moat runs.
+ */
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const MOAT_BIN = resolve(import.meta.dir, '../../dist/moat');
+
+export interface MoatResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Sandbox {
+  /** A fresh working folder (real path). */
+  cwd: string;
+  home: string;
+  env: Record<string, string>;
+}
+
+export function makeSandbox(baseUrl?: string): Sandbox {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-e2e-')));
+  const home = join(root, 'home');
+  const cwd = join(root, 'work');
+  Bun.spawnSync(['mkdir', '-p', home, cwd]);
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    ANTHROPIC_API_KEY: 'fake-key',
+    MOAT_RETRY_BASE_MS: '20',
+    NO_COLOR: '1',
+  };
+  if (baseUrl) env.ANTHROPIC_BASE_URL = baseUrl;
+  return { cwd, home, env };
+}
+
+export function spawnMoat(args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string }) {
+  return Bun.spawn([MOAT_BIN, ...args], {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdin: opts.stdin === undefined ? 'ignore' : new TextEncoder().encode(opts.stdin),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+}
+
+export async function runMoat(args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string }): Promise<MoatResult> {
+  const proc = spawnMoat(args, opts);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** Polls until `fn` returns true, or throws after `timeoutMs`. Never a fixed sleep. */
+export async function waitUntil(fn: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!fn()) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(10);
+  }
+}
