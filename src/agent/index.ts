@@ -5,3 +5,4 @@ export type { AgentSettings } from './settings.ts';
 export type { AskPermission, PermissionMode, RememberRule } from './permission-gate.ts';
 export { costUsd, contextWindow } from './pricing.ts';
 export { gitInfo, type GitInfo } from './git-info.ts';
+export { PermissionBroker } from './permission-broker.ts';

@@ -58,15 +58,16 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .argument('[prompt...]', 'the task; opens the interactive UI unless -p is given')
     .option('-p, --print', 'non-interactive: run the task, print the result, exit')
     .addOption(
-      new Option('--output-format <format>', 'with -p: text (final answer), json (one result object) or stream-json (one event per line)')
+      new Option('--output-format <format>', 'with -p: text (default), json (one result object), stream-json (events)')
         .choices(['text', 'json', 'stream-json'])
-        .default('text'),
+        .default('text')
+        .hideHelp(false),
     )
     .option('--model <model>', 'model to use (e.g. claude-sonnet-4-5)')
     .option('--max-turns <n>', 'stop after this many model turns (exit 3)', positiveInt('--max-turns'))
     .option('--max-budget-usd <usd>', 'stop once the run has cost this much (exit 4)', positiveNumber('--max-budget-usd'))
     .addOption(
-      new Option('--permission-mode <mode>', 'default | acceptEdits | plan | bypassPermissions').choices([
+      new Option('--permission-mode <mode>', 'default, acceptEdits, plan or bypassPermissions').choices([
         'default',
         'acceptEdits',
         'plan',
@@ -84,6 +85,27 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .option('--verbose', 'with -p text: show progress and tool activity on stderr')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
     .action(async (prompt: string[], opts: RootOptions) => setExit(await handlers.root(prompt, opts)));
+
+  // One line per flag and per subcommand, however narrow the terminal.
+  program.configureHelp({
+    helpWidth: 1000,
+    showGlobalOptions: false,
+    optionDescription: (o) => o.description,
+    subcommandTerm: (c) => `${c.name()} ${c.commands.map((s) => s.name()).join('|')}`.trim(),
+  });
+  program.addHelpText(
+    'after',
+    [
+      '',
+      'Session commands:',
+      '  moat sessions list [--all]                 sessions in this folder (--all: every folder)',
+      '  moat sessions show <id>                    print a transcript (id or unique prefix)',
+      '  moat sessions export <id> --format <f>     export as json or markdown',
+      '  moat sessions rm <id>                      delete a session',
+      '',
+      'Exit codes: 0 ok, 1 error, 2 usage/config error, 3 --max-turns reached, 4 budget reached, 130 interrupted.',
+    ].join('\n'),
+  );
 
   const sessions = program.command('sessions').description('list, show, export and remove saved sessions');
   sessions

@@ -43,16 +43,16 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     maxTokens: c.maxTokens,
     thinkingBudget: c.thinkingBudget,
     permissionMode: c.permissionMode,
-    allow: rules([...c.permissions.allow, ...(opts.allowedTools ?? [])], 'allow rules'),
-    deny: rules([...c.permissions.deny, ...(opts.disallowedTools ?? [])], 'deny rules'),
+    allow: rules(c.permissions.allow, 'allow rules'),
+    deny: rules(c.permissions.deny, 'deny rules'),
     cwd,
     addDirs: c.addDirs,
     projectRoot: loaded.projectRoot,
     home: process.env.HOME || homedir(),
     systemPrompt: opts.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
-    idleTimeoutMs: c.streamIdleTimeout * 1000,
-    bashTimeoutMs: c.bashTimeout * 1000,
+    idleTimeoutMs: c.streamIdleTimeoutMs,
+    bashTimeoutMs: c.bashTimeoutMs,
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.
     retryBaseMs: Number.isFinite(retryBase) && retryBase > 0 ? retryBase : 1000,
   };
@@ -71,9 +71,11 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       maxBudgetUsd: opts.maxBudgetUsd,
       permissionMode: opts.permissionMode,
       addDirs: opts.addDir?.map((d) => resolve(cwd, d)),
+      allowedTools: opts.allowedTools,
+      disallowedTools: opts.disallowedTools,
     },
   });
-  const apiKey = env.ANTHROPIC_API_KEY;
+  const apiKey = loaded.config.apiKey?.reveal();
   if (!apiKey) {
     throw new MoatError('no_api_key', 'no API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy or gateway)');
   }

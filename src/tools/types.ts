@@ -113,3 +113,6 @@ export class ToolError extends Error {
 export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   return tool;
 }
+
+/** A tool of any input schema, as registries and runners hold them. */
+export type AnyTool = Tool<z.ZodType>;

@@ -15,8 +15,12 @@ interface WireMessage {
   content: { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean }[];
 }
 const bodyOf = (server: FakeAnthropic, i: number) => server.requests[i]!.body as { messages: WireMessage[]; system: unknown; tools: { name: string }[] };
+/** The tool results in the last message of request i (the API omits is_error when false). */
 const toolResults = (server: FakeAnthropic, i: number) =>
-  bodyOf(server, i).messages.flatMap((m) => m.content.filter((c) => c.type === 'tool_result'));
+  bodyOf(server, i)
+    .messages.at(-1)!
+    .content.filter((c) => c.type === 'tool_result')
+    .map((c) => ({ ...c, is_error: c.is_error === true }));
 const resultText = (c: { content?: unknown }) =>
   typeof c.content === 'string' ? c.content : JSON.stringify(c.content);
 

@@ -220,6 +220,16 @@ describe('anthropic provider: successful streams', () => {
   });
 });
 
+test('a slow consumer is not mistaken for a stalled server', async () => {
+  server.script(reply().text('abcdef', { chunkSize: 2, delayMs: 30 }));
+  const events: ProviderEvent[] = [];
+  for await (const e of provider.stream(HELLO, { signal: new AbortController().signal, idleTimeoutMs: 100 })) {
+    events.push(e);
+    if (e.type === 'text_delta') await Bun.sleep(150);
+  }
+  expect(last(events)).toMatchObject({ type: 'stop', message: { content: [{ type: 'text', text: 'abcdef' }] } });
+});
+
 describe('anthropic provider: HTTP errors', () => {
   const cases: [string, ReturnType<typeof httpError>, Omit<ProviderError, 'requestId'>][] = [
     ['400', httpError(400), { kind: 'bad_request', status: 400, message: 'Anthropic API error 400: messages: at least one message is required' }],
@@ -411,7 +421,7 @@ describe('anthropic provider: failures mid-stream', () => {
     expect(events).toHaveLength(1);
     const error = errorOf(events);
     expect(error.kind).toBe('connection');
-    expect(error.message).toStartWith('Cannot reach the Anthropic API: ');
+    expect(error.message).toStartWith(`Cannot reach the Anthropic API at ${url}: `);
     expect(error.message).not.toContain('\n');
   });
 });

@@ -46,6 +46,8 @@ export interface FakeAnthropicOptions {
   hostname?: string;
   /** Serve the script round and round instead of failing when it runs out (for benchmarks). */
   repeat?: boolean;
+  /** Called for every request as it is recorded (the CLI entry logs them with --verbose). */
+  onRequest?: (request: RecordedRequest) => void;
 }
 
 type Frame = { event: string; data: unknown } | { delayMs: number };
@@ -68,12 +70,14 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     async fetch(req) {
       const url = new URL(req.url);
       const text = await req.text();
-      requests.push({
+      const recorded: RecordedRequest = {
         method: req.method,
         path: url.pathname,
         headers: Object.fromEntries(req.headers.entries()),
         body: parseJson(text),
-      });
+      };
+      requests.push(recorded);
+      options.onRequest?.(recorded);
       const n = ++counter;
       if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
         return apiError(404, 'not_found_error', `fake-anthropic: no route for ${req.method} ${url.pathname}`, n);

@@ -23,7 +23,7 @@ export function stalledError(idleTimeoutMs: number): ProviderError {
 }
 
 /** A failure before the response body started: an HTTP error status, or no response at all. */
-export function requestError(e: unknown, cause: AbortCause, idleTimeoutMs: number): ProviderError {
+export function requestError(e: unknown, cause: AbortCause, idleTimeoutMs: number, baseURL: string): ProviderError {
   if (cause === 'caller') return abortedError();
   if (cause === 'idle') return stalledError(idleTimeoutMs);
   if (e instanceof APIUserAbortError) return abortedError();
@@ -31,10 +31,10 @@ export function requestError(e: unknown, cause: AbortCause, idleTimeoutMs: numbe
     return { kind: 'connection', message: 'Anthropic API request timed out before the response started.' };
   }
   if (e instanceof APIConnectionError) {
-    return { kind: 'connection', message: oneLine(`Cannot reach the Anthropic API: ${causeText(e)}`) };
+    return { kind: 'connection', message: oneLine(`Cannot reach the Anthropic API at ${baseURL}: ${causeText(e)}`) };
   }
   if (e instanceof APIError && typeof e.status === 'number') return httpError(e.status, e);
-  return { kind: 'connection', message: oneLine(`Cannot reach the Anthropic API: ${describe(e)}`) };
+  return { kind: 'connection', message: oneLine(`Cannot reach the Anthropic API at ${baseURL}: ${describe(e)}`) };
 }
 
 /** A failure while reading the body: the connection dropped, or we aborted it. */

@@ -75,7 +75,7 @@ export async function* streamMessages(
         })
         .asResponse();
     } catch (e) {
-      yield fail(requestError(e, cause, options.idleTimeoutMs));
+      yield fail(requestError(e, cause, options.idleTimeoutMs, client.baseURL));
       return;
     }
     const requestId = response.headers.get('request-id') ?? undefined;

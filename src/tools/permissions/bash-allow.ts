@@ -154,3 +154,22 @@ export function checkBashAllow(line: string, rules: readonly CommandRule[], cwd:
   }
   return { type: 'checked', uncovered, matched: [...matched], writes, unknownWrites };
 }
+
+/**
+ * Files that output redirections anywhere in the line (nested commands too)
+ * would write, where they can be named before it runs. Deny rules for Edit are
+ * checked on them, so `echo x > .env` meets `Edit(.env)` even when the line is
+ * otherwise unreadable.
+ */
+export function redirectionWrites(line: string, cwd: string, depth = 0): string[] {
+  const split = splitCommand(line);
+  const out: string[] = [];
+  for (const cmd of split.commands) {
+    for (const r of cmd.redirections) {
+      const target = writeTarget(r, cwd, true);
+      if (target.kind === 'path') out.push(target.path);
+    }
+  }
+  if (depth < 4) for (const inner of split.nested) out.push(...redirectionWrites(inner, cwd, depth + 1));
+  return out;
+}

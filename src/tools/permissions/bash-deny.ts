@@ -131,6 +131,8 @@ function collectDenyForms(line: string, depth: number, out: Set<string>): void {
   const split = splitCommand(line);
   for (const cmd of split.commands) commandForms(cmd, depth, out);
   for (const inner of split.nested) collectDenyForms(inner, depth + 1, out);
+  // An unclosed quote hides the rest of the line from the reader; read it again with quotes dropped.
+  if (split.hazards.includes('unbalanced_quotes')) collectDenyForms(line.replace(/["'`]/g, ' '), depth + 1, out);
 }
 
 /** All the texts a Bash deny rule is tested against for this command line. */

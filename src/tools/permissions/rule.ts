@@ -48,7 +48,7 @@ function unescapeParens(spec: string): string {
   return spec.replace(/\\([()])/g, '$1');
 }
 
-function globRegex(glob: string, flags: string): RegExp {
+export function globRegex(glob: string, flags: string): RegExp {
   const body = glob
     .split('*')
     .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
@@ -75,16 +75,20 @@ export function parseRule(input: string): Rule {
   const open = text.indexOf('(');
   const rawName = (open < 0 ? text : text.slice(0, open)).trim();
   if (rawName === '') throw new PermissionRuleError(text, 'the tool name is missing before "("');
+  if (open < 0 && text.includes(')')) throw new PermissionRuleError(text, 'unbalanced parentheses: missing "("');
   if (!NAME.test(rawName) || /^\*+$/.test(rawName)) {
     throw new PermissionRuleError(text, `"${rawName}" is not a tool name`);
   }
   if (open < 0) {
-    if (text.includes(')')) throw new PermissionRuleError(text, 'unbalanced parentheses');
     return { type: 'tool', text, ruleName: canonicalRuleName(rawName) };
   }
   const close = closingParen(text, open);
   if (close < 0) throw new PermissionRuleError(text, 'unbalanced parentheses: missing ")"');
-  if (close !== text.length - 1) throw new PermissionRuleError(text, `unexpected text after ")": "${text.slice(close + 1)}"`);
+  if (close !== text.length - 1) {
+    const rest = text.slice(close + 1);
+    if (/^\)+$/.test(rest)) throw new PermissionRuleError(text, 'unbalanced parentheses: extra ")"');
+    throw new PermissionRuleError(text, `unexpected text after ")": "${rest}"`);
+  }
   const spec = unescapeParens(text.slice(open + 1, close)).trim();
   const ruleName = canonicalRuleName(rawName);
   if (spec === '') {

@@ -1,4 +1,4 @@
-import { formatPatch, structuredPatch } from 'diff';
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 
 export interface PatchSummary {
   patch: string;
@@ -17,7 +17,8 @@ export function makePatch(fileName: string, before: string, after: string): Patc
       else if (line.startsWith('-')) removed++;
     }
   }
-  return { patch: formatPatch(structured), added, removed };
+  // Plain `---`/`+++` headers: the Index: and ==== lines are noise in a terminal.
+  return { patch: formatPatch(structured, FILE_HEADERS_ONLY), added, removed };
 }
 
 /** The line ending a file mostly uses; files without any newline count as LF. */

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { parse, TomlError } from 'smol-toml';
+import { MoatError, errorMessage } from '../util/index.ts';
+import { describeIssues, formatKeyPath } from './issues.ts';
+import { FILE_SHAPE, type FileConfig } from './schema.ts';
+import { lineOfPath, outlineToml, type TomlOutline } from './toml-outline.ts';
+
+/** One config file, parsed and validated. */
+export interface ConfigFile {
+  path: string;
+  /** How the path is shown in messages (relative to cwd, or with `~`). */
+  display: string;
+  source: string;
+  data: FileConfig;
+  outline: TomlOutline;
+}
+
+function fail(display: string, line: number, what: string): MoatError {
+  return new MoatError('config', `${display}:${line}: ${what}`);
+}
+
+/**
+ * Parses and validates config text. Any problem is a `MoatError('config')`
+ * with one line, `FILE:LINE: key.path: what is wrong`; with several problems,
+ * the one nearest the top of the file is reported.
+ */
+export function parseConfigText(source: string, path: string, display: string = path): ConfigFile {
+  let raw: unknown;
+  try {
+    raw = parse(source);
+  } catch (e) {
+    if (e instanceof TomlError) {
+      // smol-toml's message is "Invalid TOML document: <what>\n\n<code excerpt>"; keep <what>.
+      const what = (e.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
+      throw fail(display, e.line, `invalid TOML: ${what}`);
+    }
+    throw new MoatError('config', `${display}: cannot parse: ${errorMessage(e)}`, { cause: e });
+  }
+  const outline = outlineToml(source);
+  const result = FILE_SHAPE.safeParse(raw);
+  if (!result.success) {
+    const problems = describeIssues(result.error.issues, raw).map((p) => ({ ...p, line: lineOfPath(outline, p.path) }));
+    const first = problems.reduce((a, b) => (b.line < a.line ? b : a));
+    throw fail(display, first.line, `${formatKeyPath(first.path)}: ${first.message}`);
+  }
+  return { path, display, source, data: result.data, outline };
+}
+
+/** Reads a config file; a missing file is `undefined` (it is optional), an unreadable one an error. */
+export function readConfigFile(path: string, display: string = path): ConfigFile | undefined {
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new MoatError('config', `${display}: cannot read: ${errorMessage(e)}`, { cause: e });
+  }
+  return parseConfigText(source, path, display);
+}

@@ -1,0 +1,17 @@
+export { loadConfig, displayPath } from './load-config.ts';
+export { addPermissionRule } from './permission-rules.ts';
+export { parseConfigText, readConfigFile, type ConfigFile } from './config-file.ts';
+export { moatPaths, expandHome, type MoatPaths, type Env } from './paths.ts';
+export { findProjectRoot, projectConfigFile } from './project-root.ts';
+export { Secret } from './secret.ts';
+export {
+  PERMISSION_MODES,
+  DEFAULT_MODEL,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_STREAM_IDLE_TIMEOUT_S,
+  DEFAULT_BASH_TIMEOUT_S,
+  MIN_THINKING_BUDGET,
+  type PermissionMode,
+  type FileConfig,
+} from './schema.ts';
+export type * from './types.ts';

@@ -1,0 +1,232 @@
+import { relative, resolve, sep } from 'node:path';
+import { MoatError } from '../util/index.ts';
+import { type ConfigFile, readConfigFile } from './config-file.ts';
+import { describeIssues, formatKeyPath } from './issues.ts';
+import { type Env, expandHome, homeOf, moatPaths } from './paths.ts';
+import { findProjectRoot, projectConfigFile } from './project-root.ts';
+import {
+  DEFAULT_BASH_TIMEOUT_S,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MODEL,
+  DEFAULT_STREAM_IDLE_TIMEOUT_S,
+  FILE_SHAPE,
+  type FileConfig,
+} from './schema.ts';
+import { Secret } from './secret.ts';
+import { lineOfPath } from './toml-outline.ts';
+import type { Config, ConfigFlags, ConfigKey, ConfigSource, LoadConfigOptions, LoadedConfig } from './types.ts';
+
+/** One source of settings, already validated against the file shape. */
+interface Layer {
+  data: FileConfig;
+  sourceOf(path: (string | number)[]): ConfigSource;
+  /** Relative add_dirs resolve against this. */
+  baseDir: string;
+  /** How a problem found after merging is reported for this layer. */
+  fail(path: (string | number)[], message: string): MoatError;
+}
+
+/** The flag each file key corresponds to, for messages about flags. */
+const FLAG_NAMES: Record<string, string> = {
+  model: '--model',
+  max_turns: '--max-turns',
+  max_budget_usd: '--max-budget-usd',
+  permission_mode: '--permission-mode',
+  'permissions.allow': '--allowedTools',
+  'permissions.deny': '--disallowedTools',
+  add_dirs: '--add-dir',
+  api_base_url: '--api-base-url',
+  max_tokens: '--max-tokens',
+  thinking_budget: '--thinking-budget',
+};
+
+function flagName(path: readonly (string | number)[]): string {
+  const keys = path.filter((p): p is string => typeof p === 'string');
+  return FLAG_NAMES[keys.join('.')] ?? FLAG_NAMES[keys[0] ?? ''] ?? formatKeyPath(path);
+}
+
+/** Paths in messages: relative inside cwd, `~/…` inside home, else absolute. */
+export function displayPath(file: string, cwd: string, env: Env): string {
+  if (file.startsWith(cwd + sep)) return relative(cwd, file);
+  const home = homeOf(env);
+  if (file.startsWith(home + sep)) return `~/${relative(home, file)}`;
+  return file;
+}
+
+function fileLayer(file: ConfigFile, scope: 'user' | 'project', baseDir: string): Layer {
+  const line = (path: (string | number)[]): number => lineOfPath(file.outline, path);
+  return {
+    data: file.data,
+    baseDir,
+    sourceOf: (path) => ({ kind: 'file', scope, path: file.path, line: line(path) }),
+    fail: (path, message) =>
+      new MoatError('config', `${file.display}:${line(path)}: ${formatKeyPath(path)}: ${message}`),
+  };
+}
+
+function validated(raw: FileConfig, fail: (path: (string | number)[], message: string) => MoatError): FileConfig {
+  const result = FILE_SHAPE.safeParse(raw);
+  if (result.success) return result.data;
+  const [first] = describeIssues(result.error.issues, raw);
+  throw first ? fail(first.path, first.message) : new MoatError('internal', 'validation failed without an issue');
+}
+
+function envLayer(env: Env, cwd: string): Layer {
+  const set = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
+  const names: Record<string, string> = {};
+  const raw: Record<string, unknown> = {};
+  const modelVar = set('MOAT_MODEL') !== undefined ? 'MOAT_MODEL' : 'ANTHROPIC_MODEL';
+  if (set(modelVar) !== undefined) {
+    raw.model = set(modelVar);
+    names.model = modelVar;
+  }
+  if (set('ANTHROPIC_BASE_URL') !== undefined) {
+    raw.api_base_url = set('ANTHROPIC_BASE_URL');
+    names.api_base_url = 'ANTHROPIC_BASE_URL';
+  }
+  const fail = (path: (string | number)[], message: string): MoatError =>
+    new MoatError('config', `environment variable ${names[String(path[0])] ?? formatKeyPath(path)}: ${message}`);
+  return {
+    data: validated(raw as FileConfig, fail),
+    baseDir: cwd,
+    sourceOf: (path) => ({ kind: 'env', name: names[String(path[0])] ?? '' }),
+    fail,
+  };
+}
+
+function flagLayer(flags: ConfigFlags, cwd: string): Layer {
+  const raw: Record<string, unknown> = {
+    model: flags.model,
+    max_turns: flags.maxTurns,
+    max_budget_usd: flags.maxBudgetUsd,
+    permission_mode: flags.permissionMode,
+    add_dirs: flags.addDirs,
+    api_base_url: flags.apiBaseUrl,
+    max_tokens: flags.maxTokens,
+    thinking_budget: flags.thinkingBudget,
+  };
+  if (flags.allowedTools !== undefined || flags.disallowedTools !== undefined) {
+    raw.permissions = { allow: flags.allowedTools, deny: flags.disallowedTools };
+  }
+  for (const k of Object.keys(raw)) if (raw[k] === undefined) delete raw[k];
+  const fail = (path: (string | number)[], message: string): MoatError =>
+    new MoatError('usage', `${flagName(path)}: ${message}`);
+  return {
+    data: validated(raw as FileConfig, fail),
+    baseDir: cwd,
+    sourceOf: (path) => ({ kind: 'flag', name: flagName(path) }),
+    fail,
+  };
+}
+
+type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs'>;
+
+/** snake_case file key → Config key, for the scalar settings. */
+const SCALARS: Record<Scalar, ConfigKey> = {
+  model: 'model',
+  max_turns: 'maxTurns',
+  max_budget_usd: 'maxBudgetUsd',
+  permission_mode: 'permissionMode',
+  stream_idle_timeout: 'streamIdleTimeoutMs',
+  bash_timeout: 'bashTimeoutMs',
+  api_base_url: 'apiBaseUrl',
+  max_tokens: 'maxTokens',
+  thinking_budget: 'thinkingBudget',
+};
+
+/**
+ * Loads and merges the configuration. Precedence, lowest first: defaults,
+ * the user file (`$XDG_CONFIG_HOME/moat/config.toml`), the project file
+ * (`.moat/config.toml` at the project root), the environment, CLI flags.
+ * Scalars override; permission rules and add_dirs are unions.
+ *
+ * Throws `MoatError('config')` for a bad file or variable and
+ * `MoatError('usage')` for a bad flag, each as one line.
+ */
+export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
+  const env = opts.env ?? process.env;
+  const cwd = resolve(opts.cwd);
+  const projectRoot = findProjectRoot(cwd);
+  const paths = moatPaths(env);
+  const files = { user: paths.userConfigFile, project: projectConfigFile(projectRoot) };
+
+  const layers: Layer[] = [];
+  const loadedFiles: string[] = [];
+  const user = readConfigFile(files.user, displayPath(files.user, cwd, env));
+  if (user) {
+    layers.push(fileLayer(user, 'user', paths.configDir));
+    loadedFiles.push(files.user);
+  }
+  // In a home-directory "project" the two paths can coincide only if XDG points there; read once.
+  const project = files.project === files.user ? undefined : readConfigFile(files.project, displayPath(files.project, cwd, env));
+  if (project) {
+    layers.push(fileLayer(project, 'project', projectRoot));
+    loadedFiles.push(files.project);
+  }
+  layers.push(envLayer(env, cwd), flagLayer(opts.flags ?? {}, cwd));
+
+  /** The highest-precedence layer that sets `key`, with its value. */
+  const top = <K extends Scalar>(key: K): { value: NonNullable<FileConfig[K]>; layer: Layer } | undefined => {
+    for (const layer of [...layers].reverse()) {
+      const value = layer.data[key];
+      if (value !== undefined && value !== null) return { value, layer };
+    }
+    return undefined;
+  };
+
+  const sources = {} as Record<ConfigKey, ConfigSource>;
+  for (const [fileKey, configKey] of Object.entries(SCALARS) as [Scalar, ConfigKey][]) {
+    sources[configKey] = top(fileKey)?.layer.sourceOf([fileKey]) ?? { kind: 'default' };
+  }
+  sources.permissions = { kind: 'default' };
+  sources.addDirs = { kind: 'default' };
+
+  const rules: LoadedConfig['rules'] = [];
+  const addDirs: string[] = [];
+  for (const layer of layers) {
+    for (const list of ['allow', 'deny'] as const) {
+      const items = layer.data.permissions?.[list] ?? [];
+      items.forEach((rule, i) => {
+        if (!rules.some((r) => r.list === list && r.rule === rule)) {
+          rules.push({ list, rule, source: layer.sourceOf(['permissions', list, i]) });
+        }
+      });
+      if (items.length > 0) sources.permissions = layer.sourceOf(['permissions', list]);
+    }
+    const dirs = layer.data.add_dirs ?? [];
+    for (const dir of dirs) {
+      const abs = resolve(layer.baseDir, expandHome(dir, env));
+      if (!addDirs.includes(abs)) addDirs.push(abs);
+    }
+    if (dirs.length > 0) sources.addDirs = layer.sourceOf(['add_dirs']);
+  }
+
+  const maxTokens = top('max_tokens')?.value ?? DEFAULT_MAX_TOKENS;
+  const thinking = top('thinking_budget');
+  // The API rejects a thinking budget that does not fit under max_tokens; say so now, at its source.
+  if (thinking && thinking.value >= maxTokens) {
+    throw thinking.layer.fail(['thinking_budget'], `must be less than max_tokens (${maxTokens})`);
+  }
+
+  const apiKey = env.ANTHROPIC_API_KEY ? new Secret(env.ANTHROPIC_API_KEY) : undefined;
+  sources.apiKey = apiKey ? { kind: 'env', name: 'ANTHROPIC_API_KEY' } : { kind: 'default' };
+  const ms = (seconds: number): number => Math.round(seconds * 1000);
+  const config: Config = {
+    model: top('model')?.value ?? DEFAULT_MODEL,
+    maxTurns: top('max_turns')?.value,
+    maxBudgetUsd: top('max_budget_usd')?.value,
+    permissionMode: top('permission_mode')?.value ?? 'default',
+    permissions: {
+      allow: rules.filter((r) => r.list === 'allow').map((r) => r.rule),
+      deny: rules.filter((r) => r.list === 'deny').map((r) => r.rule),
+    },
+    addDirs,
+    streamIdleTimeoutMs: ms(top('stream_idle_timeout')?.value ?? DEFAULT_STREAM_IDLE_TIMEOUT_S),
+    bashTimeoutMs: ms(top('bash_timeout')?.value ?? DEFAULT_BASH_TIMEOUT_S),
+    apiBaseUrl: top('api_base_url')?.value,
+    apiKey,
+    maxTokens,
+    thinkingBudget: thinking?.value,
+  };
+  return { config, sources, rules, projectRoot, files, loadedFiles };
+}

@@ -1,0 +1,45 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface MoatPaths {
+  configDir: string;
+  dataDir: string;
+  cacheDir: string;
+  /** `<configDir>/config.toml` */
+  userConfigFile: string;
+  /** `<dataDir>/moat.db`; the store's defaultDbPath gives the same answer. */
+  dbFile: string;
+}
+
+export function homeOf(env: Env): string {
+  return env.HOME || homedir();
+}
+
+/** XDG says a relative (or empty) value is invalid and must be ignored. */
+function xdg(env: Env, name: string, fallback: string[]): string {
+  const v = env[name];
+  return v && isAbsolute(v) ? v : join(homeOf(env), ...fallback);
+}
+
+/** Where moat keeps things, per the XDG base-directory spec. */
+export function moatPaths(env: Env = process.env): MoatPaths {
+  const configDir = join(xdg(env, 'XDG_CONFIG_HOME', ['.config']), 'moat');
+  const dataDir = join(xdg(env, 'XDG_DATA_HOME', ['.local', 'share']), 'moat');
+  const cacheDir = join(xdg(env, 'XDG_CACHE_HOME', ['.cache']), 'moat');
+  return {
+    configDir,
+    dataDir,
+    cacheDir,
+    userConfigFile: join(configDir, 'config.toml'),
+    dbFile: join(dataDir, 'moat.db'),
+  };
+}
+
+/** `~` and `~/x` expand to the home directory; `~user` is left alone. */
+export function expandHome(p: string, env: Env): string {
+  if (p === '~') return homeOf(env);
+  if (p.startsWith('~/')) return join(homeOf(env), p.slice(2));
+  return p;
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * The shape of one config file (user or project), as written in TOML:
+ * snake_case keys, every key optional, unknown keys rejected. Defaults are
+ * applied after merging (see load-config.ts), not here, so a file only ever
+ * says what it sets.
+ *
+ * Adding a section later (`[keymap]` for the TUI, `[tools.<name>]` limits for
+ * WASM tools, `[sandbox]`): add its strict schema to FILE_SHAPE, its merge rule
+ * and camelCase field in load-config.ts, and remove its name from
+ * RESERVED_SECTIONS. Until then those sections are errors, like any unknown key.
+ */
+
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** Sections planned but not implemented; named in the error so users know it is not a typo. */
+export const RESERVED_SECTIONS: readonly string[] = ['keymap', 'tools', 'sandbox'];
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MAX_TOKENS = 32_000;
+export const DEFAULT_STREAM_IDLE_TIMEOUT_S = 90;
+export const DEFAULT_BASH_TIMEOUT_S = 120;
+/** The API's lower bound for an extended-thinking budget. */
+export const MIN_THINKING_BUDGET = 1024;
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A rule string such as `Bash(npm test:*)`; parsed elsewhere (tools/permissions), kept verbatim here. */
+const rule = z.string().trim().min(1);
+
+export const PERMISSIONS_SHAPE = z.strictObject({
+  allow: z.array(rule).optional(),
+  deny: z.array(rule).optional(),
+});
+
+export const FILE_SHAPE = z.strictObject({
+  model: z.string().trim().min(1).optional(),
+  max_turns: z.number().int().positive().optional(),
+  max_budget_usd: z.number().positive().optional(),
+  permission_mode: z.enum(PERMISSION_MODES).optional(),
+  permissions: PERMISSIONS_SHAPE.optional(),
+  add_dirs: z.array(z.string().trim().min(1)).optional(),
+  /** Seconds without a byte from the API before the stream counts as stalled. */
+  stream_idle_timeout: z.number().positive().optional(),
+  /** Default timeout of one Bash call, in seconds. */
+  bash_timeout: z.number().positive().optional(),
+  api_base_url: z.string().refine(isHttpUrl, 'must be an http:// or https:// URL').optional(),
+  max_tokens: z.number().int().positive().optional(),
+  thinking_budget: z.number().int().min(MIN_THINKING_BUDGET).optional(),
+});
+
+export type FileConfig = z.infer<typeof FILE_SHAPE>;
+export type FileKey = keyof FileConfig;
+
+/** Keys each table accepts, for "did you mean" hints. */
+export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
+  '': Object.keys(FILE_SHAPE.shape),
+  permissions: Object.keys(PERMISSIONS_SHAPE.shape),
+};

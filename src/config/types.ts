@@ -1,0 +1,72 @@
+import type { PermissionMode } from './schema.ts';
+import type { Secret } from './secret.ts';
+import type { Env } from './paths.ts';
+
+/** The merged, validated configuration the rest of moat uses (camelCase, units in names). */
+export interface Config {
+  model: string;
+  /** Undefined: no limit. */
+  maxTurns: number | undefined;
+  /** Undefined: no limit. */
+  maxBudgetUsd: number | undefined;
+  permissionMode: PermissionMode;
+  /** Rule strings (`Bash(npm test:*)`), the union of every source, first occurrence first. */
+  permissions: { allow: string[]; deny: string[] };
+  /** Absolute paths, deduplicated. */
+  addDirs: string[];
+  streamIdleTimeoutMs: number;
+  bashTimeoutMs: number;
+  /** Undefined: the provider's default endpoint. */
+  apiBaseUrl: string | undefined;
+  /** From ANTHROPIC_API_KEY only; prints as [redacted]. */
+  apiKey: Secret | undefined;
+  maxTokens: number;
+  /** Undefined: extended thinking off. */
+  thinkingBudget: number | undefined;
+}
+
+export type ConfigKey = keyof Config;
+
+/** Where a value came from, for `/config` and for error messages. */
+export type ConfigSource =
+  | { kind: 'default' }
+  | { kind: 'file'; scope: 'user' | 'project'; path: string; line: number }
+  | { kind: 'env'; name: string }
+  | { kind: 'flag'; name: string };
+
+/**
+ * What the CLI passes in from its flags; every field optional. Relative
+ * `addDirs` resolve against cwd. Field names are the CLI's concern; the
+ * `--names` used in error messages are in load-config.ts.
+ */
+export interface ConfigFlags {
+  model?: string;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  permissionMode?: string;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  addDirs?: string[];
+  apiBaseUrl?: string;
+  maxTokens?: number;
+  thinkingBudget?: number;
+}
+
+export interface LoadConfigOptions {
+  cwd: string;
+  env?: Env;
+  flags?: ConfigFlags;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** The source of each value (for lists, of their last contributor). */
+  sources: Record<ConfigKey, ConfigSource>;
+  /** Each permission rule with where it was first given. */
+  rules: { list: 'allow' | 'deny'; rule: string; source: ConfigSource }[];
+  projectRoot: string;
+  /** The two config files, whether or not they exist: where "allow always" writes. */
+  files: { user: string; project: string };
+  /** The files that existed and were read, lowest precedence first. */
+  loadedFiles: string[];
+}

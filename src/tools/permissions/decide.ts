@@ -1,0 +1,210 @@
+import { dirname } from 'node:path';
+import { isWithin } from '../../util/index.ts';
+import { checkBashAllow, type CommandRule } from './bash-allow.ts';
+import type { PathBases } from './path-pattern.ts';
+import {
+  allowRuleCoversPath,
+  allowRuleMatches,
+  callPaths,
+  callRuleName,
+  denyRuleMatches,
+  nameMatches,
+  type PermissionCall,
+} from './rule-match.ts';
+import type { Rule } from './rule.ts';
+import { commandRules, folderRule, pathRule } from './suggest.ts';
+
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export interface PermissionPolicy {
+  mode: PermissionMode;
+  allow: Rule[];
+  deny: Rule[];
+  /** Real paths of the folders tools may touch (project root + --add-dir). */
+  roots: string[];
+  projectRoot: string;
+  home: string;
+}
+
+/** Why a call needs a person's approval. */
+export type AskCause =
+  /** It touches paths outside the roots that no rule approves. */
+  | 'outside_roots'
+  /** Nothing in the rules or the mode allows it. */
+  | 'needs_approval'
+  /** A Bash line no rule can pre-approve ($(…), unbalanced quotes, …). */
+  | 'unmatchable_command';
+
+export type Decision =
+  | {
+      kind: 'allow';
+      reason: string;
+      /** Paths outside the roots that a rule (or bypass mode) approved: the runner passes them to the tool. */
+      approvedPaths: string[];
+    }
+  | {
+      kind: 'deny';
+      reason: string;
+      /** The deny rule that hit, as written; absent when plan mode refused the call. */
+      rule?: string;
+    }
+  | {
+      kind: 'ask';
+      reason: string;
+      cause: AskCause;
+      /** Outside paths no rule approves (cause `outside_roots`). */
+      outsidePaths: string[];
+      /** Rules that, added to the allow list together, would allow the call. Empty when none can. */
+      rules: string[];
+      /** Broader alternatives to `rules` (prefix or folder rules), possibly empty. */
+      broaderRules: string[];
+      /** True when `--permission-mode acceptEdits` alone would allow the call. */
+      acceptEditsWouldAllow: boolean;
+    };
+
+type Ask = Extract<Decision, { kind: 'ask' }>;
+
+function ask(reason: string, cause: AskCause, extra: Partial<Omit<Ask, 'kind' | 'reason' | 'cause'>> = {}): Ask {
+  return {
+    kind: 'ask',
+    reason,
+    cause,
+    outsidePaths: extra.outsidePaths ?? [],
+    rules: extra.rules ?? [],
+    broaderRules: extra.broaderRules ?? [],
+    acceptEditsWouldAllow: extra.acceptEditsWouldAllow ?? false,
+  };
+}
+
+function insideRoots(roots: readonly string[], p: string): boolean {
+  return roots.some((r) => isWithin(r, p));
+}
+
+function unique(items: (string | null)[]): string[] {
+  return [...new Set(items.filter((i): i is string => i !== null))];
+}
+
+/**
+ * Decide one call, in this order:
+ * 1. a matching deny rule denies (in every mode, bypass included);
+ * 2. plan mode denies anything but reads (the backstop: such tools are not offered);
+ * 3. bypassPermissions allows;
+ * 4. paths outside the roots need an allow rule for that path and access, else ask;
+ * 5. a matching allow rule allows;
+ * 6. by effect: read allows; write allows in acceptEdits and asks otherwise;
+ *    execute and network ask.
+ * "Outside the roots" is lexical here; tools check real paths when they run.
+ */
+export function decidePermission(call: PermissionCall, policy: PermissionPolicy): Decision {
+  const bases: PathBases = { projectRoot: policy.projectRoot, home: policy.home };
+  const name = callRuleName(call);
+
+  const denied = policy.deny.find((rule) => denyRuleMatches(rule, call, bases));
+  if (denied) return { kind: 'deny', reason: `denied by the rule "${denied.text}"`, rule: denied.text };
+
+  if (policy.mode === 'plan' && call.effect !== 'read') {
+    return { kind: 'deny', reason: `plan mode allows only read-only tools, and ${call.toolName} is not one` };
+  }
+
+  const paths = callPaths(call, bases);
+  const outside = paths.filter((p) => !insideRoots(policy.roots, p.path));
+  if (policy.mode === 'bypassPermissions') {
+    return { kind: 'allow', reason: 'bypassPermissions mode', approvedPaths: unique(outside.map((p) => p.path)) };
+  }
+
+  const uncoveredOutside = outside.filter(
+    (p) => !policy.allow.some((rule) => allowRuleCoversPath(rule, call, p.path, p.access, bases)),
+  );
+  if (uncoveredOutside.length > 0) {
+    const list = unique(uncoveredOutside.map((p) => p.path));
+    return ask(`${list.join(', ')} ${list.length === 1 ? 'is' : 'are'} outside the allowed folders`, 'outside_roots', {
+      outsidePaths: list,
+      rules: unique(uncoveredOutside.map((p) => pathRule(p.access === 'read' ? 'Read' : 'Edit', p.path, bases))),
+      broaderRules: unique(uncoveredOutside.map((p) => folderRule(p.access === 'read' ? 'Read' : 'Edit', [p.path], bases))),
+    });
+  }
+  const approvedPaths = unique(outside.map((p) => p.path));
+
+  if (name === 'Bash' && call.intent.subject !== undefined) return decideBash(call, call.intent.subject, policy, bases, approvedPaths);
+
+  const allowed = policy.allow.find((rule) => allowRuleMatches(rule, call, bases));
+  if (allowed) return { kind: 'allow', reason: `allowed by the rule "${allowed.text}"`, approvedPaths };
+
+  return decideByEffect(call, policy, bases, approvedPaths);
+}
+
+function decideByEffect(call: PermissionCall, policy: PermissionPolicy, bases: PathBases, approvedPaths: string[]): Decision {
+  const name = callRuleName(call);
+  const subject = call.intent.subject;
+  switch (call.effect) {
+    case 'read':
+      return { kind: 'allow', reason: 'read-only', approvedPaths };
+    case 'write': {
+      if (policy.mode === 'acceptEdits') return { kind: 'allow', reason: 'acceptEdits mode', approvedPaths };
+      const written = callPaths(call, bases).map((p) => p.path);
+      const ruleName = name === 'Edit' ? 'Edit' : null;
+      return ask(`${call.toolName} changes files and needs approval`, 'needs_approval', {
+        rules: ruleName ? unique(written.map((p) => pathRule(ruleName, p, bases))) : [name],
+        broaderRules: ruleName ? unique([folderRule(ruleName, written, bases)]) : [],
+        acceptEditsWouldAllow: true,
+      });
+    }
+    case 'execute':
+    case 'network': {
+      const rules =
+        name === 'WebFetch' && subject !== undefined
+          ? [`WebFetch(domain:${subject.toLowerCase()})`]
+          : subject !== undefined && subject !== '' && name !== 'Bash'
+            ? [`${name}(${subject.replace(/[()\\]/g, '\\$&')})`]
+            : [name];
+      const broaderRules = rules[0] === name ? [] : [name];
+      return ask(`${call.toolName} needs approval`, 'needs_approval', { rules, broaderRules });
+    }
+  }
+}
+
+function decideBash(call: PermissionCall, line: string, policy: PermissionPolicy, bases: PathBases, approvedPaths: string[]): Decision {
+  const bare = policy.allow.find((rule) => rule.type === 'tool' && nameMatches(rule.ruleName, 'Bash'));
+  if (bare) return { kind: 'allow', reason: `allowed by the rule "${bare.text}"`, approvedPaths };
+
+  const commandRulesList: CommandRule[] = policy.allow.flatMap((r) => (r.type === 'command' ? [{ text: r.text, pattern: r.pattern }] : []));
+  const check = checkBashAllow(line, commandRulesList, policy.projectRoot);
+  if (check.type === 'unmatchable') {
+    return ask(`running "${line.trim()}" needs approval: ${check.reasons.join('; ')}`, 'unmatchable_command');
+  }
+
+  const uncoveredRules = check.uncovered.map(commandRules);
+  if (check.unknownWrites.length > 0) {
+    return ask(`running "${line.trim()}" needs approval: it writes to ${check.unknownWrites.join(', ')}, which is only known when it runs`, 'unmatchable_command');
+  }
+  // Redirection targets are writes: allowed where an edit would be.
+  const unapprovedWrites = check.writes.filter((p) => {
+    const inside = insideRoots(policy.roots, p);
+    if (inside && policy.mode === 'acceptEdits') return false;
+    return !policy.allow.some((rule) => allowRuleCoversPath(rule, { ...call, intent: { ...call.intent, ruleName: 'Edit' } }, p, 'write', bases));
+  });
+  if (uncoveredRules.length === 0 && unapprovedWrites.length === 0) {
+    const reason = check.matched.length > 0 ? `allowed by ${check.matched.map((m) => `"${m}"`).join(', ')}` : 'nothing to run';
+    // Redirection targets outside the roots were approved by rules; the tool needs no path list for them.
+    return { kind: 'allow', reason, approvedPaths };
+  }
+
+  const parts = check.uncovered.map((c) => c.words.map((w) => w.raw).join(' '));
+  const what = [
+    ...(parts.length > 0 ? [`${parts.map((p) => `"${p}"`).join(', ')} ${parts.length === 1 ? 'is' : 'are'} not covered by an allow rule`] : []),
+    ...(unapprovedWrites.length > 0 ? [`it writes ${unapprovedWrites.join(', ')}`] : []),
+  ];
+  const writeRules = unapprovedWrites.map((p) => pathRule('Edit', p, bases));
+  return ask(`running "${line.trim()}" needs approval: ${what.join(', and ')}`, 'needs_approval', {
+    rules: unique([...uncoveredRules.map((r) => r.exact), ...writeRules]),
+    broaderRules: unique(uncoveredRules.map((r) => r.prefix)),
+    acceptEditsWouldAllow: uncoveredRules.length === 0 && unapprovedWrites.every((p) => insideRoots(policy.roots, p)),
+  });
+}
+
+/** The folder `--add-dir` should name for a path outside the roots: its parent, unless that is `/`. */
+export function addDirFor(path: string): string {
+  const parent = dirname(path);
+  return parent === dirname(parent) ? path : parent;
+}

@@ -1,0 +1,81 @@
+import { checkBashAllow } from './bash-allow.ts';
+import type { Decision } from './decide.ts';
+import { addDirFor } from './decide.ts';
+import { callRuleName, type PermissionCall } from './rule-match.ts';
+import { unmatchableReason } from './suggest.ts';
+
+/**
+ * What the model is told when a call is refused: which rule refused it, or —
+ * in `-p` mode, where nobody can answer a prompt — what the user would have to
+ * pass to allow it. Worded so the model can relay it to the user verbatim.
+ */
+
+const CONFIG = '[permissions] allow in .moat/config.toml';
+
+/** Quote for a POSIX shell: double quotes when harmless, single quotes otherwise. */
+export function shellQuote(text: string): string {
+  if (!/["$`\\!]/.test(text)) return `"${text}"`;
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function describeAction(call: PermissionCall): string {
+  const name = callRuleName(call);
+  const subject = call.intent.subject;
+  const paths = call.intent.paths.map((p) => p.path);
+  const where = paths.length > 0 ? paths.join(', ') : (subject ?? '');
+  switch (name) {
+    case 'Bash':
+      return `running "${(subject ?? '').trim()}"`;
+    case 'Edit':
+      return `editing ${where}`;
+    case 'Read':
+      return `reading ${where}`;
+    case 'WebFetch':
+      return `fetching from ${subject ?? 'the web'}`;
+    default:
+      return `the ${call.toolName} call (${call.intent.summary})`;
+  }
+}
+
+/** Why no rule can pre-approve a command line: a hazard, or a redirection target named at run time. */
+function unmatchableBecause(line: string): string {
+  const hazard = unmatchableReason(line);
+  if (hazard !== null) return hazard;
+  const check = checkBashAllow(line, [], '/');
+  const targets = check.type === 'checked' ? check.unknownWrites : [];
+  return `it writes to ${targets.join(', ') || 'a file'} whose name is only known when it runs`;
+}
+
+function ruleOptions(rules: readonly string[], broader: readonly string[]): string {
+  const main = `--allowedTools ${shellQuote(rules.join(' '))}`;
+  return broader.length > 0 ? `${main} (or ${shellQuote(broader.join(' '))})` : main;
+}
+
+/** The message for a call that was denied, or that needed approval nobody could give. */
+export function denialHint(call: PermissionCall, decision: Exclude<Decision, { kind: 'allow' }>): string {
+  const action = describeAction(call);
+  if (decision.kind === 'deny') {
+    if (decision.rule !== undefined) {
+      return `Permission denied: ${action} is blocked by the deny rule "${decision.rule}" (from --disallowedTools or [permissions] deny in .moat/config.toml). Do not try to get around it; if it is needed, ask the user to change the rule.`;
+    }
+    return `Permission denied: moat is in plan mode, where only read-only tools may run, so ${action} is not allowed. Finish the plan and present it; the user switches modes to carry it out.`;
+  }
+  switch (decision.cause) {
+    case 'outside_roots': {
+      const dirs = [...new Set(decision.outsidePaths.map(addDirFor))];
+      const paths = decision.outsidePaths.join(', ');
+      return `Permission denied: ${action} touches ${paths}, outside the allowed folders, and moat -p cannot ask. To allow it, re-run with ${dirs.map((d) => `--add-dir ${shellQuote(d)}`).join(' ')}, or with ${ruleOptions(decision.rules, decision.broaderRules)}, or add the rule to ${CONFIG}.`;
+    }
+    case 'unmatchable_command': {
+      const because = unmatchableBecause(call.intent.subject ?? '');
+      return `Permission denied: ${action} needs approval because ${because}, which no allow rule can pre-approve, and moat -p cannot ask. Rewrite it as plain commands (no $(…), backticks, <(…) or subshells; write files with the Edit or Write tool), or the user can re-run with --allowedTools "Bash" to allow every command.`;
+    }
+    case 'needs_approval': {
+      const options: string[] = [];
+      if (decision.acceptEditsWouldAllow) options.push('--permission-mode acceptEdits');
+      if (decision.rules.length > 0) options.push(ruleOptions(decision.rules, decision.broaderRules));
+      const rule = decision.rules.length > 1 ? 'the rules' : 'the rule';
+      return `Permission denied: ${action} needs approval, and moat -p cannot ask. To allow it, re-run with ${options.join(' or ')}, or add ${rule} to ${CONFIG}.`;
+    }
+  }
+}

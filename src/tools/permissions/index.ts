@@ -1,0 +1,28 @@
+/**
+ * The permission engine: Claude-Code-style rules, a bash splitter that keeps
+ * chained commands from riding on one rule, and the decision for one call.
+ */
+export { parseRule, parseRuleList, splitRuleList, PermissionRuleError, type Rule } from './rule.ts';
+export { canonicalRuleName, sameRuleName } from './rule-names.ts';
+export {
+  splitCommand,
+  describeHazard,
+  type SplitCommand,
+  type SimpleCommand,
+  type ShellWord,
+  type Redirection,
+  type ShellHazard,
+} from './shell-split.ts';
+export { type CommandPattern } from './command-pattern.ts';
+export { type PathPattern } from './path-pattern.ts';
+export { type PermissionCall } from './rule-match.ts';
+export {
+  decidePermission,
+  PERMISSION_MODES,
+  type PermissionMode,
+  type PermissionPolicy,
+  type Decision,
+  type AskCause,
+} from './decide.ts';
+export { denialHint } from './denial-hint.ts';
+export { ruleForCall, unmatchableReason } from './suggest.ts';

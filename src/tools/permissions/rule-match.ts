@@ -1,0 +1,128 @@
+import { resolve } from 'node:path';
+import type { Access, CallIntent, Effect } from '../types.ts';
+import { redirectionWrites } from './bash-allow.ts';
+import { denyForms } from './bash-deny.ts';
+import { commandPatternMatches } from './command-pattern.ts';
+import { pathPatternMatches, type PathBases } from './path-pattern.ts';
+import { canonicalRuleName } from './rule-names.ts';
+import { domainMatches, globRegex, type Rule } from './rule.ts';
+
+/** One tool call as the permission engine sees it. */
+export interface PermissionCall {
+  toolName: string;
+  effect: Effect;
+  intent: CallIntent;
+}
+
+/** The rule name a call is matched under: the intent's, or else the tool's, canonicalised. */
+export function callRuleName(call: PermissionCall): string {
+  return canonicalRuleName(call.intent.ruleName || call.toolName);
+}
+
+/** The access a path rule governs: Read rules reads, Edit rules writes. */
+export function ruleAccess(rule: { ruleName: 'Read' | 'Edit' }): Access {
+  return rule.ruleName === 'Read' ? 'read' : 'write';
+}
+
+/**
+ * Does a bare rule name cover a call's rule name? Case-insensitive, aliases
+ * applied; `*` is a wildcard (`mcp__github__*`), and `mcp__server` covers
+ * every tool of that server, as in Claude Code.
+ */
+export function nameMatches(ruleName: string, name: string): boolean {
+  const r = canonicalRuleName(ruleName).toLowerCase();
+  const c = canonicalRuleName(name).toLowerCase();
+  if (r === c) return true;
+  if (r.includes('*')) return globRegex(r, 'is').test(c);
+  return r.startsWith('mcp__') && c.startsWith(`${r}__`);
+}
+
+/**
+ * The paths a call touches, for path rules. File tools list them in the intent;
+ * should one give only a subject, the subject is taken as a path under the
+ * project root.
+ */
+export function callPaths(call: PermissionCall, bases: PathBases): CallIntent['paths'] {
+  if (call.intent.paths.length > 0) return call.intent.paths;
+  const name = callRuleName(call);
+  const subject = call.intent.subject;
+  if ((name === 'Read' || name === 'Edit') && subject) {
+    return [{ path: resolve(bases.projectRoot, subject), access: name === 'Read' ? 'read' : 'write' }];
+  }
+  return [];
+}
+
+/**
+ * Does a deny rule hit this call? Conservative everywhere: a Bash rule is tried
+ * on every recognisable part and wrapper-free form of the command, and a path
+ * rule on every path of matching access whatever the tool, compared without
+ * regard to case.
+ */
+export function denyRuleMatches(rule: Rule, call: PermissionCall, bases: PathBases): boolean {
+  const name = callRuleName(call);
+  const subject = call.intent.subject;
+  switch (rule.type) {
+    case 'tool':
+      return nameMatches(rule.ruleName, name);
+    case 'command':
+      if (name !== 'Bash' || subject === undefined) return false;
+      return denyForms(subject).some((form) => commandPatternMatches(rule.pattern, form));
+    case 'path': {
+      const access = ruleAccess(rule);
+      const paths = callPaths(call, bases)
+        .filter((p) => p.access === access)
+        .map((p) => p.path);
+      // A shell redirection writes a file as surely as the Edit tool does.
+      if (access === 'write' && name === 'Bash' && subject !== undefined) {
+        paths.push(...redirectionWrites(subject, bases.projectRoot));
+      }
+      return paths.some((p) => pathPatternMatches(rule.pattern, p, bases, true));
+    }
+    case 'domain':
+      return name === 'WebFetch' && subject !== undefined && domainMatches(rule.domain, subject);
+    case 'subject':
+      return nameMatches(rule.ruleName, name) && subject !== undefined && rule.regex.test(subject);
+  }
+}
+
+/**
+ * Does an allow rule cover the whole of a (non-Bash) call? Path rules need
+ * every path of the call to match, case-sensitively. Bash commands are
+ * checked part by part elsewhere (bash-allow.ts).
+ */
+export function allowRuleMatches(rule: Rule, call: PermissionCall, bases: PathBases): boolean {
+  const name = callRuleName(call);
+  const subject = call.intent.subject;
+  switch (rule.type) {
+    case 'tool':
+      return nameMatches(rule.ruleName, name);
+    case 'command':
+      return false;
+    case 'path': {
+      if (rule.ruleName !== name) return false;
+      const paths = callPaths(call, bases);
+      return paths.length > 0 && paths.every((p) => pathPatternMatches(rule.pattern, p.path, bases, false));
+    }
+    case 'domain':
+      return name === 'WebFetch' && subject !== undefined && domainMatches(rule.domain, subject);
+    case 'subject':
+      return nameMatches(rule.ruleName, name) && subject !== undefined && rule.regex.test(subject);
+  }
+}
+
+/**
+ * Does an allow rule approve touching `path` with `access`, wherever it is?
+ * A path rule of that access does (for any tool), and so does a bare rule for
+ * the calling tool: `--allowedTools Read` allows every read.
+ */
+export function allowRuleCoversPath(
+  rule: Rule,
+  call: PermissionCall,
+  path: string,
+  access: Access,
+  bases: PathBases,
+): boolean {
+  if (rule.type === 'tool') return nameMatches(rule.ruleName, callRuleName(call));
+  if (rule.type !== 'path' || ruleAccess(rule) !== access) return false;
+  return pathPatternMatches(rule.pattern, path, bases, false);
+}

@@ -1,0 +1,191 @@
+/**
+ * The agent loop in process: real provider against the fake server, real
+ * tools in a temp folder, real SQLite. Checks the event stream and what is
+ * persisted.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentSession, type AgentEvent, type AgentSettings } from '../../src/agent/index.ts';
+import { createAnthropicProvider } from '../../src/providers/index.ts';
+import { openStore, type Store } from '../../src/store/index.ts';
+import { builtinTools, defineTool, ToolRegistry, type AnyTool } from '../../src/tools/index.ts';
+import { z } from 'zod';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+
+let server: FakeAnthropic;
+let store: Store;
+let cwd: string;
+
+beforeAll(async () => {
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-agent-')));
+  cwd = root;
+  store = openStore(join(root, '.db', 'moat.db'));
+  server.requests.length = 0;
+});
+
+function settings(over: Partial<AgentSettings> = {}): AgentSettings {
+  return {
+    model: 'claude-sonnet-4-5',
+    maxTokens: 1000,
+    permissionMode: 'default',
+    allow: [],
+    deny: [],
+    cwd,
+    addDirs: [],
+    projectRoot: cwd,
+    home: cwd,
+    idleTimeoutMs: 5000,
+    bashTimeoutMs: 10_000,
+    retryBaseMs: 10,
+    ...over,
+  };
+}
+
+function open(extraTools: AnyTool[] = [], over: Partial<AgentSettings> = {}) {
+  return AgentSession.open({
+    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+    registry: new ToolRegistry([...builtinTools(), ...extraTools]),
+    store,
+    settings: settings(over),
+  });
+}
+
+async function collect(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const e of it) out.push(e);
+  return out;
+}
+
+const finished = (events: AgentEvent[]) => events.find((e) => e.type === 'run_finished') as Extract<AgentEvent, { type: 'run_finished' }>;
+const results = (events: AgentEvent[]) =>
+  events.filter((e): e is Extract<AgentEvent, { type: 'tool_finished' }> => e.type === 'tool_finished');
+
+/** A read-only tool that records how many calls overlap in time. */
+function probeTool(log: { active: number; peak: number }): AnyTool {
+  return defineTool({
+    name: 'probe',
+    description: 'test probe',
+    inputSchema: z.object({ ms: z.number() }),
+    effect: 'read',
+    intent: () => ({ ruleName: 'Probe', paths: [], summary: 'probe' }),
+    async execute(input) {
+      log.active++;
+      log.peak = Math.max(log.peak, log.active);
+      await Bun.sleep(input.ms);
+      log.active--;
+      return { content: 'probed' };
+    },
+  }) as AnyTool;
+}
+
+describe('agent loop', () => {
+  test('events come in order and every finished message is persisted', async () => {
+    writeFileSync(join(cwd, 'a.txt'), 'hello\n');
+    server.script(reply().text('Let me read.').toolUse('read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('It says hello.'));
+    const s = open();
+    const events = await collect(s.run('what is in a.txt', new AbortController().signal));
+    const types = events.map((e) => e.type).filter((t) => !['text_delta', 'tool_call_delta', 'usage'].includes(t));
+    expect(types).toEqual([
+      'session_started',
+      'user_message',
+      'turn_started',
+      'tool_call_started',
+      'tool_call_ready',
+      'assistant_message',
+      'tool_started',
+      'tool_finished',
+      'tool_results',
+      'turn_started',
+      'assistant_message',
+      'run_finished',
+    ]);
+    expect(finished(events)).toMatchObject({ stopReason: 'end_turn', result: 'It says hello.', turns: 2 });
+    const stored = store.messages.list(s.id).map((m) => m.message.role);
+    expect(stored).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(store.toolCalls.list(s.id).map((c) => [c.name, c.isError])).toEqual([['read', false]]);
+  });
+
+  test('read-only calls in one message run in parallel, in result order', async () => {
+    const log = { active: 0, peak: 0 };
+    server.script(
+      reply().toolUse('probe', { ms: 150 }, { id: 'p1' }).toolUse('probe', { ms: 50 }, { id: 'p2' }).toolUse('probe', { ms: 100 }, { id: 'p3' }).stop('tool_use'),
+      reply().text('ok'),
+    );
+    const events = await collect(open([probeTool(log)]).run('go', new AbortController().signal));
+    expect(log.peak).toBe(3);
+    const sent = (server.requests[1]!.body as { messages: { content: { type: string; tool_use_id?: string }[] }[] }).messages[2]!.content;
+    expect(sent.map((c) => c.tool_use_id)).toEqual(['p1', 'p2', 'p3']);
+    expect(finished(events).stopReason).toBe('end_turn');
+  });
+
+  test('unknown tool, invalid input and a throwing tool become error results, not crashes', async () => {
+    const boom = defineTool({
+      name: 'boom',
+      description: 'throws',
+      inputSchema: z.object({}),
+      effect: 'read',
+      intent: () => ({ ruleName: 'Boom', paths: [], summary: 'boom' }),
+      async execute() {
+        throw new Error('kaboom');
+      },
+    }) as AnyTool;
+    server.script(
+      reply().toolUse('nope', {}).toolUse('read', { file_path: 42 }).toolUse('boom', {}).stop('tool_use'),
+      reply().text('recovered'),
+    );
+    const events = await collect(open([boom]).run('go', new AbortController().signal));
+    const r = results(events);
+    expect(r.map((x) => x.isError)).toEqual([true, true, true]);
+    expect(r[0]!.content).toContain('nope');
+    expect(r[1]!.content).toContain('file_path');
+    expect(r[2]!.content).toContain('kaboom');
+    expect(finished(events).result).toBe('recovered');
+  });
+
+  test('max_tokens gets an automatic continue at most 3 times', async () => {
+    server.script(
+      reply().text('a').stop('max_tokens'),
+      reply().text('b').stop('max_tokens'),
+      reply().text('c').stop('max_tokens'),
+      reply().text('d').stop('max_tokens'),
+    );
+    const events = await collect(open().run('long', new AbortController().signal));
+    expect(server.requests.length).toBe(4);
+    expect(finished(events)).toMatchObject({ stopReason: 'end_turn', turns: 4, result: 'd' });
+  });
+
+  test('abort during a tool: the open call gets an aborted result, the turn is saved, one turn_aborted', async () => {
+    server.script(reply().toolUse('bash', { command: 'sleep 20' }, { id: 'b1' }).stop('tool_use'));
+    const s = open([], { permissionMode: 'bypassPermissions' });
+    const ac = new AbortController();
+    const events: AgentEvent[] = [];
+    for await (const e of s.run('sleep', ac.signal)) {
+      events.push(e);
+      if (e.type === 'tool_started') setTimeout(() => ac.abort(), 100);
+    }
+    expect(events.filter((e) => e.type === 'turn_aborted').length).toBe(1);
+    expect(finished(events).stopReason).toBe('aborted');
+    const last = store.messages.list(s.id).at(-1)!.message;
+    expect(last.role).toBe('user');
+    expect(last.content.map((c) => c.type === 'tool_result' && c.toolUseId)).toEqual(['b1']);
+  });
+
+  test('plan mode offers only read-only tools', async () => {
+    server.script(reply().text('plan'));
+    const events = await collect(open([], { permissionMode: 'plan' }).run('plan it', new AbortController().signal));
+    const started = events[0] as Extract<AgentEvent, { type: 'session_started' }>;
+    expect(started.tools).not.toContain('bash');
+    expect(started.tools).not.toContain('edit');
+    expect(started.tools).toContain('read');
+    const sent = (server.requests[0]!.body as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(sent).toEqual(started.tools);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSystemPrompt, memoryFiles } from '../../src/agent/system-prompt.ts';
+
+describe('system prompt', () => {
+  test('tells folder, platform, date, git facts, and includes AGENTS.md/CLAUDE.md from root down to cwd', () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-sp-')));
+    const sub = join(root, 'pkg', 'app');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(root, 'AGENTS.md'), 'root rule');
+    writeFileSync(join(root, 'pkg', 'CLAUDE.md'), 'pkg rule');
+    writeFileSync(join(sub, 'AGENTS.md'), 'app rule');
+    expect(memoryFiles(sub, root).map((m) => m.text)).toEqual(['root rule', 'pkg rule', 'app rule']);
+
+    const prompt = buildSystemPrompt({
+      cwd: sub,
+      addDirs: ['/extra'],
+      git: { root, branch: 'main', status: ' M a.ts' },
+      platform: 'linux',
+      now: new Date('2026-11-22T10:00:00Z'),
+      append: 'APPENDED',
+    });
+    expect(prompt).toContain(`Working folder: ${sub}`);
+    expect(prompt).toContain('Additional folder: /extra');
+    expect(prompt).toContain('Platform: linux');
+    expect(prompt).toContain("Today's date: 2026-11-22");
+    expect(prompt).toContain('branch main');
+    expect(prompt).toContain(' M a.ts');
+    expect(prompt.indexOf('root rule')).toBeLessThan(prompt.indexOf('app rule'));
+    expect(prompt.endsWith('APPENDED')).toBe(true);
+  });
+
+  test('outside git: says so; --system-prompt replaces the built-in instructions', () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'moat-sp-')));
+    const p = buildSystemPrompt({ cwd: dir, addDirs: [], git: undefined, override: 'ONLY THIS' });
+    expect(p.startsWith('ONLY THIS')).toBe(true);
+    expect(p).toContain('Git repository: no');
+    expect(p).not.toContain('You are moat');
+  });
+});

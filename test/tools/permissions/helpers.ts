@@ -1,0 +1,36 @@
+import type { Access, Effect } from '../../../src/tools/index.ts';
+import { parseRuleList, type PermissionCall, type PermissionMode, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
+
+export const PROJECT = '/work/proj';
+export const HOME = '/home/ada';
+
+export function policy(opts: { mode?: PermissionMode; allow?: string[]; deny?: string[]; roots?: string[] } = {}): PermissionPolicy {
+  return {
+    mode: opts.mode ?? 'default',
+    allow: parseRuleList(opts.allow ?? []),
+    deny: parseRuleList(opts.deny ?? []),
+    roots: opts.roots ?? [PROJECT],
+    projectRoot: PROJECT,
+    home: HOME,
+  };
+}
+
+export function bash(command: string): PermissionCall {
+  return { toolName: 'bash', effect: 'execute', intent: { ruleName: 'Bash', subject: command, paths: [], summary: command } };
+}
+
+function fileCall(toolName: string, ruleName: string, effect: Effect, access: Access, paths: string[]): PermissionCall {
+  return {
+    toolName,
+    effect,
+    intent: { ruleName, subject: paths[0], paths: paths.map((path) => ({ path, access })), summary: `${toolName} ${paths.join(' ')}` },
+  };
+}
+
+export const read = (...paths: string[]): PermissionCall => fileCall('read', 'Read', 'read', 'read', paths);
+export const edit = (...paths: string[]): PermissionCall => fileCall('edit', 'Edit', 'write', 'write', paths);
+export const grep = (...paths: string[]): PermissionCall => fileCall('grep', 'Read', 'read', 'read', paths);
+
+export function fetchCall(host: string): PermissionCall {
+  return { toolName: 'web_fetch', effect: 'network', intent: { ruleName: 'WebFetch', subject: host, paths: [], summary: `fetch https://${host}/` } };
+}

@@ -1,0 +1,46 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FileState, TodoItem, ToolContext, ToolDisplay } from '../../src/tools/index.ts';
+
+/** A real temp folder (its real path: /tmp may be a symlink elsewhere). */
+export function tempDir(): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), 'moat-')));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface TestContext extends ToolContext {
+  readonly updates: ToolDisplay[];
+  readonly todoItems: () => TodoItem[];
+  readonly readSet: Set<string>;
+}
+
+/** A ToolContext over `cwd` with in-memory file and todo state, as a session would give. */
+export function makeContext(cwd: string, overrides: Partial<ToolContext> = {}): TestContext {
+  const readSet = new Set<string>();
+  const files: FileState = {
+    markRead: (p) => void readSet.add(p),
+    wasRead: (p) => readSet.has(p),
+  };
+  let todos: TodoItem[] = [];
+  const updates: ToolDisplay[] = [];
+  return {
+    cwd,
+    roots: [cwd],
+    approvedPaths: [],
+    signal: new AbortController().signal,
+    sessionId: 'session-test',
+    toolUseId: 'toolu_test',
+    files,
+    todos: { get: () => todos, set: (items) => void (todos = items) },
+    bashTimeoutMs: 120_000,
+    onUpdate: (d) => void updates.push(d),
+    ...overrides,
+    updates,
+    todoItems: () => todos,
+    readSet,
+  };
+}
