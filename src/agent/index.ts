@@ -6,3 +6,5 @@ export type { AskPermission, PermissionMode, RememberRule } from './permission-g
 export { costUsd, contextWindow } from './pricing.ts';
 export { gitInfo, type GitInfo } from './git-info.ts';
 export { PermissionBroker } from './permission-broker.ts';
+// The TUI shows a tool call's path or command before its input finishes streaming.
+export { previewPartialJson } from '../providers/index.ts';

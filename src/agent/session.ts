@@ -156,6 +156,7 @@ export class AgentSession {
       const title = content.find((p) => p.type === 'text')?.text.split('\n')[0]?.slice(0, 80);
       if (title) store.sessions.setTitle(this.id, title);
     }
+    store.sessions.setStatus(this.id, 'active');
     this.persist(userMessage, this.turnBase + 1);
     emit({ type: 'user_message', message: userMessage });
 
@@ -184,6 +185,7 @@ export class AgentSession {
     let lastText = '';
     const finish = (stopReason: RunStopReason, error?: string) => {
       this.turnBase += turns;
+      store.sessions.setStatus(this.id, stopReason === 'aborted' ? 'aborted' : stopReason === 'error' ? 'error' : 'completed');
       emit({
         type: 'run_finished',
         stopReason,

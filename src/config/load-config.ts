@@ -65,6 +65,8 @@ function fileLayer(file: ConfigFile, scope: 'user' | 'project', baseDir: string)
 }
 
 function validated(raw: FileConfig, fail: (path: (string | number)[], message: string) => MoatError): FileConfig {
+  // Nothing set (the usual case for env and flags): skip zod's first-use cost on the startup path.
+  if (Object.keys(raw).length === 0) return raw;
   const result = FILE_SHAPE.safeParse(raw);
   if (result.success) return result.data;
   const [first] = describeIssues(result.error.issues, raw);

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite';
 import type { TodoItem } from '../tools/index.ts';
-import { MoatError, newId } from '../util/index.ts';
+import { MoatError, errorMessage, newId } from '../util/index.ts';
 import type {
   ListSessionsOptions,
   NewSession,
@@ -78,25 +78,34 @@ export class SessionRepo {
   create(input: NewSession): SessionRow {
     const t = this.now();
     const id = input.id ?? newId();
-    this.db
-      .query(
-        `INSERT INTO sessions (id, cwd, project_root, git_branch, model, title, parent_id, agent_id,
-           created_at, updated_at, permission_mode, todos, status)
-         VALUES ($id, $cwd, $projectRoot, $gitBranch, $model, $title, $parentId, $agentId,
-           $t, $t, $permissionMode, '[]', 'active')`,
-      )
-      .run({
-        id,
-        cwd: input.cwd,
-        projectRoot: input.projectRoot,
-        gitBranch: input.gitBranch ?? null,
-        model: input.model,
-        title: input.title ?? null,
-        parentId: input.parentId ?? null,
-        agentId: input.agentId ?? null,
-        t,
-        permissionMode: input.permissionMode,
-      });
+    try {
+      this.db
+        .query(
+          `INSERT INTO sessions (id, cwd, project_root, git_branch, model, title, parent_id, agent_id,
+             created_at, updated_at, permission_mode, todos, status)
+           VALUES ($id, $cwd, $projectRoot, $gitBranch, $model, $title, $parentId, $agentId,
+             $t, $t, $permissionMode, '[]', 'active')`,
+        )
+        .run({
+          id,
+          cwd: input.cwd,
+          projectRoot: input.projectRoot,
+          gitBranch: input.gitBranch ?? null,
+          model: input.model,
+          title: input.title ?? null,
+          parentId: input.parentId ?? null,
+          agentId: input.agentId ?? null,
+          t,
+          permissionMode: input.permissionMode,
+        });
+    } catch (e) {
+      const msg = errorMessage(e);
+      if (msg.includes('FOREIGN KEY')) {
+        throw new MoatError('not_found', `no parent session with id ${input.parentId ?? ''}`, { cause: e });
+      }
+      if (msg.includes('UNIQUE')) throw new MoatError('store', `a session with id ${id} already exists`, { cause: e });
+      throw new MoatError('store', `could not create a session: ${msg}`, { cause: e });
+    }
     return this.require(id);
   }
 

@@ -49,6 +49,21 @@ describe('sessions', () => {
     store.close();
   });
 
+  test('a duplicate id or an unknown parent is a clear error', () => {
+    const { store } = open();
+    store.sessions.create({ ...base, id: 'dup' });
+    const dup = caught(() => store.sessions.create({ ...base, id: 'dup' }));
+    const orphan = caught(() => store.sessions.create({ ...base, id: 'kid', parentId: 'ghost' }));
+    expect([dup.code, dup.message, orphan.code, orphan.message]).toEqual([
+      'store',
+      'a session with id dup already exists',
+      'not_found',
+      'no parent session with id ghost',
+    ]);
+    expect(store.sessions.list({ all: true, includeChildren: true }).map((s) => s.id)).toEqual(['dup']);
+    store.close();
+  });
+
   test('generated ids are UUIDs', () => {
     const { store } = open();
     expect(store.sessions.create(base).id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

@@ -80,8 +80,15 @@ function wordsText(words: ShellWord[], key: 'raw' | 'value'): string {
   return words.map((w) => w[key]).join(' ');
 }
 
+interface Collected {
+  forms: Set<string>;
+  /** Some command's name is only known at run time (`$X`, `r?`), so no deny rule can be checked on it. */
+  opaque: boolean;
+}
+
 /** Every form of one simple command that a deny rule is tested against. */
-function commandForms(cmd: SimpleCommand, depth: number, out: Set<string>): void {
+function commandForms(cmd: SimpleCommand, depth: number, acc: Collected): void {
+  const out = acc.forms;
   out.add(formatCommand(cmd, { assignments: true, redirections: false }));
   out.add(formatCommand(cmd, { assignments: true, redirections: true }));
   let words: ShellWord[] | null = cmd.words;
@@ -89,55 +96,67 @@ function commandForms(cmd: SimpleCommand, depth: number, out: Set<string>): void
     out.add(wordsText(words, 'raw'));
     out.add(wordsText(words, 'value'));
     const first = words[0];
+    if (first?.expands) acc.opaque = true;
     if (first && first.value.includes('/')) {
       // `/bin/rm -rf x` is `rm -rf x`.
       out.add([basename(first.value), ...words.slice(1).map((w) => w.value)].join(' '));
     }
-    nestedForms(words, depth, out);
+    nestedForms(words, depth, acc);
     words = unwrapOnce(words);
   }
 }
 
 /** Commands that a command runs from its own arguments: `sh -c '…'`, `eval …`, `find … -exec …`, `env -S '…'`. */
-function nestedForms(words: ShellWord[], depth: number, out: Set<string>): void {
+function nestedForms(words: ShellWord[], depth: number, acc: Collected): void {
   const name = basename(words[0]?.value ?? '');
   if (SHELLS.has(name)) {
     const c = words.findIndex((w, i) => i > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(w.value));
     const script = c > 0 ? words[c + 1] : undefined;
-    if (script) collectDenyForms(script.value, depth + 1, out);
+    if (script) collectDenyForms(script.value, depth + 1, acc);
   }
   if (name === 'eval' || name === 'source' || name === '.') {
-    collectDenyForms(words.slice(1).map((w) => w.value).join(' '), depth + 1, out);
+    collectDenyForms(words.slice(1).map((w) => w.value).join(' '), depth + 1, acc);
   }
   if (name === 'env') {
     const s = words.findIndex((w) => w.value === '-S' || w.value === '--split-string');
     const script = s > 0 ? words[s + 1] : undefined;
-    if (script) collectDenyForms(script.value, depth + 1, out);
+    if (script) collectDenyForms(script.value, depth + 1, acc);
   }
   if (name === 'find') {
     for (let i = 1; i < words.length; i++) {
       if (!['-exec', '-execdir', '-ok', '-okdir'].includes(words[i]?.value ?? '')) continue;
       const end = words.findIndex((w, j) => j > i && (w.value === ';' || w.value === '+'));
       const inner = words.slice(i + 1, end < 0 ? words.length : end);
-      if (inner.length > 0) out.add(wordsText(inner, 'value'));
+      if (inner.length > 0) acc.forms.add(wordsText(inner, 'value'));
     }
   }
 }
 
-function collectDenyForms(line: string, depth: number, out: Set<string>): void {
+function collectDenyForms(line: string, depth: number, acc: Collected): void {
   const whole = line.trim();
-  if (whole.length > 0) out.add(whole);
+  if (whole.length > 0) acc.forms.add(whole);
   if (depth > MAX_DEPTH) return;
   const split = splitCommand(line);
-  for (const cmd of split.commands) commandForms(cmd, depth, out);
-  for (const inner of split.nested) collectDenyForms(inner, depth + 1, out);
+  for (const cmd of split.commands) commandForms(cmd, depth, acc);
+  for (const inner of split.nested) collectDenyForms(inner, depth + 1, acc);
   // An unclosed quote hides the rest of the line from the reader; read it again with quotes dropped.
-  if (split.hazards.includes('unbalanced_quotes')) collectDenyForms(line.replace(/["'`]/g, ' '), depth + 1, out);
+  if (split.hazards.includes('unbalanced_quotes')) collectDenyForms(line.replace(/["'`]/g, ' '), depth + 1, acc);
 }
 
-/** All the texts a Bash deny rule is tested against for this command line. */
-export function denyForms(line: string): string[] {
-  const out = new Set<string>();
-  collectDenyForms(line, 0, out);
-  return [...out];
+export interface DenyView {
+  /** All the texts a Bash deny rule is tested against for this command line. */
+  forms: string[];
+  /** True when some command name is only known at run time: deny rules cannot vouch that it is not theirs. */
+  opaque: boolean;
+}
+
+/** The last line analysed: every deny rule of a policy asks about the same command in turn. */
+let cache: { line: string; view: DenyView } | null = null;
+
+export function denyView(line: string): DenyView {
+  if (cache?.line === line) return cache.view;
+  const acc: Collected = { forms: new Set(), opaque: false };
+  collectDenyForms(line, 0, acc);
+  cache = { line, view: { forms: [...acc.forms], opaque: acc.opaque } };
+  return cache.view;
 }

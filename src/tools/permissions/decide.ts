@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { isWithin } from '../../util/index.ts';
 import { checkBashAllow, type CommandRule } from './bash-allow.ts';
+import { denyView } from './bash-deny.ts';
 import type { PathBases } from './path-pattern.ts';
 import {
   allowRuleCoversPath,
@@ -8,6 +9,7 @@ import {
   callPaths,
   callRuleName,
   denyRuleMatches,
+  hostOf,
   nameMatches,
   type PermissionCall,
 } from './rule-match.ts';
@@ -154,7 +156,7 @@ function decideByEffect(call: PermissionCall, policy: PermissionPolicy, bases: P
     case 'network': {
       const rules =
         name === 'WebFetch' && subject !== undefined
-          ? [`WebFetch(domain:${subject.toLowerCase()})`]
+          ? [`WebFetch(domain:${hostOf(subject)})`]
           : subject !== undefined && subject !== '' && name !== 'Bash'
             ? [`${name}(${subject.replace(/[()\\]/g, '\\$&')})`]
             : [name];
@@ -166,7 +168,13 @@ function decideByEffect(call: PermissionCall, policy: PermissionPolicy, bases: P
 
 function decideBash(call: PermissionCall, line: string, policy: PermissionPolicy, bases: PathBases, approvedPaths: string[]): Decision {
   const bare = policy.allow.find((rule) => rule.type === 'tool' && nameMatches(rule.ruleName, 'Bash'));
-  if (bare) return { kind: 'allow', reason: `allowed by the rule "${bare.text}"`, approvedPaths };
+  if (bare) {
+    // `$CMD -rf x` may be the very command a deny rule forbids; with such rules in force, a person decides.
+    if (policy.deny.some((r) => r.type === 'command') && denyView(line).opaque) {
+      return ask(`running "${line.trim()}" needs approval: a command name in it is only known when it runs, so the deny rules cannot be checked`, 'unmatchable_command');
+    }
+    return { kind: 'allow', reason: `allowed by the rule "${bare.text}"`, approvedPaths };
+  }
 
   const commandRulesList: CommandRule[] = policy.allow.flatMap((r) => (r.type === 'command' ? [{ text: r.text, pattern: r.pattern }] : []));
   const check = checkBashAllow(line, commandRulesList, policy.projectRoot);

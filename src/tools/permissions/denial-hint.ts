@@ -64,7 +64,8 @@ export function denialHint(call: PermissionCall, decision: Exclude<Decision, { k
     case 'outside_roots': {
       const dirs = [...new Set(decision.outsidePaths.map(addDirFor))];
       const paths = decision.outsidePaths.join(', ');
-      return `Permission denied: ${action} touches ${paths}, outside the allowed folders, and moat -p cannot ask. To allow it, re-run with ${dirs.map((d) => `--add-dir ${shellQuote(d)}`).join(' ')}, or with ${ruleOptions(decision.rules, decision.broaderRules)}, or add the rule to ${CONFIG}.`;
+      const are = decision.outsidePaths.length === 1 ? 'is' : 'are';
+      return `Permission denied: ${action} needs approval because ${paths} ${are} outside the allowed folders, and moat -p cannot ask. To allow it, re-run with ${dirs.map((d) => `--add-dir ${shellQuote(d)}`).join(' ')}, or with ${ruleOptions(decision.rules, decision.broaderRules)}, or add the rule to ${CONFIG}.`;
     }
     case 'unmatchable_command': {
       const because = unmatchableBecause(call.intent.subject ?? '');

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Access, CallIntent, Effect } from '../types.ts';
 import { redirectionWrites } from './bash-allow.ts';
-import { denyForms } from './bash-deny.ts';
+import { denyView } from './bash-deny.ts';
 import { commandPatternMatches } from './command-pattern.ts';
 import { pathPatternMatches, type PathBases } from './path-pattern.ts';
 import { canonicalRuleName } from './rule-names.ts';
@@ -52,6 +52,18 @@ export function callPaths(call: PermissionCall, bases: PathBases): CallIntent['p
   return [];
 }
 
+/** The host a WebFetch subject names: the subject itself, or the host of a URL. Lower case. */
+export function hostOf(subject: string): string {
+  if (subject.includes('://')) {
+    try {
+      return new URL(subject).hostname.toLowerCase();
+    } catch {
+      return subject.toLowerCase();
+    }
+  }
+  return subject.toLowerCase();
+}
+
 /**
  * Does a deny rule hit this call? Conservative everywhere: a Bash rule is tried
  * on every recognisable part and wrapper-free form of the command, and a path
@@ -66,7 +78,7 @@ export function denyRuleMatches(rule: Rule, call: PermissionCall, bases: PathBas
       return nameMatches(rule.ruleName, name);
     case 'command':
       if (name !== 'Bash' || subject === undefined) return false;
-      return denyForms(subject).some((form) => commandPatternMatches(rule.pattern, form));
+      return denyView(subject).forms.some((form) => commandPatternMatches(rule.pattern, form));
     case 'path': {
       const access = ruleAccess(rule);
       const paths = callPaths(call, bases)
@@ -79,7 +91,7 @@ export function denyRuleMatches(rule: Rule, call: PermissionCall, bases: PathBas
       return paths.some((p) => pathPatternMatches(rule.pattern, p, bases, true));
     }
     case 'domain':
-      return name === 'WebFetch' && subject !== undefined && domainMatches(rule.domain, subject);
+      return name === 'WebFetch' && subject !== undefined && domainMatches(rule.domain, hostOf(subject));
     case 'subject':
       return nameMatches(rule.ruleName, name) && subject !== undefined && rule.regex.test(subject);
   }
@@ -104,7 +116,7 @@ export function allowRuleMatches(rule: Rule, call: PermissionCall, bases: PathBa
       return paths.length > 0 && paths.every((p) => pathPatternMatches(rule.pattern, p.path, bases, false));
     }
     case 'domain':
-      return name === 'WebFetch' && subject !== undefined && domainMatches(rule.domain, subject);
+      return name === 'WebFetch' && subject !== undefined && domainMatches(rule.domain, hostOf(subject));
     case 'subject':
       return nameMatches(rule.ruleName, name) && subject !== undefined && rule.regex.test(subject);
   }

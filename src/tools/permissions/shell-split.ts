@@ -289,7 +289,7 @@ export function splitCommand(line: string): SplitCommand {
       continue;
     }
     if (c === "'" || (c === '$' && s[i + 1] === "'")) {
-      // Single quotes, or ANSI-C `$'…'` (whose backslash escapes we keep as written).
+      // Single quotes, or ANSI-C `$'…'` (decoded, so `$'\x72m'` reads as `rm` to deny rules).
       const open = c === '$' ? i + 1 : i;
       let end = -1;
       for (let j = open + 1; j < s.length; j++) {
@@ -308,7 +308,7 @@ export function splitCommand(line: string): SplitCommand {
         continue;
       }
       raw += s.slice(i, end + 1);
-      value += s.slice(open + 1, end);
+      value += c === '$' ? decodeAnsiC(s.slice(open + 1, end)) : s.slice(open + 1, end);
       i = end + 1;
       continue;
     }
@@ -428,6 +428,25 @@ export function splitCommand(line: string): SplitCommand {
   endCommand();
   if (heredocs.length > 0) skipHeredocBodies(s.length);
   return { commands, hazards: [...hazards], nested };
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
+  '\\': '\\', "'": "'", '"': '"', '?': '?',
+};
+
+/** Decode the backslash escapes of bash's `$'…'` quoting. */
+function decodeAnsiC(body: string): string {
+  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (whole, esc: string) => {
+    const kind = esc[0] ?? '';
+    if (kind === 'x' || kind === 'u' || kind === 'U') {
+      const code = Number.parseInt(esc.slice(1), 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    if (/[0-7]/.test(kind)) return String.fromCharCode(Number.parseInt(esc, 8) & 0xff);
+    if (kind === 'c') return String.fromCharCode((esc.charCodeAt(1) || 0) & 0x1f);
+    return SIMPLE_ESCAPES[esc] ?? whole;
+  });
 }
 
 /** The command lines inside every `$(…)` and backtick pair of `text` (for deny checks of here-doc bodies). */

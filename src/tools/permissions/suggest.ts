@@ -1,9 +1,10 @@
+import { homedir } from 'node:os';
 import { dirname, relative, sep } from 'node:path';
 import { isWithin } from '../../util/index.ts';
 import { describeHazard, splitCommand, type SimpleCommand } from './shell-split.ts';
 import { formatCommand, normalizeSpaces } from './command-pattern.ts';
 import type { PathBases } from './path-pattern.ts';
-import { callPaths, callRuleName, type PermissionCall } from './rule-match.ts';
+import { callPaths, callRuleName, hostOf, type PermissionCall } from './rule-match.ts';
 
 /**
  * Rules to offer: what "allow always" stores, and what denial hints quote.
@@ -57,17 +58,20 @@ function escapePathSpec(p: string): string {
   return p.replace(/[\\*?[\]]/g, '\\$&').replace(/[()]/g, '\\$&');
 }
 
-/** `Read(//etc/hosts)`, `Edit(src/a.ts)`, `Read(~/.npmrc)`: the rule for exactly this path. */
-export function pathRule(ruleName: string, absPath: string, bases: PathBases): string {
+/**
+ * `Read(//etc/hosts)`, `Edit(src/a.ts)`, `Read(~/.npmrc)`: the rule for exactly
+ * this path, or with `suffix` (`/**`) for everything under it.
+ */
+export function pathRule(ruleName: string, absPath: string, bases: PathBases, suffix = ''): string {
   if (isWithin(bases.projectRoot, absPath) && absPath !== bases.projectRoot) {
-    const rel = relative(bases.projectRoot, absPath).split(sep).join('/');
-    // A pattern without a slash would match at any depth; anchor files at the root.
-    return `${ruleName}(${rel.includes('/') ? '' : '/'}${escapePathSpec(rel)})`;
+    const rel = escapePathSpec(relative(bases.projectRoot, absPath).split(sep).join('/')) + suffix;
+    // A pattern without a slash would match at any depth; anchor it at the root.
+    return `${ruleName}(${rel.includes('/') ? '' : '/'}${rel})`;
   }
   if (isWithin(bases.home, absPath) && absPath !== bases.home) {
-    return `${ruleName}(~/${escapePathSpec(relative(bases.home, absPath))})`;
+    return `${ruleName}(~/${escapePathSpec(relative(bases.home, absPath))}${suffix})`;
   }
-  return `${ruleName}(/${escapePathSpec(absPath)})`;
+  return `${ruleName}(/${escapePathSpec(absPath)}${suffix})`;
 }
 
 /**
@@ -82,8 +86,7 @@ export function folderRule(ruleName: string, paths: readonly string[], bases: Pa
   for (const p of paths.slice(1)) while (!isWithin(folder, p)) folder = dirname(folder);
   const tooWide = folder === bases.projectRoot || folder === bases.home || folder === dirname(folder);
   if (tooWide) return paths.length === 1 ? pathRule(ruleName, first, bases) : null;
-  const inner = pathRule(ruleName, folder, bases);
-  return `${inner.slice(0, -1)}/**)`;
+  return pathRule(ruleName, folder, bases, '/**');
 }
 
 /** The exact rule and, when different, a broader prefix rule for one simple command. */
@@ -124,7 +127,7 @@ function bashRule(line: string): string {
  * path itself at the top of the project, home or `/`. WebFetch: the host.
  * Anything else: `Name(subject)` when there is a subject, else `Name`.
  */
-export function ruleForCall(call: PermissionCall, projectRoot: string, home = process.env.HOME ?? '/'): string {
+export function ruleForCall(call: PermissionCall, projectRoot: string, home = homedir()): string {
   const bases = { projectRoot, home };
   const name = callRuleName(call);
   const subject = call.intent.subject;
@@ -136,7 +139,7 @@ export function ruleForCall(call: PermissionCall, projectRoot: string, home = pr
     if (paths[0] !== undefined) return pathRule(name, paths[0], bases);
     return name;
   }
-  if (name === 'WebFetch' && subject !== undefined) return `WebFetch(domain:${subject.toLowerCase()})`;
+  if (name === 'WebFetch' && subject !== undefined) return `WebFetch(domain:${hostOf(subject)})`;
   if (subject !== undefined && subject !== '') return `${name}(${subject.replace(/[()\\]/g, '\\$&')})`;
   return name;
 }

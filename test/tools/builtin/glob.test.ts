@@ -55,7 +55,7 @@ describe('glob', () => {
 
   test('no match, and a file given as path', async () => {
     expect(await runTool(globTool, { pattern: '**/*.rs' }, ctx)).toEqual({
-      content: 'No files found matching **/*.rs in ..',
+      content: 'No files found matching **/*.rs in the working folder.',
       display: { type: 'matches', count: 0, truncated: false },
     });
     expect((await runTool(globTool, { pattern: '*', path: 'README.md' }, ctx)).content).toBe('README.md is a file, not a folder. Give a folder as path.');
@@ -78,7 +78,7 @@ describe('glob', () => {
     try {
       writeTree(outside, { 'secret.ts': '' });
       symlinkSync(outside, join(dir, 'src', 'out'));
-      expect((await runTool(globTool, { pattern: '**/secret.ts' }, ctx)).content).toBe('No files found matching **/secret.ts in ..');
+      expect((await runTool(globTool, { pattern: '**/secret.ts' }, ctx)).content).toBe('No files found matching **/secret.ts in the working folder.');
       const direct = await runTool(globTool, { pattern: 'src/out/*.ts' }, ctx);
       expect(direct.isError).toBe(true);
       expect(direct.content).toContain('resolves through a symlink to');

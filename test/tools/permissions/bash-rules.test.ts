@@ -187,3 +187,26 @@ describe('Bash deny rules', () => {
     expect(kind('echo $(date) >> config/.env', ['Bash'], ['Edit(.env)'])).toBe('deny');
   });
 });
+
+describe('commands whose name is only known at run time', () => {
+  test('ANSI-C quoting is decoded for deny rules', () => {
+    expect(kind("$'\\x72m' -rf x", ['Bash'], ['Bash(rm:*)'])).toBe('deny');
+    expect(kind("r$'m' -rf x", ['Bash'], ['Bash(rm:*)'])).toBe('deny');
+  });
+
+  test('with Bash deny rules in force, a bare Bash allow asks instead of guessing', () => {
+    expect(decidePermission(bash('$X -rf x'), policy({ allow: ['Bash'], deny: ['Bash(rm:*)'] }))).toEqual({
+      kind: 'ask',
+      reason: 'running "$X -rf x" needs approval: a command name in it is only known when it runs, so the deny rules cannot be checked',
+      cause: 'unmatchable_command',
+      outsidePaths: [],
+      rules: [],
+      broaderRules: [],
+      acceptEditsWouldAllow: false,
+    });
+    expect(kind('echo $(/bin/r? -rf x)', ['Bash'], ['Bash(rm:*)'])).toBe('ask');
+    expect(kind('sudo $X -rf x', ['Bash'], ['Bash(rm:*)'])).toBe('ask');
+    expect(kind('$X -rf x', ['Bash'], ['Read(.env)'])).toBe('allow');
+    expect(kind('$X -rf x', ['Bash'])).toBe('allow');
+  });
+});

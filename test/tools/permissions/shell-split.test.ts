@@ -59,7 +59,7 @@ describe('splitCommand', () => {
       nested: [],
     });
     expect(view(splitCommand('echo "a \\" ; b"'))).toEqual({ commands: [['echo', 'a " ; b']], hazards: [], nested: [] });
-    expect(view(splitCommand("echo $'a\\'b;c'"))).toEqual({ commands: [["echo", "a\\'b;c"]], hazards: [], nested: [] });
+    expect(view(splitCommand("echo $'a\\'b;c' $'\\x72m\\t\\101'"))).toEqual({ commands: [['echo', "a'b;c", 'rm\tA']], hazards: [], nested: [] });
   });
 
   test('line continuations join, comments end at the newline', () => {

@@ -95,7 +95,8 @@ export const globTool = defineTool({
       found.push({ path: join(shownBase, rel), mtime: 0 });
     }
     if (found.length === 0) {
-      return { content: `No files found matching ${input.pattern} in ${displayPath(ctx, root.path)}.`, display: { type: 'matches', count: 0, truncated: false } };
+      const where = displayPath(ctx, root.path);
+      return { content: `No files found matching ${input.pattern} in ${where === '.' ? 'the working folder' : where}.`, display: { type: 'matches', count: 0, truncated: false } };
     }
     for (const f of found) f.mtime = mtimeOf(f.path);
     // Newest first: recently touched files are usually the ones that matter.

@@ -191,7 +191,7 @@ export const grepTool = defineTool({
     if (found.skippedBig > 0) {
       notes.push(`(Skipped ${plural(found.skippedBig, 'file')} over ${MAX_GREP_FILE_BYTES / (1024 * 1024)} MB; search them with a command if needed.)`);
     }
-    const where = input.path ?? '.';
+    const where = input.path ?? 'the working folder';
     if (found.rows.length === 0) {
       const text = [`No matches for /${input.pattern}/ in ${where}.`, ...notes].join('\n');
       return { content: text, display: { type: 'matches', count: 0, truncated: false } };

@@ -62,6 +62,8 @@ export function scanMatches(text: string, m: Matcher, onMatch: (range: MatchRang
   for (let found = re.exec(text); found !== null; found = re.exec(text)) {
     const at = found.index;
     const len = found[0].length;
+    // After a final newline there is no line left, only the end of the text (`^`, `$`, `x*` match there).
+    if (at === text.length && (at === 0 || text.charCodeAt(at - 1) === 10)) return;
     if (m.multiline) {
       const start = lineAt(at);
       // A newline ending the match belongs to the line it ends, not the next one.

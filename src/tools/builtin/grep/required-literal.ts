@@ -54,15 +54,22 @@ export function requiredLiteral(source: string, minLength = 2): string | undefin
       // A quantifier on the group changes nothing: its contents were not used.
       continue;
     }
-    if (c === '?' || c === '*' || c === '+') {
+    if (c === '?' || c === '*') {
       quantified();
       i++;
       continue;
     }
+    if (c === '+') {
+      // The atom is required at least once; only what follows is no longer adjacent.
+      endRun();
+      i++;
+      continue;
+    }
     if (c === '{') {
-      const m = /^\{\d+(,\d*)?\}/.exec(source.slice(i));
+      const m = /^\{(\d+)(,\d*)?\}/.exec(source.slice(i));
       if (m !== null) {
-        quantified();
+        if (m[1] === '0') quantified();
+        else endRun();
         i += m[0].length;
         continue;
       }

@@ -1,0 +1,99 @@
+/**
+ * What the interactive UI needs from the rest of moat. The TUI never touches
+ * a provider, a tool or SQLite: the CLI (the composition root) implements this
+ * interface on top of an AgentSession, the store and the config, and tests
+ * implement it with a scripted fake.
+ */
+import type { AgentEvent, Message, PermissionDecision, PermissionMode, Usage } from '../agent/index.ts';
+
+export interface TuiInfo {
+  version: string;
+  model: string;
+  cwd: string;
+  /** Undefined outside a git repository. */
+  gitBranch?: string;
+  permissionMode: PermissionMode;
+  sessionId: string;
+  /** Tokens the model can hold, for the "context used" share in the status line. */
+  contextWindow: number;
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  /** Epoch milliseconds of the last activity. */
+  updatedAt: number;
+  model?: string;
+}
+
+/** Output of a `!command` the user ran directly; it goes to the model as context with the next prompt. */
+export interface ShellResult {
+  command: string;
+  output: string;
+  exitCode: number | null;
+  durationMs: number;
+}
+
+/**
+ * One prompt as the user sent it. The controller turns it into message parts:
+ * shell context first, then the attached files' contents, then the text.
+ */
+export interface PromptInput {
+  text: string;
+  /** Paths (relative to cwd) named with `@path`. */
+  attachments: string[];
+  /** `!command` runs since the last prompt. */
+  shellContext: ShellResult[];
+}
+
+export interface PermissionRuleView {
+  rule: string;
+  behavior: 'allow' | 'deny';
+  /** Where the rule comes from: 'project', 'user', 'flag', 'session'. */
+  source: string;
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  effect: string;
+}
+
+export interface CostInfo {
+  sessionCostUsd: number;
+  usage: Usage;
+  turns: number;
+}
+
+export interface TuiController {
+  info(): TuiInfo;
+  /** Messages of a resumed session (`--resume` / `--continue`), shown before the first prompt. */
+  initialMessages(): Message[];
+  /** Runs one prompt; the stream ends with exactly one `run_finished`. */
+  run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<AgentEvent>;
+  respondPermission(requestId: string, decision: PermissionDecision): void;
+  setPermissionMode(mode: PermissionMode): void;
+  setModel(model: string): void;
+  /** Models offered by `/model` without an argument. */
+  models(): string[];
+  /** `/clear`: a fresh session; returns its info. */
+  newSession(): TuiInfo;
+  listSessions(): SessionSummary[];
+  /** Switches to a saved session; returns its messages to show. */
+  resume(id: string): Message[];
+  /** Earlier prompts of this project, oldest first. */
+  promptHistory(): string[];
+  addPromptHistory(text: string): void;
+  tools(): ToolInfo[];
+  permissionRules(): PermissionRuleView[];
+  addPermissionRule(rule: string, behavior: 'allow' | 'deny', scope: 'project' | 'user'): void;
+  removePermissionRule(rule: string, behavior: 'allow' | 'deny'): boolean;
+  runShell(command: string, signal: AbortSignal): Promise<ShellResult>;
+  /** Files under cwd for `@path` completion, .gitignore respected, relative paths. */
+  listFiles(): Promise<string[]>;
+  cost(): CostInfo;
+  /** Saves and closes everything; called once before the process exits. */
+  shutdown(): void;
+  /** Details that must not go to the screen (stack traces); the real controller writes a log file. */
+  log(message: string): void;
+}

@@ -1,0 +1,74 @@
+/**
+ * How a tool call is named on its card: `Bash(npm test)`, `Read(src/app.ts)`.
+ * The arguments are read from the input while it still streams, so the path
+ * or the command shows before the call is complete.
+ */
+import { previewPartialJson } from '../../agent/index.ts';
+import type { ToolCallView } from '../state/types.ts';
+
+const DISPLAY_NAMES: Record<string, string> = {
+  bash: 'Bash',
+  read: 'Read',
+  write: 'Write',
+  edit: 'Edit',
+  glob: 'Glob',
+  grep: 'Grep',
+  ls: 'List',
+  todo_write: 'Update Todos',
+  web_fetch: 'Fetch',
+  task: 'Task',
+};
+
+export function displayName(tool: string): string {
+  return DISPLAY_NAMES[tool] ?? tool.replace(/(^|_)([a-z])/g, (_, __: string, ch: string) => ch.toUpperCase());
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The input fields known so far: the parsed input once complete, else what the partial JSON already settles. */
+export function knownInput(call: Pick<ToolCallView, 'input' | 'json'>): Record<string, unknown> {
+  if (call.input !== undefined) return isRecord(call.input) ? call.input : {};
+  return call.json ? previewPartialJson(call.json) : {};
+}
+
+export function relativePath(path: string, cwd: string): string {
+  if (path === cwd) return '.';
+  return path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** One line naming what the call acts on. */
+export function argumentSummary(name: string, input: Record<string, unknown>, cwd: string): string {
+  switch (name) {
+    case 'bash':
+      return (str(input.command) ?? '').split('\n')[0] ?? '';
+    case 'read':
+    case 'write':
+    case 'edit': {
+      const p = str(input.file_path);
+      return p ? relativePath(p, cwd) : '';
+    }
+    case 'grep': {
+      const pattern = str(input.pattern);
+      const path = str(input.path);
+      return pattern === undefined ? '' : `"${pattern}"${path ? ` in ${relativePath(path, cwd)}` : ''}`;
+    }
+    case 'glob':
+      return str(input.pattern) ?? '';
+    case 'ls':
+      return relativePath(str(input.path) ?? '.', cwd);
+    case 'todo_write':
+      return '';
+    default: {
+      // Unknown tools (WASM, MCP): the first few scalar fields.
+      return Object.entries(input)
+        .filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+        .slice(0, 2)
+        .map(([k, v]) => `${k}: ${String(v).split('\n')[0]}`)
+        .join(', ');
+    }
+  }
+}

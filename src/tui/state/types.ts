@@ -1,0 +1,48 @@
+/**
+ * Shapes the TUI draws. Contract types the agent does not re-export are taken
+ * from the AgentEvent union itself, so the TUI depends on agent/index.ts only.
+ */
+import type { AgentEvent } from '../../agent/index.ts';
+import type { ShellResult, TuiInfo } from '../controller.ts';
+
+export type ToolDisplay = Extract<AgentEvent, { type: 'tool_update' }>['display'];
+export type CallIntent = Extract<AgentEvent, { type: 'permission_request' }>['intent'];
+export type TodoItem = Extract<AgentEvent, { type: 'todos' }>['items'][number];
+export type PermissionRequest = Extract<AgentEvent, { type: 'permission_request' }>;
+
+export type ToolStatus = 'streaming' | 'pending' | 'waiting' | 'running' | 'done' | 'error' | 'aborted' | 'denied';
+
+/** One tool call as the UI tracks it, from the first streamed byte of its input to its result. */
+export interface ToolCallView {
+  id: string;
+  name: string;
+  /** The input JSON streamed so far. */
+  json: string;
+  /** The parsed input, once the call is complete. */
+  input?: unknown;
+  status: ToolStatus;
+  /** Date.now() when it started running. */
+  startedAt?: number;
+  durationMs?: number;
+  display?: ToolDisplay;
+  /** The result as the model sees it (errors are shown from here). */
+  content?: string;
+}
+
+/** What goes into `<Static>`: finished, immutable, printed once into native scrollback. */
+export type StaticItem =
+  | { kind: 'banner'; id: number; info: TuiInfo }
+  | { kind: 'user'; id: number; text: string }
+  /** One or more finished markdown blocks of an assistant message; `first` gets the message bullet. */
+  | { kind: 'markdown'; id: number; text: string; first: boolean }
+  | { kind: 'thinking'; id: number; text: string; seconds: number }
+  | { kind: 'tool'; id: number; call: ToolCallView }
+  | { kind: 'notice'; id: number; level: 'info' | 'warning' | 'error'; text: string }
+  | { kind: 'interrupted'; id: number }
+  | { kind: 'shell'; id: number; result: ShellResult }
+  | { kind: 'todos'; id: number; items: TodoItem[] }
+  /** Pre-rendered lines: slash-command output, expanded views. */
+  | { kind: 'lines'; id: number; lines: string[] };
+
+/** Omit over a union, per member. */
+export type StaticItemInput = StaticItem extends infer T ? (T extends StaticItem ? Omit<T, 'id'> : never) : never;

@@ -1,0 +1,222 @@
+import { describe, expect, test } from 'bun:test';
+import { decidePermission, PERMISSION_MODES, type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { bash, edit, fetchCall, grep, HOME, policy, PROJECT, read } from './helpers.ts';
+
+describe('mode × effect, no rules, paths inside the roots', () => {
+  const calls: Record<string, PermissionCall> = {
+    read: read(`${PROJECT}/a.ts`),
+    write: edit(`${PROJECT}/a.ts`),
+    execute: bash('make'),
+    network: fetchCall('example.com'),
+  };
+  const table: Record<string, Record<string, 'allow' | 'ask' | 'deny'>> = {
+    default: { read: 'allow', write: 'ask', execute: 'ask', network: 'ask' },
+    acceptEdits: { read: 'allow', write: 'allow', execute: 'ask', network: 'ask' },
+    plan: { read: 'allow', write: 'deny', execute: 'deny', network: 'deny' },
+    bypassPermissions: { read: 'allow', write: 'allow', execute: 'allow', network: 'allow' },
+  };
+  test('covers every mode', () => {
+    expect(Object.keys(table).sort()).toEqual([...PERMISSION_MODES].sort());
+  });
+  for (const mode of PERMISSION_MODES) {
+    test(mode, () => {
+      const got = Object.fromEntries(Object.entries(calls).map(([effect, call]) => [effect, decidePermission(call, policy({ mode })).kind]));
+      expect(got).toEqual(table[mode] ?? {});
+    });
+  }
+});
+
+describe('decisions in detail', () => {
+  test('plan mode denies with a reason and no rule', () => {
+    expect(decidePermission(edit(`${PROJECT}/a.ts`), policy({ mode: 'plan', allow: ['Edit'] }))).toEqual({
+      kind: 'deny',
+      reason: 'plan mode allows only read-only tools, and edit is not one',
+    });
+  });
+
+  test('an edit in default mode asks, suggesting the path rule, its folder and acceptEdits', () => {
+    expect(decidePermission(edit(`${PROJECT}/src/lib/a.ts`), policy())).toEqual({
+      kind: 'ask',
+      reason: 'edit changes files and needs approval',
+      cause: 'needs_approval',
+      outsidePaths: [],
+      rules: ['Edit(src/lib/a.ts)'],
+      broaderRules: ['Edit(src/lib/**)'],
+      acceptEditsWouldAllow: true,
+    });
+  });
+
+  test('allow rules for paths, relative to the project root', () => {
+    const p = policy({ allow: ['Edit(src/**)'] });
+    expect(decidePermission(edit(`${PROJECT}/src/a.ts`), p)).toEqual({
+      kind: 'allow',
+      reason: 'allowed by the rule "Edit(src/**)"',
+      approvedPaths: [],
+    });
+    expect(decidePermission(edit(`${PROJECT}/test/a.ts`), p).kind).toBe('ask');
+    // Claude Code's `/path` is the project root too.
+    expect(decidePermission(edit(`${PROJECT}/src/a.ts`), policy({ allow: ['Edit(/src/**)'] })).kind).toBe('allow');
+    // A slash-free pattern matches at any depth, as in .gitignore.
+    expect(decidePermission(edit(`${PROJECT}/a/b/c.md`), policy({ allow: ['Edit(*.md)'] })).kind).toBe('allow');
+    // Allow rules are case-sensitive.
+    expect(decidePermission(edit(`${PROJECT}/SRC/a.ts`), p).kind).toBe('ask');
+  });
+
+  test('a call whose paths are only partly covered is not allowed by the rule', () => {
+    expect(decidePermission(edit(`${PROJECT}/src/a.ts`, `${PROJECT}/b.ts`), policy({ allow: ['Edit(src/**)'] })).kind).toBe('ask');
+  });
+
+  test('paths outside the roots ask, naming the paths, unless a rule of the same access covers them', () => {
+    expect(decidePermission(read('/etc/hosts'), policy())).toEqual({
+      kind: 'ask',
+      reason: '/etc/hosts is outside the allowed folders',
+      cause: 'outside_roots',
+      outsidePaths: ['/etc/hosts'],
+      rules: ['Read(//etc/hosts)'],
+      broaderRules: ['Read(//etc/**)'],
+      acceptEditsWouldAllow: false,
+    });
+    expect(decidePermission(read('/etc/hosts'), policy({ allow: ['Read(//etc/**)'] }))).toEqual({
+      kind: 'allow',
+      reason: 'allowed by the rule "Read(//etc/**)"',
+      approvedPaths: ['/etc/hosts'],
+    });
+    // `x/**` also covers the folder x itself (to list it).
+    expect(decidePermission(grep('/etc'), policy({ allow: ['Read(//etc/**)'] })).kind).toBe('allow');
+    // Edit rules do not approve reads, nor Read rules writes.
+    expect(decidePermission(read('/etc/hosts'), policy({ allow: ['Edit(//etc/**)'] })).kind).toBe('ask');
+    expect(decidePermission(edit('/etc/hosts'), policy({ allow: ['Read(//etc/**)'], mode: 'acceptEdits' })).kind).toBe('ask');
+    expect(decidePermission(edit('/etc/hosts'), policy({ allow: ['Edit(//etc/**)'] }))).toEqual({
+      kind: 'allow',
+      reason: 'allowed by the rule "Edit(//etc/**)"',
+      approvedPaths: ['/etc/hosts'],
+    });
+  });
+
+  test('acceptEdits does not reach outside the roots', () => {
+    expect(decidePermission(edit('/tmp/x'), policy({ mode: 'acceptEdits' })).kind).toBe('ask');
+    expect(decidePermission(edit('/tmp/x'), policy({ mode: 'acceptEdits', roots: [PROJECT, '/tmp'] }))).toEqual({
+      kind: 'allow',
+      reason: 'acceptEdits mode',
+      approvedPaths: [],
+    });
+  });
+
+  test('~ rules are under the home folder; a bare Read rule approves every read', () => {
+    expect(decidePermission(read(`${HOME}/.npmrc`), policy({ allow: ['Read(~/.npmrc)'] })).kind).toBe('allow');
+    expect(decidePermission(read(`${HOME}/.ssh/id_rsa`), policy({ allow: ['Read(~/.npmrc)'] })).kind).toBe('ask');
+    expect(decidePermission(read(`${HOME}/.ssh/id_rsa`), policy({ allow: ['Read'] }))).toEqual({
+      kind: 'allow',
+      reason: 'allowed by the rule "Read"',
+      approvedPaths: [`${HOME}/.ssh/id_rsa`],
+    });
+  });
+
+  test('bypass approves every outside path, but deny rules still win', () => {
+    expect(decidePermission(edit('/etc/hosts'), policy({ mode: 'bypassPermissions' }))).toEqual({
+      kind: 'allow',
+      reason: 'bypassPermissions mode',
+      approvedPaths: ['/etc/hosts'],
+    });
+    expect(decidePermission(read(`${HOME}/.ssh/id_rsa`), policy({ mode: 'bypassPermissions', deny: ['Read(~/.ssh/**)'] }))).toEqual({
+      kind: 'deny',
+      reason: 'denied by the rule "Read(~/.ssh/**)"',
+      rule: 'Read(~/.ssh/**)',
+    });
+  });
+
+  test('path deny rules apply to any tool touching the path, ignoring case', () => {
+    const p = policy({ allow: ['Read', 'Edit'], deny: ['Read(.env)', 'Edit(//etc/**)'] });
+    expect(decidePermission(read(`${PROJECT}/.env`), p).kind).toBe('deny');
+    expect(decidePermission(grep(`${PROJECT}/sub/.ENV`), p).kind).toBe('deny');
+    expect(decidePermission(edit(`${PROJECT}/.env`), p).kind).toBe('allow');
+    expect(decidePermission(edit('/etc/passwd'), p).kind).toBe('deny');
+    const wasm: PermissionCall = {
+      toolName: 'image_resize',
+      effect: 'write',
+      intent: { ruleName: 'image_resize', paths: [{ path: '/etc/x.png', access: 'write' }], summary: 'resize' },
+    };
+    expect(decidePermission(wasm, p).kind).toBe('deny');
+  });
+
+  test('deny rules by tool name, with aliases and any case', () => {
+    expect(decidePermission(read(`${PROJECT}/a`), policy({ deny: ['grep'] })).kind).toBe('deny');
+    expect(decidePermission(fetchCall('a.com'), policy({ deny: ['web_fetch'] })).kind).toBe('deny');
+    expect(decidePermission(fetchCall('a.com'), policy({ deny: ['WEBFETCH'] })).kind).toBe('deny');
+  });
+
+  test('WebFetch domains: exact host, *. for subdomains, * for all', () => {
+    const decide = (host: string, rule: string) => decidePermission(fetchCall(host), policy({ allow: [rule] })).kind;
+    expect(decide('example.com', 'WebFetch(domain:example.com)')).toBe('allow');
+    expect(decide('EXAMPLE.com', 'WebFetch(domain:example.com)')).toBe('allow');
+    expect(decide('docs.example.com', 'WebFetch(domain:example.com)')).toBe('ask');
+    expect(decide('evilexample.com', 'WebFetch(domain:example.com)')).toBe('ask');
+    expect(decide('docs.example.com', 'WebFetch(domain:*.example.com)')).toBe('allow');
+    expect(decide('a.b.example.com', 'WebFetch(domain:*.example.com)')).toBe('allow');
+    expect(decide('example.com', 'WebFetch(domain:*.example.com)')).toBe('ask');
+    expect(decide('evilexample.com', 'WebFetch(domain:*.example.com)')).toBe('ask');
+    expect(decide('anything.org', 'WebFetch(domain:*)')).toBe('allow');
+    expect(decidePermission(fetchCall('a.com'), policy())).toEqual({
+      kind: 'ask',
+      reason: 'web_fetch needs approval',
+      cause: 'needs_approval',
+      outsidePaths: [],
+      rules: ['WebFetch(domain:a.com)'],
+      broaderRules: ['WebFetch'],
+      acceptEditsWouldAllow: false,
+    });
+  });
+
+  test('other tools: by name, by subject, MCP servers', () => {
+    const task: PermissionCall = { toolName: 'task', effect: 'execute', intent: { ruleName: 'Task', subject: 'explore', paths: [], summary: 'explore' } };
+    expect(decidePermission(task, policy({ allow: ['Task(explore)'] })).kind).toBe('allow');
+    expect(decidePermission(task, policy({ allow: ['Agent(explore)'] })).kind).toBe('allow');
+    expect(decidePermission(task, policy({ allow: ['Task(plan)'] })).kind).toBe('ask');
+    expect(decidePermission(task, policy({ allow: ['Task(exp*)'] })).kind).toBe('allow');
+    const mcp: PermissionCall = { toolName: 'mcp__github__create_issue', effect: 'network', intent: { ruleName: 'mcp__github__create_issue', paths: [], summary: 'x' } };
+    expect(decidePermission(mcp, policy({ allow: ['mcp__github'] })).kind).toBe('allow');
+    expect(decidePermission(mcp, policy({ allow: ['mcp__github__*'] })).kind).toBe('allow');
+    expect(decidePermission(mcp, policy({ allow: ['mcp__git'] })).kind).toBe('ask');
+  });
+
+  test('Bash rules do not allow other tools, and file rules do not allow Bash', () => {
+    expect(decidePermission(bash('cat src/a.ts'), policy({ allow: ['Read', 'Edit(src/**)'] })).kind).toBe('ask');
+    expect(decidePermission(edit(`${PROJECT}/a`), policy({ allow: ['Bash'] })).kind).toBe('ask');
+  });
+
+  test('a Bash call that no rule can approve says why', () => {
+    expect(decidePermission(bash('echo $(whoami)'), policy({ allow: ['Bash(echo:*)'] }))).toEqual({
+      kind: 'ask',
+      reason: 'running "echo $(whoami)" needs approval: it uses command substitution ($(…) or backticks)',
+      cause: 'unmatchable_command',
+      outsidePaths: [],
+      rules: [],
+      broaderRules: [],
+      acceptEditsWouldAllow: false,
+    });
+  });
+
+  test('a partly covered Bash chain names the uncovered parts and the rules for them', () => {
+    expect(decidePermission(bash('git status && rm -rf build'), policy({ allow: ['Bash(git status:*)'] }))).toEqual({
+      kind: 'ask',
+      reason: 'running "git status && rm -rf build" needs approval: "rm -rf build" is not covered by an allow rule',
+      cause: 'needs_approval',
+      outsidePaths: [],
+      rules: ['Bash(rm -rf build)'],
+      broaderRules: ['Bash(rm:*)'],
+      acceptEditsWouldAllow: false,
+    });
+  });
+
+  test('a covered Bash command that writes a file asks for the write', () => {
+    expect(decidePermission(bash('git log > log.txt'), policy({ allow: ['Bash(git log:*)'] }))).toEqual({
+      kind: 'ask',
+      reason: `running "git log > log.txt" needs approval: it writes ${PROJECT}/log.txt`,
+      cause: 'needs_approval',
+      outsidePaths: [],
+      rules: ['Edit(/log.txt)'],
+      broaderRules: [],
+      acceptEditsWouldAllow: true,
+    });
+  });
+});
