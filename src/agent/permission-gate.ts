@@ -1,5 +1,5 @@
 import type { AnyTool, CallIntent, Rule } from '../tools/index.ts';
-import { decidePermission, denialHint, parseRuleList, ruleForCall } from '../tools/index.ts';
+import { decidePermission, denialHint, parseRuleList, ruleForCall, unmatchableReason } from '../tools/index.ts';
 import { newId } from '../util/index.ts';
 import type { AgentEvent, PermissionDecision } from './events.ts';
 
@@ -61,9 +61,11 @@ export async function checkPermission(
         const why = answer.message ? ` The user said: ${answer.message}` : '';
         return { ok: false, message: `The user denied this ${tool.name} call.${why}` };
       }
-      if (answer.remember && remember) {
-        const rule = ruleForCall(call, policy.projectRoot);
-        remember(rule, answer.remember);
+      // A command no rule can match ($(…), backticks, …) is allowed once; storing a rule for it would be a lie.
+      const rememberable = !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
+      if (answer.remember && rememberable) {
+        const rule = ruleForCall(call, policy.projectRoot, policy.home);
+        remember?.(rule, answer.remember);
         policy.allow.push(...parseRuleListSafe(rule));
       }
       // Paths outside the roots were part of what the user approved.

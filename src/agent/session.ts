@@ -48,6 +48,8 @@ export class AgentSession {
   readonly resumed: boolean;
   private history: Message[];
   private readonly deps: AgentDeps;
+  /** A copy: the model, the mode and the allow rules can change during a session (TUI). */
+  private readonly settings: AgentSettings;
   private readonly git: GitInfo | undefined;
   private readonly roots: string[];
   private readonly readFiles = new Set<string>();
@@ -58,6 +60,7 @@ export class AgentSession {
 
   private constructor(deps: AgentDeps, id: string, history: Message[], resumed: boolean, todos: TodoItem[], turnBase: number, usage: Usage, cost: number) {
     this.deps = deps;
+    this.settings = { ...deps.settings, allow: [...deps.settings.allow], deny: [...deps.settings.deny] };
     this.id = id;
     this.history = history;
     this.resumed = resumed;
@@ -65,9 +68,8 @@ export class AgentSession {
     this.turnBase = turnBase;
     this.sessionUsage = usage;
     this.sessionCost = cost;
-    const s = deps.settings;
-    this.git = gitInfo(s.cwd);
-    this.roots = [s.cwd, ...s.addDirs].map(realOrSelf);
+    this.git = gitInfo(this.settings.cwd);
+    this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realOrSelf);
   }
 
   static open(deps: AgentDeps, opts: OpenOptions = {}): AgentSession {
@@ -106,7 +108,23 @@ export class AgentSession {
   /** Tools offered to the model: plan mode offers only read-only ones. */
   offeredTools(): AnyTool[] {
     const all = this.deps.registry.list();
-    return this.deps.settings.permissionMode === 'plan' ? all.filter((t) => t.effect === 'read') : all;
+    return this.settings.permissionMode === 'plan' ? all.filter((t) => t.effect === 'read') : all;
+  }
+
+  currentSettings(): Readonly<AgentSettings> {
+    return this.settings;
+  }
+
+  /** Takes effect from the next model request. */
+  setModel(model: string): void {
+    this.settings.model = model;
+    this.deps.store.sessions.setModel(this.id, model);
+  }
+
+  /** Takes effect from the next run (plan mode changes which tools are offered). */
+  setPermissionMode(mode: AgentSettings['permissionMode']): void {
+    this.settings.permissionMode = mode;
+    this.deps.store.sessions.setPermissionMode(this.id, mode);
   }
 
   /** Runs one user prompt to completion; the events end with exactly one `run_finished`. */
@@ -138,7 +156,8 @@ export class AgentSession {
   }
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, emit: (e: AgentEvent) => void, started: number): Promise<void> {
-    const { settings, provider, registry, store } = this.deps;
+    const { provider, registry, store } = this.deps;
+    const settings = this.settings;
     const offered = this.offeredTools();
     emit({
       type: 'session_started',
@@ -170,7 +189,8 @@ export class AgentSession {
     const specs = registry.specs(offered.map((t) => t.name));
     const policy: PermissionPolicy = {
       mode: settings.permissionMode,
-      allow: [...settings.allow],
+      // The session's own list: an "allow always" answer holds for the rest of the session.
+      allow: settings.allow,
       deny: settings.deny,
       roots: this.roots,
       projectRoot: settings.projectRoot,
@@ -280,16 +300,17 @@ export class AgentSession {
   }
 
   private account(turn: number, usage: Usage, emit: (e: AgentEvent) => void, addToRun: (u: Usage, c: number) => void): void {
-    const cost = costUsd(this.deps.settings.model, usage);
+    const cost = costUsd(this.settings.model, usage);
     this.sessionUsage = addUsage(this.sessionUsage, usage);
     this.sessionCost += cost;
     addToRun(usage, cost);
-    this.deps.store.usage.record({ sessionId: this.id, turn, model: this.deps.settings.model, usage, costUsd: cost });
+    this.deps.store.usage.record({ sessionId: this.id, turn, model: this.settings.model, usage, costUsd: cost });
     emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: this.sessionUsage, turnCostUsd: cost, sessionCostUsd: this.sessionCost });
   }
 
   private toolContext(toolUseId: string, approvedPaths: string[], signal: AbortSignal, emit: (e: AgentEvent) => void): ToolContext {
-    const { settings, store } = this.deps;
+    const { store } = this.deps;
+    const settings = this.settings;
     return {
       cwd: settings.cwd,
       roots: this.roots,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentSession, type AgentEvent, type AgentSettings } from '../../src/agent/index.ts';
+import { AgentSession, PermissionBroker, type AgentEvent, type AgentSettings } from '../../src/agent/index.ts';
 import { createAnthropicProvider } from '../../src/providers/index.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import { builtinTools, defineTool, ToolRegistry, type AnyTool } from '../../src/tools/index.ts';
@@ -49,12 +49,13 @@ function settings(over: Partial<AgentSettings> = {}): AgentSettings {
   };
 }
 
-function open(extraTools: AnyTool[] = [], over: Partial<AgentSettings> = {}) {
+function open(extraTools: AnyTool[] = [], over: Partial<AgentSettings> = {}, interactive?: { broker: PermissionBroker; remembered: string[] }) {
   return AgentSession.open({
     provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
     registry: new ToolRegistry([...builtinTools(), ...extraTools]),
     store,
     settings: settings(over),
+    ...(interactive ? { ask: interactive.broker.ask, remember: (rule: string) => interactive.remembered.push(rule) } : {}),
   });
 }
 
@@ -187,5 +188,47 @@ describe('agent loop', () => {
     expect(started.tools).toContain('read');
     const sent = (server.requests[0]!.body as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(sent).toEqual(started.tools);
+  });
+
+  test('interactive approval: allow once asks again; allow always is remembered and not asked again', async () => {
+    const broker = new PermissionBroker();
+    const remembered: string[] = [];
+    server.script(
+      reply().toolUse('bash', { command: 'echo one' }).stop('tool_use'),
+      reply().toolUse('bash', { command: 'echo two' }).stop('tool_use'),
+      reply().toolUse('bash', { command: 'echo three' }).stop('tool_use'),
+      reply().text('done'),
+    );
+    const s = open([], {}, { broker, remembered });
+    const asked: string[] = [];
+    const events: AgentEvent[] = [];
+    for await (const e of s.run('echo things', new AbortController().signal)) {
+      events.push(e);
+      if (e.type === 'permission_request') {
+        asked.push(e.intent.subject ?? '');
+        // first: once; second: always (a prefix rule echo:* covers the third)
+        broker.respond(e.requestId, asked.length === 1 ? { behavior: 'allow' } : { behavior: 'allow', remember: 'project' });
+      }
+    }
+    expect(asked).toEqual(['echo one', 'echo two']);
+    expect(remembered).toEqual(['Bash(echo:*)']);
+    expect(results(events).map((r) => [r.isError, r.content.trim()])).toEqual([
+      [false, 'one'],
+      [false, 'two'],
+      [false, 'three'],
+    ]);
+  });
+
+  test('interactive denial with a message reaches the model', async () => {
+    const broker = new PermissionBroker();
+    server.script(reply().toolUse('bash', { command: 'rm -rf build' }).stop('tool_use'), reply().text('ok'));
+    const events: AgentEvent[] = [];
+    for await (const e of open([], {}, { broker, remembered: [] }).run('clean', new AbortController().signal)) {
+      events.push(e);
+      if (e.type === 'permission_request') broker.respond(e.requestId, { behavior: 'deny', message: 'use make clean' });
+    }
+    const [r] = results(events);
+    expect(r!.isError).toBe(true);
+    expect(r!.content).toContain('use make clean');
   });
 });
