@@ -6,3 +6,4 @@ console.log('first', performance.now() - t, [...r.files.keys()], r.imports.lengt
 t = performance.now();
 await transpileComponent(comp, 'component');
 console.log('second', performance.now() - t);
+console.log(Object.keys(require.cache).filter((k) => k.includes('preview2') || k.includes('bindgen')));

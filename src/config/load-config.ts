@@ -162,7 +162,13 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
   // In a home-directory "project" the two paths can coincide only if XDG points there; read once.
   const project = files.project === files.user ? undefined : readConfigFile(files.project, displayPath(files.project, cwd, env));
   if (project) {
-    layers.push(fileLayer(project, 'project', projectRoot));
+    const layer = fileLayer(project, 'project', projectRoot);
+    // A cloned repository must not be able to switch off every permission check:
+    // bypassPermissions is the user's choice (user config or flag), never the repo's.
+    if (project.data.permission_mode === 'bypassPermissions') {
+      throw layer.fail(['permission_mode'], 'bypassPermissions can only be set in the user config or with --permission-mode');
+    }
+    layers.push(layer);
     loadedFiles.push(files.project);
   }
   layers.push(envLayer(env, cwd), flagLayer(opts.flags ?? {}, cwd));

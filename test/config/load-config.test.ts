@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig, Secret } from '../../src/config/index.ts';
 import { MoatError } from '../../src/util/index.ts';
@@ -215,6 +216,17 @@ describe('loadConfig', () => {
     write(w.projectFile, '# x\nthinking_budget = 8000\n');
     expect(() => loadConfig({ cwd: w.cwd, env: w.env })).toThrow(
       new MoatError('config', `~/repo/.moat/config.toml:2: thinking_budget: must be less than max_tokens (8000)`),
+    );
+  });
+});
+
+describe('project config safety', () => {
+  test('a repository cannot turn on bypassPermissions', () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-cfg-')));
+    mkdirSync(join(root, '.moat'));
+    writeFileSync(join(root, '.moat', 'config.toml'), 'model = "x"\npermission_mode = "bypassPermissions"\n');
+    expect(() => loadConfig({ cwd: root, env: { HOME: join(root, 'home') } })).toThrow(
+      /\.moat\/config\.toml:2: permission_mode: bypassPermissions can only be set in the user config or with --permission-mode/,
     );
   });
 });

@@ -46,7 +46,7 @@ export function renderItem(item: StaticItem, ctx: ItemContext, expandHint = 'ctr
       case 'thinking':
         return [thinkingLine(item.seconds, expandHint)];
       case 'tool':
-        return renderToolCard(item.call, { width: ctx.width, cwd: ctx.cwd, now: ctx.now });
+        return renderToolCard(item.call, { width: ctx.width, cwd: ctx.cwd, now: ctx.now, expanded: item.expanded === true });
       case 'notice': {
         const colour = item.level === 'error' ? k.red : item.level === 'warning' ? k.yellow : k.dim;
         const mark = item.level === 'error' ? GLYPH.error : item.level === 'warning' ? GLYPH.warn : GLYPH.result;

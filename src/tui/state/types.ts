@@ -36,7 +36,7 @@ export type StaticItem =
   /** One or more finished markdown blocks of an assistant message; `first` gets the message bullet. */
   | { kind: 'markdown'; id: number; text: string; first: boolean }
   | { kind: 'thinking'; id: number; text: string; seconds: number }
-  | { kind: 'tool'; id: number; call: ToolCallView }
+  | { kind: 'tool'; id: number; call: ToolCallView; expanded?: boolean }
   | { kind: 'notice'; id: number; level: 'info' | 'warning' | 'error'; text: string }
   | { kind: 'interrupted'; id: number }
   | { kind: 'shell'; id: number; result: ShellResult }

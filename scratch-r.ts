@@ -1,0 +1,32 @@
+import { loadComponent } from './src/sandbox/load.ts';
+import { runInProcess } from './src/sandbox/run-in-process.ts';
+import { preparedFor } from './src/sandbox/load.ts';
+import { DEFAULT_LIMITS } from './src/sandbox/types.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+const comp = await Bun.file('/tmp/fx/tool.wasm').bytes();
+let t = performance.now();
+const l = await loadComponent(comp, { cacheDir: '/tmp/fx/cache' });
+console.log('load', performance.now() - t, l);
+mkdirSync('/tmp/fx/work', { recursive: true });
+writeFileSync('/tmp/fx/work/hello.txt', 'hello world\n'.repeat(90));
+const dec = new TextDecoder();
+async function run(args: string[], extra = {}) {
+  const t = performance.now();
+  const r = await runInProcess(preparedFor(l), { args: ['tool', ...args], env: { A: '1' }, preopens: [{ hostPath: '/tmp/fx/work', guestPath: '/', readOnly: false }], limits: DEFAULT_LIMITS, isolation: 'in-process', ...extra });
+  console.log(args.join(' '), (performance.now() - t).toFixed(2), 'ms', { ...r, stdout: dec.decode(r.stdout).slice(0, 200), stderr: dec.decode(r.stderr).slice(0, 200) });
+}
+await run(['echo', 'hi', 'there']);
+await run(['b64', 'hello.txt']);
+await run(['env']);
+await run(['cat', '../etc/passwd']);
+await run(['exit', '3']);
+await run(['loop']);
+await run(['loop']);
+await run(['bomb']);
+await run(['alloc', '64']);
+await run(['alloc', '8']);
+await run(['flood']);
+await run(['trap']);
+await run(['stdin'], { stdin: new TextEncoder().encode('piped') });
+await run(['sleep', '1'], { limits: { ...DEFAULT_LIMITS, timeoutMs: 300 } });
+for (let i = 0; i < 5; i++) await run(['echo', 'x']);

@@ -1,0 +1,308 @@
+/**
+ * The interactive session's behaviour, outside React: sending prompts,
+ * running `!commands` and slash commands, interrupting, answering permission
+ * requests, cycling the mode. Components only draw its stores; the key router
+ * calls its methods. Keeping it here makes every behaviour testable without a
+ * terminal.
+ */
+import type { PermissionDecision, PermissionMode } from '../agent/index.ts';
+import { errorMessage } from '../util/index.ts';
+import { COMMANDS, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
+import type { ShellResult, TuiController, TuiInfo } from './controller.ts';
+import type { Keymap } from './keymap.ts';
+import { completeCommand, completeFile, mentionedFiles } from './state/completion.ts';
+import { EMPTY_EDITOR, type EditorState } from './state/line-editor.ts';
+import { createStore, type Store } from './state/store.ts';
+import { Transcript } from './state/transcript.ts';
+import { initialUi, type Picker, type UiState } from './state/ui-state.ts';
+
+export interface AppModelOptions {
+  controller: TuiController;
+  keymap: Keymap;
+  /** Leaves the app (the caller unmounts Ink and exits the process). */
+  exit: () => void;
+  flushMs?: number;
+  now?: () => number;
+}
+
+const MODE_CYCLE: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
+const EXIT_WINDOW_MS = 2000;
+
+export class AppModel {
+  readonly transcript: Transcript;
+  readonly ui: Store<UiState>;
+  readonly controller: TuiController;
+  readonly keymap: Keymap;
+  private readonly exitApp: () => void;
+  private readonly now: () => number;
+  private abort: AbortController | undefined;
+  private shellAbort: AbortController | undefined;
+  private readonly queued: string[] = [];
+  private shellContext: ShellResult[] = [];
+  private history: string[] = [];
+  private files: string[] = [];
+  private fileSet = new Set<string>();
+  private readonly modes: PermissionMode[];
+  /** Settles when the current run (or shell command) is over; tests await it. */
+  idle: Promise<void> = Promise.resolve();
+
+  constructor(opts: AppModelOptions) {
+    this.controller = opts.controller;
+    this.keymap = opts.keymap;
+    this.exitApp = opts.exit;
+    this.now = opts.now ?? Date.now;
+    this.transcript = new Transcript({ flushMs: opts.flushMs, now: this.now });
+    const info = this.controller.info();
+    this.ui = createStore(initialUi(info));
+    this.modes = info.permissionMode === 'bypassPermissions' ? [...MODE_CYCLE, 'bypassPermissions'] : MODE_CYCLE;
+  }
+
+  /** The banner, the resumed conversation, the prompt history and the file list. */
+  start(): void {
+    this.transcript.commit({ kind: 'banner', info: this.controller.info() });
+    const earlier = this.controller.initialMessages();
+    if (earlier.length > 0) {
+      this.transcript.showHistory(earlier);
+      this.transcript.commit({ kind: 'notice', level: 'info', text: `Resumed session ${this.controller.info().sessionId.slice(0, 8)}.` });
+    }
+    this.history = this.controller.promptHistory();
+    this.refreshFiles();
+  }
+
+  refreshFiles(): void {
+    this.controller
+      .listFiles()
+      .then((files) => {
+        this.files = files;
+        this.fileSet = new Set(files);
+        this.updateCompletion();
+      })
+      .catch((e: unknown) => this.controller.log(`listing files failed: ${errorMessage(e)}`));
+  }
+
+  isBusy(): boolean {
+    return this.abort !== undefined || this.shellAbort !== undefined;
+  }
+
+  // ── editing ────────────────────────────────────────────────────────────
+
+  setEditor(editor: EditorState, keepHistory = false): void {
+    this.ui.update((u) => ({ ...u, editor, ...(keepHistory ? {} : { historyIndex: undefined, draft: undefined }) }));
+    this.updateCompletion();
+  }
+
+  updateCompletion(): void {
+    const u = this.ui.get();
+    const { value, cursor } = u.editor;
+    const completion = completeCommand(value, cursor, COMMANDS) ?? completeFile(value, cursor, this.files);
+    const same = completion && u.completion && completion.start === u.completion.start && completion.options.length === u.completion.options.length;
+    this.ui.set({ ...u, completion, completionIndex: same ? u.completionIndex : 0 });
+  }
+
+  /** ↑/↓ through earlier prompts; the unsent text comes back after the newest. */
+  browseHistory(dir: -1 | 1): void {
+    const u = this.ui.get();
+    if (this.history.length === 0) return;
+    const current = u.historyIndex ?? this.history.length;
+    const next = Math.min(this.history.length, Math.max(0, current + dir));
+    if (next === current) return;
+    const draft = u.historyIndex === undefined ? u.editor.value : u.draft;
+    const value = next === this.history.length ? (draft ?? '') : (this.history[next] ?? '');
+    this.ui.set({ ...u, editor: { value, cursor: value.length }, historyIndex: next === this.history.length ? undefined : next, draft, completion: undefined });
+  }
+
+  // ── sending ────────────────────────────────────────────────────────────
+
+  /** Enter on the prompt. A prompt typed while the model works is queued and sent when it is done. */
+  submit(): void {
+    const text = this.ui.get().editor.value;
+    if (!text.trim()) return;
+    this.setEditor(EMPTY_EDITOR);
+    this.rememberPrompt(text);
+    if (this.isBusy()) {
+      this.queued.push(text);
+      this.transcript.commit({ kind: 'notice', level: 'info', text: `Queued: ${text.split('\n')[0]} — sent when the current turn ends.` });
+      return;
+    }
+    this.dispatch(text);
+  }
+
+  private rememberPrompt(text: string): void {
+    if (this.history[this.history.length - 1] !== text) this.history.push(text);
+    try {
+      this.controller.addPromptHistory(text);
+    } catch (e) {
+      this.controller.log(`saving prompt history failed: ${errorMessage(e)}`);
+    }
+  }
+
+  private dispatch(text: string): void {
+    const trimmed = text.trim();
+    if (trimmed.startsWith('!')) {
+      this.idle = this.runShell(trimmed.slice(1).trim());
+    } else if (/^\/\S/.test(trimmed)) {
+      runSlashCommand(trimmed, this.commandContext());
+    } else {
+      this.idle = this.runPrompt(text);
+    }
+  }
+
+  private next(): void {
+    const text = this.queued.shift();
+    if (text !== undefined) this.dispatch(text);
+  }
+
+  async runPrompt(text: string): Promise<void> {
+    const t = this.transcript;
+    t.commit({ kind: 'user', text });
+    const attachments = mentionedFiles(text, this.fileSet);
+    const shellContext = this.shellContext;
+    this.shellContext = [];
+    const abort = new AbortController();
+    this.abort = abort;
+    t.startRun();
+    try {
+      for await (const event of this.controller.run({ text, attachments, shellContext }, abort.signal)) {
+        t.apply(event);
+      }
+    } catch (e) {
+      // The agent reports failures as events; reaching here is a bug below us. Say it in one line, log the rest.
+      this.controller.log(`run failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      t.commit({ kind: 'notice', level: 'error', text: `The run failed: ${errorMessage(e)}` });
+    } finally {
+      t.endRun();
+      this.abort = undefined;
+      this.next();
+    }
+  }
+
+  async runShell(command: string): Promise<void> {
+    if (!command) return;
+    const abort = new AbortController();
+    this.shellAbort = abort;
+    this.transcript.run.set({ phase: 'tool', startedAt: this.now(), streamedChars: 0, outputTokens: 0, aborting: false });
+    try {
+      const result = await this.controller.runShell(command, abort.signal);
+      this.transcript.commit({ kind: 'shell', result });
+      this.shellContext.push(result);
+    } catch (e) {
+      this.transcript.commit({ kind: 'notice', level: 'error', text: `!${command}: ${errorMessage(e)}` });
+    } finally {
+      this.shellAbort = undefined;
+      this.transcript.endRun();
+      this.next();
+    }
+  }
+
+  // ── control ────────────────────────────────────────────────────────────
+
+  /** Esc: stop the turn; the partial answer stays, marked as interrupted. */
+  interrupt(): boolean {
+    if (this.shellAbort) {
+      this.shellAbort.abort();
+      return true;
+    }
+    if (!this.abort) return false;
+    this.queued.length = 0;
+    // Open permission requests do not watch the signal: answer them, or the agent would wait forever.
+    for (const req of this.transcript.permissions.get()) {
+      this.controller.respondPermission(req.requestId, { behavior: 'deny', message: 'The user interrupted the turn.' });
+    }
+    this.transcript.setAborting();
+    this.abort.abort();
+    return true;
+  }
+
+  /** Ctrl-C: interrupt or clear; a second press within 2 s exits. */
+  ctrlC(): void {
+    const u = this.ui.get();
+    const now = this.now();
+    if (now < u.exitArmedUntil) {
+      this.exit();
+      return;
+    }
+    this.ui.set({ ...u, exitArmedUntil: now + EXIT_WINDOW_MS });
+    if (!this.interrupt() && u.editor.value) this.setEditor(EMPTY_EDITOR);
+  }
+
+  exit(): void {
+    this.interrupt();
+    this.transcript.dispose();
+    this.exitApp();
+  }
+
+  cycleMode(): void {
+    const u = this.ui.get();
+    const i = this.modes.indexOf(u.mode);
+    const mode = this.modes[(i + 1) % this.modes.length] ?? 'default';
+    this.controller.setPermissionMode(mode);
+    this.ui.set({ ...u, mode });
+  }
+
+  /** The answer to the permission dialog on screen. */
+  answerPermission(decision: PermissionDecision): void {
+    const req = this.transcript.permissions.get()[0];
+    if (!req) return;
+    this.transcript.resolvePermission(req.requestId, decision.behavior === 'allow');
+    this.ui.update((u) => ({ ...u, dialog: { index: 0 } }));
+    this.controller.respondPermission(req.requestId, decision);
+  }
+
+  expand(): void {
+    const x = this.transcript.expand();
+    if (!x) return;
+    if (x.kind === 'thinking') {
+      this.transcript.commit({ kind: 'lines', lines: ['', ...x.text.split('\n')].map((l) => `  ${l}`) });
+    } else {
+      this.transcript.commit({ kind: 'tool', call: x.call, expanded: true });
+    }
+  }
+
+  openPicker(picker: Omit<Picker, 'index'>): void {
+    this.ui.update((u) => ({ ...u, picker: { ...picker, index: 0 } }));
+  }
+
+  closePicker(choose: boolean): void {
+    const picker = this.ui.get().picker;
+    this.ui.update((u) => ({ ...u, picker: undefined }));
+    const item = picker?.items[picker.index];
+    if (choose && picker && item) picker.onSelect(item.value);
+  }
+
+  setInfo(info: TuiInfo): void {
+    this.ui.update((u) => ({ ...u, info, mode: info.permissionMode }));
+  }
+
+  private commandContext(): CommandContext {
+    return {
+      controller: this.controller,
+      keymap: this.keymap,
+      print: (lines) => this.transcript.commit({ kind: 'lines', lines }),
+      notice: (level, text) => this.transcript.commit({ kind: 'notice', level, text }),
+      openPicker: (p) => this.openPicker(p),
+      prompt: (text) => {
+        this.idle = this.runPrompt(text);
+      },
+      setInfo: (info) => this.setInfo(info),
+      showHistory: (id) => {
+        try {
+          const messages = this.controller.resume(id);
+          this.resetSession();
+          this.setInfo(this.controller.info());
+          this.transcript.commit({ kind: 'lines', lines: [`Resumed session ${id.slice(0, 8)}:`] });
+          this.transcript.showHistory(messages);
+        } catch (e) {
+          this.transcript.commit({ kind: 'notice', level: 'error', text: errorMessage(e) });
+        }
+      },
+      resetSession: () => this.resetSession(),
+      exit: () => this.exit(),
+    };
+  }
+
+  private resetSession(): void {
+    this.shellContext = [];
+    this.transcript.todos.set([]);
+    this.transcript.usage.set({ contextTokens: 0, costUsd: 0 });
+  }
+}
