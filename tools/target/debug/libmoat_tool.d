@@ -1,1 +1,0 @@
-/work/main/tools/target/debug/libmoat_tool.rlib: /work/main/tools/moat-tool/src/cli.rs /work/main/tools/moat-tool/src/files.rs /work/main/tools/moat-tool/src/help.rs /work/main/tools/moat-tool/src/json.rs /work/main/tools/moat-tool/src/json_parse.rs /work/main/tools/moat-tool/src/lib.rs /work/main/tools/moat-tool/src/parse.rs
