@@ -1,5 +1,6 @@
 import type { AssistantMessage, ToolResultPart, Usage, UserMessage } from '../providers/index.ts';
 import type { CallIntent, ToolDisplay, TodoItem } from '../tools/index.ts';
+import type { WorktreeChanges } from './subagents/worktree.ts';
 
 /** Why a run ended. */
 export type RunStopReason =
@@ -19,6 +20,7 @@ export type PermissionDecision =
  * carry `agentId` (and the parent's id) when they are forwarded upwards.
  */
 export type AgentEvent =
+  | SubagentEvent
   | {
       type: 'session_started';
       sessionId: string;
@@ -80,3 +82,48 @@ export type AgentEvent =
     };
 
 export type AgentEventType = AgentEvent['type'];
+
+/** Where a sub-agent is in its life; `task_status` reports it. */
+export type SubagentStatus = 'queued' | 'running' | 'done' | 'failed' | 'stopped';
+
+/**
+ * Sub-agent events, emitted into the parent's stream while the parent runs.
+ * A sub-agent's own events arrive wrapped in `subagent_event` (nested agents
+ * wrap again, innermost last), between one `subagent_started` and one
+ * `subagent_finished` with the same `agentId`.
+ */
+export type SubagentEvent =
+  | {
+      type: 'subagent_started';
+      agentId: string;
+      /** The sub-agent's own session (its row has parentId = parentSessionId). */
+      sessionId: string;
+      parentSessionId: string;
+      /** The `task` call that started it. */
+      parentToolUseId: string;
+      description: string;
+      /** The named definition it runs, if any. */
+      agent?: string;
+      background: boolean;
+      model: string;
+      cwd: string;
+      tools: string[];
+      isolation: 'worktree' | 'none';
+      worktree?: { path: string; branch: string };
+    }
+  | { type: 'subagent_event'; agentId: string; parentToolUseId: string; event: AgentEvent }
+  | {
+      type: 'subagent_finished';
+      agentId: string;
+      parentToolUseId: string;
+      status: Exclude<SubagentStatus, 'queued' | 'running'>;
+      stopReason: RunStopReason;
+      result: string;
+      turns: number;
+      usage: Usage;
+      costUsd: number;
+      durationMs: number;
+      /** Isolated agents that changed files: the branch and what changed. */
+      changes?: WorktreeChanges;
+      error?: string;
+    };

@@ -8,3 +8,47 @@ export { gitInfo, type GitInfo } from './git-info.ts';
 export { PermissionBroker } from './permission-broker.ts';
 // The TUI shows a tool call's path or command before its input finishes streaming.
 export { previewPartialJson } from '../providers/index.ts';
+// Skills: the `skill` tool, the system-prompt listing types, and what front ends need for `/name args`.
+export { createSkillTool } from './skill-tool.ts';
+export type { PromptAgent, PromptSkill } from './system-prompt.ts';
+export { expandSlashCommand, SkillUsageError, type Skill, type SlashExpansion } from '../skills/index.ts';
+export { CostMeter } from './cost-meter.ts';
+// Sub-agents: the manager (the TUI's /agents reads and stops them), definitions, and git worktrees (moat worktrees …).
+export {
+  SubagentManager,
+  newAgentId,
+  DEFAULT_MAX_AGENT_DEPTH,
+  DEFAULT_MAX_CONCURRENT_AGENTS,
+  TASK_TOOL_NAMES,
+  announcedAgents,
+  requestStop,
+  retireAgent,
+  createWorktree,
+  finishWorktree,
+  removeWorktree,
+  repoInfo,
+  requireRepo,
+  listRecords,
+  readRecord,
+  processAlive,
+  worktreeChanges,
+  listWorktrees,
+  findWorktree,
+  diffWorktree,
+  mergeWorktree,
+  deleteWorktree,
+  type WorktreeItem,
+  type WorktreeState,
+  type MergeOutcome,
+  type AgentInfo,
+  type SubagentOutcome,
+  type SubagentManagerOptions,
+  type AgentCatalog,
+  type SubagentDefinition,
+  type SubagentSupport,
+  type RunningAgentFile,
+  type FileChange,
+  type RepoInfo,
+  type WorktreeChanges,
+  type WorktreeRecord,
+} from './subagents/index.ts';

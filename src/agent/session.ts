@@ -1,16 +1,20 @@
 import { realpathSync } from 'node:fs';
 import type { AssistantMessage, Message, Provider, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
-import { addUsage, textOf, ZERO_USAGE } from '../providers/index.ts';
+import { textOf, ZERO_USAGE } from '../providers/index.ts';
 import type { Store } from '../store/index.ts';
-import type { AnyTool, TodoItem, ToolContext, ToolRegistry } from '../tools/index.ts';
-import { AsyncQueue, errorMessage, MoatError } from '../util/index.ts';
+import { ToolRegistry, type AnyTool, type TodoItem } from '../tools/index.ts';
+import { AsyncQueue, errorMessage } from '../util/index.ts';
+import { CostMeter } from './cost-meter.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
 import { gitInfo, type GitInfo } from './git-info.ts';
-import { mergeConsecutiveUsers, repairHistory } from './history.ts';
+import { mergeConsecutiveUsers } from './history.ts';
 import type { AskPermission, PermissionPolicy, RememberRule } from './permission-gate.ts';
 import { costUsd } from './pricing.ts';
+import { restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { CONTINUE_PROMPT, MAX_CONTINUATIONS, type AgentSettings } from './settings.ts';
+import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
+import { makeToolContext } from './tool-context.ts';
 import { dispatchToolCalls } from './tool-dispatch.ts';
 import { keepPartial, streamTurn } from './turn.ts';
 
@@ -22,13 +26,22 @@ export interface AgentDeps {
   /** Absent in -p mode: calls that would need a prompt are denied with a hint. */
   ask?: AskPermission;
   remember?: RememberRule;
+  /** Sub-agent support (the process-wide manager, agent definitions); without it no task tools are offered. */
+  subagents?: SubagentSupport;
 }
 
 export interface OpenOptions {
   /** A session id (or unique prefix) to resume, or 'latest' for the newest session in cwd. */
   resume?: string;
   parentId?: string;
+  /** For a sub-agent's session: its agent id, its depth (parent + 1) and the meter its spending rolls up into. */
+  agentId?: string;
+  depth?: number;
+  parentMeter?: CostMeter;
+  /** False: no task tools even with sub-agent support (a sub-agent whose tools did not list task). */
+  allowSubagents?: boolean;
 }
+
 
 function realOrSelf(p: string): string {
   try {
@@ -55,40 +68,43 @@ export class AgentSession {
   private readonly readFiles = new Set<string>();
   private todos: TodoItem[];
   private turnBase: number;
-  private sessionUsage: Usage;
-  private sessionCost: number;
+  /** Everything this session and its sub-agents spent; a run's meter adds into it. */
+  private readonly sessionMeter: CostMeter;
+  private runMeter: CostMeter | undefined;
+  /** The current run's event sink: sub-agents' events are forwarded into it. */
+  private activeEmit: ((e: AgentEvent) => void) | undefined;
+  private readonly registry: ToolRegistry;
 
-  private constructor(deps: AgentDeps, id: string, history: Message[], resumed: boolean, todos: TodoItem[], turnBase: number, usage: Usage, cost: number) {
+  private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions) {
     this.deps = deps;
     this.settings = { ...deps.settings, allow: [...deps.settings.allow], deny: [...deps.settings.deny] };
-    this.id = id;
-    this.history = history;
-    this.resumed = resumed;
-    this.todos = todos;
-    this.turnBase = turnBase;
-    this.sessionUsage = usage;
-    this.sessionCost = cost;
+    this.id = r.id;
+    this.history = r.history;
+    this.resumed = r.resumed;
+    this.todos = r.todos;
+    this.turnBase = r.turnBase;
+    this.sessionMeter = new CostMeter(undefined, opts.parentMeter, { usage: r.usage, costUsd: r.costUsd });
     this.git = gitInfo(this.settings.cwd);
     this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realOrSelf);
+    const depth = opts.depth ?? 0;
+    const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
+      sessionId: this.id,
+      settings: () => ({ ...this.settings, allow: [...this.settings.allow], deny: [...this.settings.deny] }),
+      offeredTools: () => this.offeredTools(),
+      emit: (e) => this.activeEmit?.(e),
+      meter: () => this.runMeter ?? this.sessionMeter,
+      openChild: (spec) =>
+        AgentSession.open(
+          { ...this.deps, registry: new ToolRegistry(spec.tools), settings: spec.settings },
+          { parentId: this.id, agentId: spec.agentId, depth: depth + 1, parentMeter: spec.parentMeter, allowSubagents: spec.allowSubagents },
+        ),
+    });
+    this.registry = sessionRegistry(deps.registry, host);
   }
 
   static open(deps: AgentDeps, opts: OpenOptions = {}): AgentSession {
     const { store, settings } = deps;
-    if (opts.resume) {
-      const row =
-        opts.resume === 'latest'
-          ? store.sessions.latestForCwd(settings.cwd)
-          : store.sessions.require(store.sessions.resolvePrefix(opts.resume));
-      if (!row) throw new MoatError('not_found', `no earlier session in ${settings.cwd} to continue`);
-      const stored = store.messages.list(row.id).map((m) => m.message);
-      const { messages, repaired } = repairHistory(stored);
-      if (repaired) {
-        // Persist the synthetic results so the stored history is valid too.
-        for (const m of messages.slice(stored.length)) store.messages.append(row.id, m, 0);
-      }
-      const totals = store.usage.totals(row.id);
-      return new AgentSession(deps, row.id, messages, true, row.todos ?? [], totals.turns, totals.usage, totals.costUsd);
-    }
+    if (opts.resume) return new AgentSession(deps, restoreSession(store, settings.cwd, opts.resume), opts);
     const git = gitInfo(settings.cwd);
     const row = store.sessions.create({
       cwd: settings.cwd,
@@ -97,8 +113,9 @@ export class AgentSession {
       model: settings.model,
       permissionMode: settings.permissionMode,
       parentId: opts.parentId ?? null,
+      agentId: opts.agentId ?? null,
     });
-    return new AgentSession(deps, row.id, [], false, [], 0, ZERO_USAGE, 0);
+    return new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts);
   }
 
   messages(): readonly Message[] {
@@ -107,7 +124,7 @@ export class AgentSession {
 
   /** Tools offered to the model: plan mode offers only read-only ones. */
   offeredTools(): AnyTool[] {
-    const all = this.deps.registry.list();
+    const all = this.registry.list();
     return this.settings.permissionMode === 'plan' ? all.filter((t) => t.effect === 'read') : all;
   }
 
@@ -132,6 +149,7 @@ export class AgentSession {
     const queue = new AsyncQueue<AgentEvent>();
     const started = performance.now();
     const emit = (e: AgentEvent) => queue.push(e);
+    this.activeEmit = emit;
     this.loop(prompt, signal, emit, started)
       .catch((e: unknown) => {
         emit({
@@ -145,7 +163,11 @@ export class AgentSession {
           error: errorMessage(e),
         });
       })
-      .finally(() => queue.close());
+      .finally(() => {
+        this.activeEmit = undefined;
+        this.runMeter = undefined;
+        queue.close();
+      });
     return queue;
   }
 
@@ -156,7 +178,8 @@ export class AgentSession {
   }
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, emit: (e: AgentEvent) => void, started: number): Promise<void> {
-    const { provider, registry, store } = this.deps;
+    const { provider, store } = this.deps;
+    const registry = this.registry;
     const settings = this.settings;
     const offered = this.offeredTools();
     emit({
@@ -185,6 +208,9 @@ export class AgentSession {
       git: this.git,
       override: settings.systemPrompt,
       append: settings.appendSystemPrompt,
+      // Skills and agent definitions: listed by name and description only (skills engineer).
+      skills: settings.skills,
+      agents: settings.agents,
     });
     const specs = registry.specs(offered.map((t) => t.name));
     const policy: PermissionPolicy = {
@@ -199,8 +225,9 @@ export class AgentSession {
     const offeredNames = new Set(offered.map((t) => t.name));
 
     let turns = 0;
-    let runUsage = ZERO_USAGE;
-    let runCost = 0;
+    // Sub-agents started in this run add their spending here too: totals and the budget cover the tree.
+    const meter = new CostMeter(settings.maxBudgetUsd, this.sessionMeter);
+    this.runMeter = meter;
     let continuations = 0;
     let lastText = '';
     const finish = (stopReason: RunStopReason, error?: string) => {
@@ -211,8 +238,8 @@ export class AgentSession {
         stopReason,
         result: lastText,
         turns,
-        usage: runUsage,
-        costUsd: runCost,
+        usage: meter.usage,
+        costUsd: meter.costUsd,
         durationMs: Math.round(performance.now() - started),
         ...(error === undefined ? {} : { error }),
       });
@@ -221,7 +248,7 @@ export class AgentSession {
     for (;;) {
       if (signal.aborted) return finish('aborted');
       if (settings.maxTurns !== undefined && turns >= settings.maxTurns) return finish('max_turns');
-      if (settings.maxBudgetUsd !== undefined && runCost >= settings.maxBudgetUsd) return finish('budget');
+      if (meter.exhausted()) return finish('budget');
 
       turns++;
       const turn = this.turnBase + turns;
@@ -241,10 +268,7 @@ export class AgentSession {
         emit,
       );
 
-      this.account(turn, outcome.usage, emit, (u, c) => {
-        runUsage = addUsage(runUsage, u);
-        runCost += c;
-      });
+      this.account(turn, outcome.usage, emit, meter);
 
       if (outcome.kind === 'error') {
         if (outcome.error.kind === 'aborted') {
@@ -284,7 +308,22 @@ export class AgentSession {
           intentContext: { cwd: settings.cwd, roots: this.roots },
           ask: this.deps.ask,
           remember: this.deps.remember,
-          makeContext: (toolUseId, approvedPaths, sig) => this.toolContext(toolUseId, approvedPaths, sig, emit),
+          makeContext: (toolUseId, approvedPaths, sig) =>
+            makeToolContext(
+              {
+                sessionId: this.id,
+                cwd: settings.cwd,
+                roots: this.roots,
+                bashTimeoutMs: settings.bashTimeoutMs,
+                readFiles: this.readFiles,
+                todos: { get: () => this.todos, set: (items) => (this.todos = items) },
+                store,
+                emit,
+              },
+              toolUseId,
+              approvedPaths,
+              sig,
+            ),
           emit,
           record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
         },
@@ -299,39 +338,11 @@ export class AgentSession {
     }
   }
 
-  private account(turn: number, usage: Usage, emit: (e: AgentEvent) => void, addToRun: (u: Usage, c: number) => void): void {
+  private account(turn: number, usage: Usage, emit: (e: AgentEvent) => void, meter: CostMeter): void {
     const cost = costUsd(this.settings.model, usage);
-    this.sessionUsage = addUsage(this.sessionUsage, usage);
-    this.sessionCost += cost;
-    addToRun(usage, cost);
+    meter.add(usage, cost);
     this.deps.store.usage.record({ sessionId: this.id, turn, model: this.settings.model, usage, costUsd: cost });
-    emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: this.sessionUsage, turnCostUsd: cost, sessionCostUsd: this.sessionCost });
-  }
-
-  private toolContext(toolUseId: string, approvedPaths: string[], signal: AbortSignal, emit: (e: AgentEvent) => void): ToolContext {
-    const { store } = this.deps;
-    const settings = this.settings;
-    return {
-      cwd: settings.cwd,
-      roots: this.roots,
-      approvedPaths,
-      signal,
-      sessionId: this.id,
-      toolUseId,
-      bashTimeoutMs: settings.bashTimeoutMs,
-      files: {
-        markRead: (p) => this.readFiles.add(p),
-        wasRead: (p) => this.readFiles.has(p),
-      },
-      todos: {
-        get: () => this.todos,
-        set: (items) => {
-          this.todos = items;
-          store.sessions.setTodos(this.id, items);
-          emit({ type: 'todos', items });
-        },
-      },
-      onUpdate: (display) => emit({ type: 'tool_update', toolUseId, display }),
-    };
+    const s = this.sessionMeter;
+    emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd });
   }
 }

@@ -1,5 +1,6 @@
 import type { Rule } from '../tools/index.ts';
 import type { PermissionMode } from './permission-gate.ts';
+import type { PromptAgent, PromptSkill } from './system-prompt.ts';
 
 /** Everything a session needs to know, resolved by the CLI from config and flags. */
 export interface AgentSettings {
@@ -25,6 +26,10 @@ export interface AgentSettings {
   bashTimeoutMs: number;
   /** Base of the exponential retry backoff (1 s in production). */
   retryBaseMs: number;
+  /** Skills listed in the system prompt (the `skill` tool in the registry runs them). */
+  skills?: PromptSkill[];
+  /** Agent definitions listed in the system prompt (for the `task` tool). */
+  agents?: PromptAgent[];
 }
 
 /** `max_tokens` stops get an automatic "continue" at most this many times per run. */

@@ -14,6 +14,21 @@ export interface SystemPromptInput {
   append?: string;
   platform?: string;
   now?: Date;
+  /** Skills the model can run with the `skill` tool: names and descriptions only, never bodies. */
+  skills?: readonly PromptSkill[];
+  /** Agent definitions the model can hand a task to (the `task` tool). */
+  agents?: readonly PromptAgent[];
+}
+
+export interface PromptSkill {
+  name: string;
+  description: string;
+  whenToUse?: string;
+}
+
+export interface PromptAgent {
+  name: string;
+  description: string;
 }
 
 /** Instruction files other agents' users already keep in their repos. */
@@ -78,6 +93,26 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
         memory.map((m) => `## ${m.path}\n${m.text.trim()}`).join('\n\n'),
     );
   }
+  if (input.skills && input.skills.length > 0) sections.push(skillsSection(input.skills));
+  if (input.agents && input.agents.length > 0) sections.push(agentsSection(input.agents));
   if (input.append) sections.push(input.append);
   return sections.join('\n\n');
+}
+
+/** One line per skill: the bodies stay out of the prompt until a skill is called, which keeps the prompt small. */
+function skillsSection(skills: readonly PromptSkill[]): string {
+  const lines = skills.map((s) => `- ${s.name}: ${s.description}${s.whenToUse ? ` (When to use: ${s.whenToUse})` : ''}`);
+  return [
+    '# Skills',
+    'Skills are saved instructions for recurring tasks. When a task matches one, call the `skill` tool with its name (and arguments) and follow the instructions it returns. When the user writes `/name args` for one of these, that is a request to run that skill.',
+    ...lines,
+  ].join('\n');
+}
+
+function agentsSection(agents: readonly PromptAgent[]): string {
+  return [
+    '# Agents',
+    'Sub-agents you can hand a self-contained task to with the `task` tool (choose by its description):',
+    ...agents.map((a) => `- ${a.name}: ${a.description}`),
+  ].join('\n');
 }

@@ -3,12 +3,16 @@ import { describeFailure, EXIT } from './exit-codes.ts';
 import { buildProgram } from './program.ts';
 import { rootCommand } from './root-command.ts';
 import { sessionsCommands } from './sessions-command.ts';
+import { skillCommands } from './skill-command.ts';
+import { agentsCommands } from './agents-command.ts';
+import { agentsControlCommands } from './agents-stop-command.ts';
+import { worktreesCommands } from './worktrees-command.ts';
 import { err } from './write-out.ts';
 
 /** Parses argv, runs the command, returns the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram({ root: rootCommand, ...sessionsCommands }, (code) => {
+  const program = buildProgram({ root: rootCommand, ...sessionsCommands, ...skillCommands, ...agentsCommands, ...agentsControlCommands, ...worktreesCommands }, (code) => {
     exitCode = code;
   });
   program.exitOverride();

@@ -18,6 +18,8 @@ export interface RootOptions {
   resume?: string;
   verbose?: boolean;
   color: boolean;
+  /** Run the session in a fresh git worktree on its own branch (sub-agents and worktrees). */
+  worktree?: boolean;
 }
 
 function positiveInt(name: string) {
@@ -44,6 +46,17 @@ export interface Handlers {
   sessionsShow(id: string): Promise<number>;
   sessionsExport(id: string, opts: { format: 'json' | 'markdown' }): Promise<number>;
   sessionsRm(id: string): Promise<number>;
+  skillList(opts: { cwd?: string }): Promise<number>;
+  skillShow(name: string, opts: { cwd?: string }): Promise<number>;
+  skillInit(name: string, opts: { cwd?: string }): Promise<number>;
+  agentsList(opts: { cwd?: string }): Promise<number>;
+  // Sub-agents and worktrees.
+  agentsPs(): Promise<number>;
+  agentsStop(id: string): Promise<number>;
+  worktreesList(opts: { cwd?: string }): Promise<number>;
+  worktreesDiff(id: string, opts: { cwd?: string; stat?: boolean }): Promise<number>;
+  worktreesMerge(id: string, opts: { cwd?: string }): Promise<number>;
+  worktreesRm(id: string, opts: { cwd?: string; force?: boolean }): Promise<number>;
 }
 
 /**
@@ -83,6 +96,7 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .option('-c, --continue', 'continue the latest session in this folder')
     .option('-r, --resume <id>', 'resume a session by id (or unique prefix)')
     .option('--verbose', 'with -p text: show progress and tool activity on stderr')
+    .option('--worktree', 'with -p: work in a new git worktree on its own branch; prints the branch at the end')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
     .action(async (prompt: string[], opts: RootOptions) => setExit(await handlers.root(prompt, opts)));
 
@@ -102,6 +116,20 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '  moat sessions show <id>                    print a transcript (id or unique prefix)',
       '  moat sessions export <id> --format <f>     export as json or markdown',
       '  moat sessions rm <id>                      delete a session',
+      '',
+      'Skill and agent commands:',
+      '  moat skill list                            skills: bundled, ~/.config/moat/skills, .moat/skills',
+      '  moat skill show <name>                     a skill\'s fields and prompt',
+      '  moat skill init <name>                     write a .moat/skills/<name>/SKILL.md skeleton',
+      '  moat agents list                           agent definitions for sub-agents',
+      '',
+      'Sub-agent and worktree commands:',
+      '  moat agents ps                             background sub-agents running now',
+      '  moat agents stop <id>                      stop a background sub-agent',
+      '  moat worktrees list                        branches left by sub-agents and -p --worktree',
+      '  moat worktrees diff <id> [--stat]          a worktree\'s changes',
+      '  moat worktrees merge <id>                  merge its branch into the current branch',
+      '  moat worktrees rm <id> [--force]           remove the worktree and its branch',
       '',
       'Exit codes: 0 ok, 1 error, 2 usage/config error, 3 --max-turns reached, 4 budget reached, 130 interrupted.',
     ].join('\n'),
@@ -127,6 +155,63 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .command('rm <id>')
     .description('delete a session')
     .action(async (id: string) => setExit(await handlers.sessionsRm(id)));
+
+  const skill = program.command('skill').description('list, show and create skills (prompt templates run as /name)');
+  skill
+    .command('list')
+    .description('the available skills and where each comes from')
+    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .action(async (opts: { cwd?: string }) => setExit(await handlers.skillList(opts)));
+  skill
+    .command('show <name>')
+    .description("print a skill's fields and prompt")
+    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .action(async (name: string, opts: { cwd?: string }) => setExit(await handlers.skillShow(name, opts)));
+  skill
+    .command('init <name>')
+    .description('write a .moat/skills/<name>/SKILL.md skeleton (never overwrites)')
+    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .action(async (name: string, opts: { cwd?: string }) => setExit(await handlers.skillInit(name, opts)));
+
+  const agents = program.command('agents').description('agent definitions for sub-agents');
+  agents
+    .command('list')
+    .description('the available agent definitions and where each comes from')
+    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .action(async (opts: { cwd?: string }) => setExit(await handlers.agentsList(opts)));
+  // Sub-agents and worktrees: running background agents, and the branches they leave.
+  agents
+    .command('ps')
+    .description('background sub-agents running now, in any moat process')
+    .action(async () => setExit(await handlers.agentsPs()));
+  agents
+    .command('stop <id>')
+    .description('stop a running background sub-agent (its work is committed on its branch)')
+    .action(async (id: string) => setExit(await handlers.agentsStop(id)));
+  const worktrees = program.command('worktrees').description('branches left by sub-agents and -p --worktree runs: list, diff, merge, rm');
+  const cwdOption = ['--cwd <dir>', 'a folder of the repository (default: the current folder)'] as const;
+  worktrees
+    .command('list')
+    .description("this repository's moat worktrees and their state")
+    .option(...cwdOption)
+    .action(async (opts: { cwd?: string }) => setExit(await handlers.worktreesList(opts)));
+  worktrees
+    .command('diff <id>')
+    .description("a worktree's changes as a patch")
+    .option('--stat', 'only the diff stat')
+    .option(...cwdOption)
+    .action(async (id: string, opts: { cwd?: string; stat?: boolean }) => setExit(await handlers.worktreesDiff(id, opts)));
+  worktrees
+    .command('merge <id>')
+    .description("merge a worktree's branch into the current branch")
+    .option(...cwdOption)
+    .action(async (id: string, opts: { cwd?: string }) => setExit(await handlers.worktreesMerge(id, opts)));
+  worktrees
+    .command('rm <id>')
+    .description('remove a worktree and its branch')
+    .option('--force', 'even if its work is not merged')
+    .option(...cwdOption)
+    .action(async (id: string, opts: { cwd?: string; force?: boolean }) => setExit(await handlers.worktreesRm(id, opts)));
 
   return program;
 }

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { AgentSession, type AgentSettings } from '../agent/index.ts';
+import { AgentSession, createSkillTool, type AgentSettings } from '../agent/index.ts';
 import { loadConfig, moatPaths, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
 import { createAnthropicProvider } from '../providers/index.ts';
@@ -11,6 +11,9 @@ import { errorMessage, MoatError } from '../util/index.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
 import { readPipedStdin } from './read-stdin.ts';
+import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
+import { subagentSetup } from './subagent-setup.ts';
+import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
 import { err, out } from './write-out.ts';
 
 function resolveCwd(dir: string | undefined): string {
@@ -84,24 +87,36 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   }
 
   const piped = await readPipedStdin();
-  const prompt = [promptWords.join(' ').trim(), piped.trim()].filter((s) => s.length > 0).join('\n\n');
-  if (!prompt) throw new MoatError('usage', 'no prompt: give it as an argument (moat -p "task") or on stdin');
+  const typed = [promptWords.join(' ').trim(), piped.trim()].filter((s) => s.length > 0).join('\n\n');
+  if (!typed) throw new MoatError('usage', 'no prompt: give it as an argument (moat -p "task") or on stdin');
+  // Skills: listed to the model, runnable through the skill tool, and `/name args` expands here.
+  const skills = loadSkillsReporting(definitionRoots(cwd, env));
+  const prompt = promptWithSkill(typed, skills);
   if (opts.continue && opts.resume) throw new MoatError('usage', '--continue and --resume cannot be used together');
 
   const settings = settingsFrom(loaded, opts, cwd);
+  settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   const color = opts.color && !env.NO_COLOR && process.stderr.isTTY === true;
   if (settings.permissionMode === 'bypassPermissions') {
     err('moat: WARNING: bypassPermissions is on: every tool call runs without any permission check.\n');
   }
 
+  if (opts.worktree && (opts.continue || opts.resume)) {
+    throw new MoatError('usage', '--worktree starts a new session in a new worktree: it cannot be combined with --continue or --resume');
+  }
+  // -p --worktree: the session works on its own branch; the user's files stay as they are.
+  const worktree = opts.worktree ? await startWorktreeRun(cwd, prompt, settings) : undefined;
+
   const store = openStore(moatPaths(env).dbFile);
+  const agents = subagentSetup(cwd, env);
   try {
     const session = AgentSession.open(
       {
         provider: createAnthropicProvider({ apiKey, baseURL: loaded.config.apiBaseUrl }),
-        registry: new ToolRegistry(builtinTools()),
+        registry: new ToolRegistry([...builtinTools(), createSkillTool(skills)]),
         store,
         settings,
+        subagents: agents.support,
       },
       { resume: opts.continue ? 'latest' : opts.resume },
     );
@@ -123,11 +138,18 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       apiKeySource: 'ANTHROPIC_API_KEY',
       out,
       err,
+      // Background sub-agents stop with moat; then a --worktree session's work is committed.
+      finalize: async (f) => {
+        await agents.shutdown();
+        return worktree ? { worktree: await finishWorktreeRun(worktree, f.stopReason !== 'end_turn') } : {};
+      },
     });
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    if (worktree?.info && opts.outputFormat === 'text') err(worktreeLine(worktree.info));
     return exitCodeForStop(finished.stopReason);
   } finally {
+    await agents.shutdown();
     store.close();
   }
 }

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agent/index.ts';
+import type { WorktreeInfo } from './schema.ts';
 import { OutputMapper } from './to-output.ts';
 import { makeColors, progressLine } from './progress.ts';
 
@@ -11,6 +12,12 @@ export interface PrintOptions {
   apiKeySource: string;
   out: (s: string) => void;
   err: (s: string) => void;
+  /**
+   * Runs after the agent finishes and before the result is printed (stopping
+   * background sub-agents, committing a `--worktree` session); what it returns
+   * goes into the result line.
+   */
+  finalize?: (finished: RunFinished) => Promise<{ worktree?: WorktreeInfo }>;
 }
 
 export type RunFinished = Extract<AgentEvent, { type: 'run_finished' }>;
@@ -24,7 +31,8 @@ export async function printRun(events: AsyncIterable<AgentEvent>, opts: PrintOpt
   const colors = makeColors(opts.color);
   let finished: RunFinished | undefined;
   for await (const e of events) {
-    const line = mapper.map(e);
+    const extra = e.type === 'run_finished' && opts.finalize ? await opts.finalize(e) : {};
+    const line = e.type === 'run_finished' ? mapper.result(e, extra.worktree) : mapper.map(e);
     if (opts.format === 'stream-json' && line) opts.out(`${JSON.stringify(line)}\n`);
     if (opts.format === 'text' && opts.verbose) {
       const p = progressLine(e, colors);
@@ -32,7 +40,7 @@ export async function printRun(events: AsyncIterable<AgentEvent>, opts: PrintOpt
     }
     if (e.type === 'run_finished') {
       finished = e;
-      if (opts.format === 'json') opts.out(`${JSON.stringify(mapper.result(e))}\n`);
+      if (opts.format === 'json') opts.out(`${JSON.stringify(line)}\n`);
       if (opts.format === 'text') {
         if (e.result) opts.out(e.result.endsWith('\n') ? e.result : `${e.result}\n`);
         if (e.stopReason !== 'end_turn') opts.err(`${colors.red(`moat: ${stopMessage(e)}`)}\n`);

@@ -31,12 +31,38 @@ const toolResultBlock = z.object({
   is_error: z.boolean(),
 });
 
-/** Fields every line carries. `parent_tool_use_id` is set for lines that come from a sub-agent. */
+/**
+ * Fields every line carries. Lines that come from a sub-agent also carry
+ * `agent_id` (the sub-agent), `parent_id` (the session that started it) and
+ * `parent_tool_use_id` (the `task` call that started it); their `session_id`
+ * is the sub-agent's own session.
+ */
 const base = {
   session_id: z.string(),
   uuid: z.string(),
   parent_tool_use_id: z.string().nullable(),
+  agent_id: z.string().optional(),
+  parent_id: z.string().optional(),
 };
+
+const changedFile = z.object({
+  path: z.string(),
+  /** A added, M modified, D deleted. */
+  status: z.string(),
+  /** Null for binary files. */
+  added: z.number().int().nullable(),
+  removed: z.number().int().nullable(),
+});
+
+/** Work committed on a moat branch (a sub-agent's worktree, or `-p --worktree`). */
+const worktreeInfo = z.object({
+  id: z.string(),
+  branch: z.string(),
+  path: z.string(),
+  /** Empty when nothing changed (the worktree and branch were then removed). */
+  changed_files: z.array(changedFile),
+  diff_stat: z.string(),
+});
 
 export const SystemInit = z.object({
   type: z.literal('system'),
@@ -102,6 +128,38 @@ export const UserLine = z.object({
   ...base,
 });
 
+/** A sub-agent began (after waiting for a free slot, if it had to). */
+export const SystemSubagentStarted = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('subagent_started'),
+  description: z.string(),
+  /** The named definition it runs, or null for a general-purpose one. */
+  agent: z.string().nullable(),
+  background: z.boolean(),
+  model: z.string(),
+  cwd: z.string(),
+  tools: z.array(z.string()),
+  isolation: z.enum(['worktree', 'none']),
+  branch: z.string().nullable(),
+  ...base,
+});
+
+/** A sub-agent ended; its final answer, spending and changes. */
+export const SystemSubagentFinished = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('subagent_finished'),
+  status: z.enum(['done', 'failed', 'stopped']),
+  stop_reason: z.string(),
+  result: z.string(),
+  num_turns: z.number().int(),
+  duration_ms: z.number(),
+  total_cost_usd: z.number(),
+  usage,
+  worktree: worktreeInfo.nullable(),
+  error: z.string().optional(),
+  ...base,
+});
+
 export const ResultSubtype = z.enum(['success', 'error_max_turns', 'error_max_budget_usd', 'error_during_execution', 'interrupted']);
 
 export const ResultLine = z.object({
@@ -121,9 +179,21 @@ export const ResultLine = z.object({
   usage,
   /** Present when is_error: one line saying what went wrong. */
   error: z.string().optional(),
+  /** With `--worktree`: where the session's work was committed. */
+  worktree: worktreeInfo.optional(),
 });
 
-export const OutputLine = z.union([SystemInit, SystemApiRetry, StreamEvent, AssistantLine, UserLine, ResultLine]);
+export const OutputLine = z.union([
+  SystemInit,
+  SystemApiRetry,
+  SystemSubagentStarted,
+  SystemSubagentFinished,
+  StreamEvent,
+  AssistantLine,
+  UserLine,
+  ResultLine,
+]);
 
 export type OutputLine = z.infer<typeof OutputLine>;
 export type ResultLine = z.infer<typeof ResultLine>;
+export type WorktreeInfo = z.infer<typeof worktreeInfo>;

@@ -1,6 +1,6 @@
-import type { AgentEvent, AssistantMessage, ToolResultPart, Usage } from '../agent/index.ts';
+import type { AgentEvent, AssistantMessage, ToolResultPart, Usage, WorktreeChanges } from '../agent/index.ts';
 import { newId } from '../util/index.ts';
-import { SCHEMA_VERSION, type OutputLine, type ResultLine } from './schema.ts';
+import { SCHEMA_VERSION, type OutputLine, type ResultLine, type WorktreeInfo } from './schema.ts';
 
 export function wireUsage(u: Usage) {
   return {
@@ -42,6 +42,26 @@ function wireToolResult(p: ToolResultPart) {
   };
 }
 
+/** A branch with changes, or (changes undefined) one that was removed because nothing changed. */
+export function wireWorktree(w: { id: string; branch: string; path: string }, changes: WorktreeChanges | undefined): WorktreeInfo {
+  return {
+    id: w.id,
+    branch: w.branch,
+    path: w.path,
+    changed_files: (changes?.files ?? []).map((f) => ({ path: f.path, status: f.status, added: f.added, removed: f.removed })),
+    diff_stat: changes?.diffStat ?? '',
+  };
+}
+
+/** Who a line speaks for: the main session, or a sub-agent (with its own session). */
+interface Origin {
+  sessionId: string;
+  model: string;
+  parentToolUseId: string | null;
+  agentId?: string;
+  parentId?: string;
+}
+
 const SUBTYPE = {
   end_turn: 'success',
   max_turns: 'error_max_turns',
@@ -53,19 +73,87 @@ const SUBTYPE = {
 /**
  * Maps internal agent events to public output lines. Returns undefined for
  * events the public schema does not carry (permission dialogs, live tool
- * progress). Stateful only for the model name and session id.
+ * progress). Sub-agent events are unwrapped into ordinary lines tagged with
+ * `agent_id`, `parent_id` and `parent_tool_use_id`; a sub-agent's own init
+ * and result lines are left out (its `subagent_started` / `subagent_finished`
+ * lines say the same), so the first and last lines stay the main session's.
+ * Stateful only for model names and session ids.
  */
 export class OutputMapper {
-  private sessionId = '';
-  private model = '';
+  private readonly top: Origin = { sessionId: '', model: '', parentToolUseId: null };
+  private readonly agents = new Map<string, Origin>();
   constructor(private readonly apiKeySource: string) {}
 
   map(e: AgentEvent): OutputLine | undefined {
-    const base = { session_id: this.sessionId, uuid: newId(), parent_tool_use_id: null };
+    return this.mapFrom(e, this.top);
+  }
+
+  private agentOrigin(agentId: string, parentToolUseId: string): Origin {
+    return this.agents.get(agentId) ?? { sessionId: '', model: '', parentToolUseId, agentId, parentId: this.top.sessionId };
+  }
+
+  private mapFrom(e: AgentEvent, origin: Origin): OutputLine | undefined {
+    const base = {
+      session_id: origin.sessionId,
+      uuid: newId(),
+      parent_tool_use_id: origin.parentToolUseId,
+      ...(origin.agentId === undefined ? {} : { agent_id: origin.agentId, parent_id: origin.parentId ?? '' }),
+    };
+    const isAgent = origin.agentId !== undefined;
     switch (e.type) {
+      case 'subagent_started': {
+        const child: Origin = { sessionId: e.sessionId, model: e.model, parentToolUseId: e.parentToolUseId, agentId: e.agentId, parentId: e.parentSessionId };
+        this.agents.set(e.agentId, child);
+        return {
+          type: 'system',
+          subtype: 'subagent_started',
+          description: e.description,
+          agent: e.agent ?? null,
+          background: e.background,
+          model: e.model,
+          cwd: e.cwd,
+          tools: e.tools,
+          isolation: e.isolation,
+          branch: e.worktree?.branch ?? null,
+          session_id: child.sessionId,
+          uuid: newId(),
+          parent_tool_use_id: child.parentToolUseId,
+          agent_id: e.agentId,
+          parent_id: e.parentSessionId,
+        };
+      }
+      case 'subagent_event':
+        return this.mapFrom(e.event, this.agentOrigin(e.agentId, e.parentToolUseId));
+      case 'subagent_finished': {
+        const child = this.agentOrigin(e.agentId, e.parentToolUseId);
+        this.agents.delete(e.agentId);
+        return {
+          type: 'system',
+          subtype: 'subagent_finished',
+          status: e.status,
+          stop_reason: e.stopReason,
+          result: e.result,
+          num_turns: e.turns,
+          duration_ms: e.durationMs,
+          total_cost_usd: e.costUsd,
+          usage: wireUsage(e.usage),
+          worktree: e.changes ? wireWorktree(e.changes, e.changes) : null,
+          ...(e.error === undefined ? {} : { error: e.error }),
+          session_id: child.sessionId,
+          uuid: newId(),
+          parent_tool_use_id: child.parentToolUseId,
+          agent_id: e.agentId,
+          parent_id: child.parentId ?? '',
+        };
+      }
       case 'session_started':
-        this.sessionId = e.sessionId;
-        this.model = e.model;
+        if (isAgent) {
+          origin.sessionId = e.sessionId;
+          origin.model = e.model;
+          return undefined;
+        }
+        this.top.sessionId = e.sessionId;
+        this.top.model = e.model;
         return {
           type: 'system',
           subtype: 'init',
@@ -109,26 +197,26 @@ export class OutputMapper {
       case 'assistant_message':
         return {
           type: 'assistant',
-          message: { type: 'message', role: 'assistant', model: this.model, content: wireAssistantContent(e.message), usage: wireUsage(e.usage) },
+          message: { type: 'message', role: 'assistant', model: origin.model, content: wireAssistantContent(e.message), usage: wireUsage(e.usage) },
           ...base,
         };
       case 'tool_results':
         return { type: 'user', message: { role: 'user', content: e.results.map(wireToolResult) }, ...base };
       case 'run_finished':
-        return this.result(e);
+        return isAgent ? undefined : this.result(e);
       default:
         return undefined;
     }
   }
 
-  result(e: Extract<AgentEvent, { type: 'run_finished' }>): ResultLine {
+  result(e: Extract<AgentEvent, { type: 'run_finished' }>, worktree?: WorktreeInfo): ResultLine {
     return {
       type: 'result',
       subtype: SUBTYPE[e.stopReason],
       schema_version: SCHEMA_VERSION,
       is_error: e.stopReason !== 'end_turn',
       result: e.result,
-      session_id: this.sessionId,
+      session_id: this.top.sessionId,
       uuid: newId(),
       num_turns: e.turns,
       duration_ms: e.durationMs,
@@ -136,6 +224,7 @@ export class OutputMapper {
       total_cost_usd: e.costUsd,
       usage: wireUsage(e.usage),
       ...(e.error ? { error: e.error } : {}),
+      ...(worktree === undefined ? {} : { worktree }),
     };
   }
 }

@@ -16,7 +16,8 @@ import { join } from 'node:path';
  * tested is what ships.
  */
 
-export const BINDGEN_FILE = /[\\/]@bytecodealliance[\\/]jco-transpile[\\/]vendor[\\/]js-component-bindgen-component\.js$/;
+/** jco's two vendored components: the transpiler (bindgen) and wasm-tools (tests build fixtures with it). */
+export const BINDGEN_FILE = /[\\/]@bytecodealliance[\\/]jco-transpile[\\/]vendor[\\/](js-component-bindgen-component|wasm-tools)\.js$/;
 
 export const SHIM_PATH = join(import.meta.dir, 'bindgen-shim.ts');
 
@@ -33,6 +34,15 @@ export function patchBindgen(source: string): string {
     throw new Error('jco-patch: js-component-bindgen-component.js no longer has the expected shape; update src/sandbox/jco-patch.ts');
   }
   return `${assets.join('\n')}\n${out}`;
+}
+
+let registered = false;
+
+/** Apply the patch at run time (`bun run` / `bun test`), once per process. */
+export function ensureJcoPatch(): void {
+  if (registered) return;
+  registered = true;
+  Bun.plugin(jcoEmbedPlugin());
 }
 
 /** The patch as a Bun plugin, for `Bun.build({ plugins })` and for `Bun.plugin()` at run time. */

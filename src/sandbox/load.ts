@@ -1,4 +1,5 @@
-import { MoatError } from '../util/index.ts';
+import { errorMessage, MoatError } from '../util/index.ts';
+import { readComponentImports } from './wasm/component-imports.ts';
 import { entryDir, JS_FILE, METERED_FILE, readEntry, writeEntry, type CacheMeta } from './component-cache.ts';
 import { checkImports } from './import-policy.ts';
 import { transpileComponent } from './transpile.ts';
@@ -84,9 +85,15 @@ export async function loadComponent(bytes: Uint8Array, opts: LoadOptions): Promi
   let meta = readEntry(opts.cacheDir, hash);
   const fromCache = meta !== undefined;
   if (meta === undefined) {
-    const out = await transpileComponent(bytes, 'component');
-    refuseImports(out.imports, opts.name);
-    meta = writeEntry(opts.cacheDir, hash, out);
+    let imports: string[];
+    try {
+      imports = readComponentImports(bytes);
+    } catch (e) {
+      throw new MoatError('tool', `${opts.name ?? 'component'}: ${errorMessage(e)}`, { user: true, cause: e });
+    }
+    // Refused before transpiling: a component the host would not run costs nothing more.
+    refuseImports(imports, opts.name);
+    meta = writeEntry(opts.cacheDir, hash, { ...(await transpileComponent(bytes, 'component')), imports });
   }
   refuseImports(meta.imports, opts.name);
   const p = await prepare(opts.cacheDir, meta);
@@ -108,7 +115,7 @@ export async function loadCached(cacheDir: string, hash: string): Promise<Loaded
 function refuseImports(imports: readonly string[], name: string | undefined): void {
   const problems = checkImports(imports);
   if (problems.length > 0) {
-    throw new MoatError('tool', `component ${name ?? ''} refused: ${problems.join('; ')}`.replace('  ', ' '), { user: true });
+    throw new MoatError('tool', `${name ?? 'component'} refused: it ${problems.join('; it ')}`, { user: true });
   }
 }
 
@@ -123,7 +130,7 @@ export function mainModuleFor(p: Prepared, bytes: number): WebAssembly.Module {
   const pages = Math.min(65536, Math.floor(bytes / PAGE));
   let m = p.mainByCap.get(pages);
   if (m === undefined) {
-    m = new WebAssembly.Module(capMemory(p.meteredBytes, pages));
+    m = new WebAssembly.Module(capMemory(p.meteredBytes, pages) as Uint8Array<ArrayBuffer>);
     p.mainByCap.set(pages, m);
   }
   return m;

@@ -3,7 +3,7 @@ import { mainModuleFor, type Prepared } from './load.ts';
 import type { LimitHit, RunRequest, RunResult } from './types.ts';
 import { PAGE } from './wasm/memory-cap.ts';
 import { FUEL_EXPORT, MEMORY_DENIED_EXPORT } from './wasm/meter.ts';
-import { errorMessage } from '../util/index.ts';
+import { errorMessage, MoatError } from '../util/index.ts';
 
 /**
  * One invocation in this thread: a fresh host, a fresh instance, the budget
@@ -39,7 +39,12 @@ export async function runInProcess(p: Prepared, req: RunRequest): Promise<RunRes
     return { ...base, exitCode: TRAP_EXIT_CODE, limitHit: 'memory', message: limitMessages.memory(limits.memoryBytes), peakMemoryBytes: p.meta.initialPages * PAGE, durationMs: performance.now() - started };
   }
   const ctx = new HostContext(limits, req.signal);
-  const host = createHost({ args: req.args, env: req.env, stdin: req.stdin, preopens: req.preopens, network: req.network, ctx });
+  let host: ReturnType<typeof createHost>;
+  try {
+    host = createHost({ args: req.args, env: req.env, stdin: req.stdin, preopens: req.preopens, network: req.network, ctx });
+  } catch (e) {
+    throw new MoatError('tool', `cannot set up the sandbox: ${errorMessage(e)}`, { cause: e });
+  }
   const main = mainModuleFor(p, limits.memoryBytes);
   const budget = BigInt(Math.min(Math.floor(limits.fuel), Number.MAX_SAFE_INTEGER));
   let mainInstance: WebAssembly.Instance | undefined;

@@ -1,5 +1,5 @@
 import { errorMessage, MoatError } from '../util/index.ts';
-import { jcoEmbedPlugin } from './jco-patch.ts';
+import { ensureJcoPatch } from './jco-patch.ts';
 import { isCompiledBinary } from './runtime-mode.ts';
 
 /**
@@ -23,6 +23,9 @@ interface BindgenModule {
 
 let bindgen: Promise<BindgenModule> | undefined;
 
+/** How many components this process has transpiled (tests assert a cache hit did not transpile). */
+export const transpileStats = { count: 0 };
+
 function isBindgen(m: unknown): m is BindgenModule {
   return typeof m === 'object' && m !== null && 'generate' in m && typeof m.generate === 'function' && '$init' in m;
 }
@@ -30,7 +33,7 @@ function isBindgen(m: unknown): m is BindgenModule {
 async function loadBindgen(): Promise<BindgenModule> {
   // Under `bun run`/`bun test` the patch is applied by a runtime plugin; the
   // compiled binary was bundled with the same patch (scripts/jco-embed-plugin.ts).
-  if (!isCompiledBinary()) Bun.plugin(jcoEmbedPlugin());
+  if (!isCompiledBinary()) ensureJcoPatch();
   const m: unknown = await import('@bytecodealliance/jco-transpile/component');
   if (!isBindgen(m)) throw new MoatError('internal', 'jco transpiler module has an unexpected shape');
   await m.$init;
@@ -40,6 +43,7 @@ async function loadBindgen(): Promise<BindgenModule> {
 export async function transpileComponent(component: Uint8Array, name: string): Promise<TranspileOutput> {
   bindgen ??= loadBindgen();
   const { generate } = await bindgen;
+  transpileStats.count++;
   let out: ReturnType<BindgenModule['generate']>;
   try {
     out = generate(component, {

@@ -43,6 +43,7 @@ export class AppModel {
   private files: string[] = [];
   private fileSet = new Set<string>();
   private readonly modes: PermissionMode[];
+  private filesTimer: ReturnType<typeof setTimeout> | undefined;
   /** Settles when the current run (or shell command) is over; tests await it. */
   idle: Promise<void> = Promise.resolve();
 
@@ -66,7 +67,8 @@ export class AppModel {
       this.transcript.commit({ kind: 'notice', level: 'info', text: `Resumed session ${this.controller.info().sessionId.slice(0, 8)}.` });
     }
     this.history = this.controller.promptHistory();
-    this.refreshFiles();
+    // Listing files spawns git: not before the first frame is up.
+    this.filesTimer = setTimeout(() => this.refreshFiles(), 200);
   }
 
   refreshFiles(): void {
@@ -226,6 +228,7 @@ export class AppModel {
   }
 
   exit(): void {
+    clearTimeout(this.filesTimer);
     this.interrupt();
     this.transcript.dispose();
     this.exitApp();

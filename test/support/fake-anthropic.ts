@@ -36,9 +36,35 @@ export interface FakeAnthropic {
   requests: RecordedRequest[];
   /** Appends responses; each `POST /v1/messages` consumes the next one. */
   script(...items: FakeScriptItem[]): void;
-  /** Responses not consumed yet. */
+  /**
+   * Responses reserved for matching requests, in order: with parallel agents
+   * the order of requests is not fixed, but each agent's conversation is. A
+   * string matches when the text of the request's first user message contains
+   * it. Matching routes (oldest first) are served before the plain script.
+   */
+  route(match: RequestMatcher, ...items: FakeScriptItem[]): void;
+  /** Responses not consumed yet (script and routes). */
   remaining(): number;
   close(): Promise<void>;
+}
+
+export type RequestMatcher = string | ((request: RecordedRequest) => boolean);
+
+/** The text of the first user message of a Messages API body: a conversation's identity. */
+export function firstUserText(body: unknown): string {
+  if (!isRecord(body) || !Array.isArray(body['messages'])) return '';
+  const first: unknown = body['messages'].find((m: unknown) => isRecord(m) && m['role'] === 'user');
+  if (!isRecord(first)) return '';
+  const content = first['content'];
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((p: unknown) => (isRecord(p) && p['type'] === 'text' && typeof p['text'] === 'string' ? p['text'] : ''))
+    .join('');
+}
+
+function matches(match: RequestMatcher, request: RecordedRequest): boolean {
+  return typeof match === 'string' ? firstUserText(request.body).includes(match) : match(request);
 }
 
 export interface FakeAnthropicOptions {
@@ -56,6 +82,7 @@ const encoder = new TextEncoder();
 
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const queue: FakeResponse[] = [];
+  const routes: { match: RequestMatcher; queue: FakeResponse[] }[] = [];
   const served: FakeResponse[] = [];
   const requests: RecordedRequest[] = [];
   // Stalled streams are parked here so close() can release them.
@@ -82,7 +109,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
         return apiError(404, 'not_found_error', `fake-anthropic: no route for ${req.method} ${url.pathname}`, n);
       }
-      let next = queue.shift();
+      let next = routes.find((r) => r.queue.length > 0 && matches(r.match, recorded))?.queue.shift();
+      next ??= queue.shift();
       if (next === undefined && options.repeat === true && served.length > 0) {
         queue.push(...served.splice(0));
         next = queue.shift();
@@ -106,7 +134,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     script(...items) {
       queue.push(...items.map(toResponse));
     },
-    remaining: () => queue.length,
+    route(match, ...items) {
+      routes.push({ match, queue: items.map(toResponse) });
+    },
+    remaining: () => queue.length + routes.reduce((n, r) => n + r.queue.length, 0),
     async close() {
       for (const release of parked) release();
       parked.clear();

@@ -59,7 +59,8 @@ export function promptLines(editor: EditorState, width: number, placeholder: str
   });
   if (editor.value === '' && placeholder) visible[0] = `${focused ? k.inverse(' ') : ''}${k.dim(placeholder)}`;
   const rule = k.gray('─'.repeat(width));
-  return [rule, ...visible.map((l, i) => `${i === 0 && start === 0 ? k.bold(GLYPH.user) : ' '} ${l}`), rule];
+  // One rule above the input only: every full redraw rewrites these lines, so they are kept light.
+  return [rule, ...visible.map((l, i) => `${i === 0 && start === 0 ? k.bold(GLYPH.user) : ' '} ${l}`)];
 }
 
 export function menuLines(menu: Completion | undefined, index: number, width: number): string[] {

@@ -4,6 +4,7 @@
  * same as blocks inside one message.
  */
 import type { StaticItem } from '../state/types.ts';
+import { highlightLines } from './highlight.ts';
 import { renderMarkdown } from './markdown.ts';
 import { c, GLYPH } from './theme.ts';
 import { formatDuration, renderTodoList, renderToolCard } from './tool-card.ts';
@@ -43,6 +44,10 @@ export function renderItem(item: StaticItem, ctx: ItemContext, expandHint = 'ctr
         return wrapText(item.text, ctx.width, `${k.bold(GLYPH.user)} `, '  ').map((l) => k.bold(l));
       case 'markdown':
         return assistantLines(item.text, item.first, ctx.width);
+      case 'code': {
+        const lines = highlightLines(item.text, item.lang).flatMap((l) => wrapHard(l, ctx.width - 2));
+        return prefixLines(lines, item.first ? `${c().white(GLYPH.bullet)} ` : '  ', '  ');
+      }
       case 'thinking':
         return [thinkingLine(item.seconds, expandHint)];
       case 'tool':
@@ -67,5 +72,5 @@ export function renderItem(item: StaticItem, ctx: ItemContext, expandHint = 'ctr
         return item.lines;
     }
   })();
-  return ['', ...body];
+  return item.kind === 'code' && item.joined ? body : ['', ...body];
 }

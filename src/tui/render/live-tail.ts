@@ -8,14 +8,28 @@
 import type { Tokens } from 'marked';
 import { lex, renderBlocks, renderCodeTail, isVisible } from './markdown.ts';
 import { c, GLYPH } from './theme.ts';
+import { wrapHard } from './wrap.ts';
 
-export function renderLiveTail(text: string, width: number, rows: number): string[] {
+/**
+ * The uncommitted lines of a streaming code block. Drawn without colour: they
+ * reach scrollback highlighted a moment later, and highlighting them on every
+ * frame would cost CPU and bytes for lines on screen for a fraction of a second.
+ */
+export function renderCodeLinesTail(lines: string[], width: number, rows: number): string[] {
+  if (rows <= 0) return [];
+  return lines.slice(-rows).flatMap((l) => wrapHard(l, width)).slice(-rows);
+}
+
+export function renderLiveTail(text: string, width: number, rows: number, skipCodeLines = 0): string[] {
   if (rows <= 0 || text.trim() === '') return [];
   const tokens = lex(text).filter(isVisible);
   const last = tokens[tokens.length - 1];
   let lines: string[];
   if (tokens.length === 1 && last?.type === 'code') {
-    lines = renderCodeTail(last as Tokens.Code, width, Math.max(1, rows - 1));
+    const code = last as Tokens.Code;
+    // Lines already committed to scrollback are not drawn again.
+    const rest = skipCodeLines > 0 ? { ...code, text: code.text.split('\n').slice(skipCodeLines).join('\n') } : code;
+    lines = renderCodeTail(rest, width, Math.max(1, rows - 1));
   } else {
     lines = renderBlocks(tokens, width);
   }

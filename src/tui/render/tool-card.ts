@@ -29,7 +29,8 @@ export function formatDuration(ms: number): string {
   return `${m} m ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const PLURALS: Record<string, string> = { match: 'matches', entry: 'entries' };
+const plural = (n: number, word: string) => `${n} ${n === 1 ? word : (PLURALS[word] ?? `${word}s`)}`;
 
 /** The one-line summary of a finished call's result. */
 export function resultSummary(call: ToolCallView, cwd: string): string {
@@ -56,7 +57,7 @@ export function resultSummary(call: ToolCallView, cwd: string): string {
     case 'matches':
       return `Found ${plural(d.count, 'match')}${d.truncated ? ' (truncated)' : ''}`;
     case 'listing':
-      return `Listed ${plural(d.entries, 'entry').replace('entrys', 'entries')} in ${relativePath(d.path, cwd)}`;
+      return `Listed ${plural(d.entries, 'entry')} in ${relativePath(d.path, cwd)}`;
     case 'todos': {
       const done = d.items.filter((i) => i.status === 'completed').length;
       return `${done}/${d.items.length} done`;

@@ -27,3 +27,34 @@ export function finishedPrefix(text: string): number {
   if (consumed !== text.length) return 0;
   return offset;
 }
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})([^\n`]*)\n/;
+
+/**
+ * When `text` is a fenced code block whose closing fence has not arrived:
+ * its language and body lines so far (the last one possibly partial).
+ */
+export function openCodeBlock(text: string): { lang: string; lines: string[] } | undefined {
+  const m = FENCE.exec(text);
+  if (!m) return undefined;
+  const fence = m[1] ?? '```';
+  const body = text.slice(m[0].length);
+  const lines = body.split('\n');
+  const closer = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
+  if (lines.some((l, i) => i < lines.length - 1 && closer.test(l))) return undefined;
+  if (closer.test(lines[lines.length - 1] ?? '')) return undefined;
+  return { lang: (m[2] ?? '').trim(), lines };
+}
+
+/** Splits off a leading fenced code block (closed or not): its language, body, and the text after it. */
+export function splitLeadingCode(text: string): { lang: string; code: string; rest: string } | undefined {
+  const m = FENCE.exec(text);
+  if (!m) return undefined;
+  const fence = m[1] ?? '```';
+  const closer = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`, 'm');
+  const body = text.slice(m[0].length);
+  const close = closer.exec(body);
+  if (!close) return { lang: (m[2] ?? '').trim(), code: body.replace(/\n$/, ''), rest: '' };
+  const code = body.slice(0, close.index).replace(/\n$/, '');
+  return { lang: (m[2] ?? '').trim(), code, rest: body.slice(close.index + close[0].length) };
+}

@@ -4,12 +4,12 @@
  * calls) and moves everything finished into the committed list, which the UI
  * prints once into native scrollback through `<Static>`.
  *
- * Text deltas are buffered and flushed on a timer (default 32 ms): one store
+ * Text deltas are buffered and flushed on a timer (default 50 ms): one store
  * update per frame instead of one per token (ink-bun-spike §2).
  */
 import type { AgentEvent, Message } from '../../agent/index.ts';
 import { hasMore } from '../render/tool-card.ts';
-import { finishedPrefix } from './split-blocks.ts';
+import { finishedPrefix, openCodeBlock, splitLeadingCode } from './split-blocks.ts';
 import { createStore, type Store } from './store.ts';
 import type { PermissionRequest, StaticItem, StaticItemInput, TodoItem, ToolCallView } from './types.ts';
 import { itemsFromHistory } from './history-items.ts';
@@ -22,6 +22,10 @@ export interface LiveState {
   thinking?: { text: string; startedAt: number };
   /** Tool calls not yet committed, in call order. */
   tools: ToolCallView[];
+  /** Lines of the streaming code block at the start of `text` already committed (the live cell skips them). */
+  codeLinesCommitted: number;
+  /** While `text` is an open code fence: its lines not yet committed (drawn without lexing again). */
+  codeTail?: { lang: string; lines: string[] };
   /** The expand key toggles these while the thing is still live. */
   expanded: boolean;
 }
@@ -53,7 +57,8 @@ export interface Committed {
 
 type Expandable = { kind: 'tool'; call: ToolCallView } | { kind: 'thinking'; text: string };
 
-const EMPTY_LIVE: LiveState = { text: '', messageStarted: false, tools: [], expanded: false };
+const EMPTY_LIVE: LiveState = { text: '', messageStarted: false, tools: [], expanded: false, codeLinesCommitted: 0 };
+const CODE_CHUNK = 8;
 const IDLE: RunState = { phase: 'idle', startedAt: 0, streamedChars: 0, outputTokens: 0, aborting: false };
 const TERMINAL = new Set(['done', 'error', 'aborted', 'denied']);
 /** Collapsed items the expand key can still open; older ones are forgotten so memory stays flat. */
@@ -77,6 +82,10 @@ export class Transcript {
   private pendingText = '';
   private pendingThinking = '';
   private toolsDirty = false;
+  private pendingChars = 0;
+  private pendingPhase: Phase | undefined;
+  /** A fenced code block being streamed: its finished lines go to scrollback in chunks. */
+  private code: { committedLines: number } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private committedThisTurn = false;
   private interruptedShown = false;
@@ -86,7 +95,7 @@ export class Transcript {
   readonly now: () => number;
 
   constructor(opts: TranscriptOptions = {}) {
-    this.flushMs = opts.flushMs ?? 32;
+    this.flushMs = opts.flushMs ?? 50;
     this.now = opts.now ?? Date.now;
   }
 
@@ -221,6 +230,22 @@ export class Transcript {
         if (e.stopReason === 'budget') this.commit({ kind: 'notice', level: 'warning', text: `Stopped: the run reached its budget ($${e.costUsd.toFixed(2)}).` });
         this.endRun();
         return;
+      case 'subagent_started':
+        this.commit({ kind: 'notice', level: 'info', text: `Sub-agent started: ${e.description} (${e.model}${e.worktree ? `, worktree ${e.worktree.branch}` : ''})` });
+        return;
+      case 'subagent_event': {
+        // A sub-agent's own stream is summarised by its task card; only its questions reach the user.
+        let inner: AgentEvent = e.event;
+        while (inner.type === 'subagent_event') inner = inner.event;
+        if (inner.type === 'permission_request' || inner.type === 'permission_resolved' || inner.type === 'notice') this.apply(inner);
+        return;
+      }
+      case 'subagent_finished': {
+        const level = e.status === 'done' ? 'info' : 'warning';
+        const why = e.error ? `: ${e.error}` : '';
+        this.commit({ kind: 'notice', level, text: `Sub-agent ${e.status} after ${e.turns} turns ($${e.costUsd.toFixed(2)})${why}` });
+        return;
+      }
       default: {
         const never: never = e;
         return never;
@@ -272,13 +297,20 @@ export class Transcript {
     if (this.pendingText) {
       let text = live.text + this.pendingText;
       this.pendingText = '';
-      const cut = finishedPrefix(text);
-      if (cut > 0) {
-        this.commitMarkdown(text.slice(0, cut), live.messageStarted);
-        live = { ...this.live.get(), messageStarted: true };
-        text = text.slice(cut);
+      // Inside an open code fence nothing can finish but the fence itself: skip the lexer.
+      let open = openCodeBlock(text);
+      if (!open) {
+        const cut = finishedPrefix(text);
+        if (cut > 0) {
+          this.commitMarkdown(text.slice(0, cut), live.messageStarted);
+          live = { ...this.live.get(), messageStarted: true };
+          text = text.slice(cut);
+          open = openCodeBlock(text);
+        }
       }
-      live = { ...live, text };
+      if (open && this.commitCodeLines(open, live.messageStarted)) live = { ...live, messageStarted: true };
+      const skip = this.code?.committedLines ?? 0;
+      live = { ...live, text, codeLinesCommitted: skip, codeTail: open ? { lang: open.lang, lines: open.lines.slice(skip) } : undefined };
       changed = true;
     }
     if (this.toolsDirty) {
@@ -287,6 +319,13 @@ export class Transcript {
       changed = true;
     }
     if (changed) this.live.set(live);
+    if (this.pendingPhase) {
+      const chars = this.pendingChars;
+      const phase = this.pendingPhase;
+      this.pendingChars = 0;
+      this.pendingPhase = undefined;
+      this.run.update((r) => (r.phase === 'idle' ? r : { ...r, phase, retry: undefined, streamedChars: r.streamedChars + chars }));
+    }
   }
 
   dispose(): void {
@@ -302,14 +341,48 @@ export class Transcript {
     this.run.update((r) => (r.phase === 'idle' || (r.phase === phase && !r.retry) ? r : { ...r, phase, retry: undefined }));
   }
 
+  /** Counted per delta, published per flush: one store update per frame, not per token. */
   private countStreamed(chars: number, phase: Phase): void {
-    this.run.update((r) => (r.phase === 'idle' ? r : { ...r, phase, retry: undefined, streamedChars: r.streamedChars + chars }));
+    this.pendingChars += chars;
+    this.pendingPhase = phase;
+    this.schedule();
   }
 
   private commitMarkdown(text: string, messageStarted: boolean): void {
-    const trimmed = text.replace(/\s+$/, '');
+    let rest = text;
+    let started = messageStarted;
+    if (this.code) {
+      // The text starts with the code block whose first lines are already in scrollback: commit the remaining lines.
+      const split = splitLeadingCode(rest);
+      if (split) {
+        const lines = split.code.split('\n').slice(this.code.committedLines);
+        if (lines.length > 0 && !(lines.length === 1 && lines[0] === '')) {
+          this.commit({ kind: 'code', lang: split.lang, text: lines.join('\n'), first: false, joined: true });
+        }
+        rest = split.rest;
+        started = true;
+      }
+      this.code = undefined;
+    }
+    const trimmed = rest.replace(/\s+$/, '');
     if (!trimmed) return;
-    this.commit({ kind: 'markdown', text: trimmed, first: !messageStarted });
+    this.commit({ kind: 'markdown', text: trimmed.replace(/^\n+/, ''), first: !started });
+  }
+
+  /**
+   * While a fenced code block streams, its finished lines are committed every
+   * CODE_CHUNK lines: the live cell then holds only a few lines, instead of a
+   * screenful that would be redrawn on every frame.
+   * Returns whether anything was committed.
+   */
+  private commitCodeLines(open: { lang: string; lines: string[] }, messageStarted: boolean): boolean {
+    const done = this.code?.committedLines ?? 0;
+    const complete = open.lines.length - 1; // the last line may still grow
+    if (complete - done < CODE_CHUNK) return false;
+    const first = !messageStarted && done === 0;
+    this.commit({ kind: 'code', lang: open.lang, text: open.lines.slice(done, complete).join('\n'), first, joined: done > 0 });
+    this.code = { committedLines: complete };
+    return true;
   }
 
   private closeThinking(): void {
@@ -332,10 +405,11 @@ export class Transcript {
     const live = this.live.get();
     if (live.text.trim()) {
       this.commitMarkdown(live.text, live.messageStarted);
-      this.live.set({ ...this.live.get(), text: '', messageStarted: true });
+      this.live.set({ ...this.live.get(), text: '', messageStarted: true, codeLinesCommitted: 0, codeTail: undefined });
     } else if (live.text) {
-      this.live.set({ ...live, text: '' });
+      this.live.set({ ...live, text: '', codeLinesCommitted: 0, codeTail: undefined });
     }
+    this.code = undefined;
   }
 
   private patchTool(id: string, fn: (t: ToolCallView) => ToolCallView, publish = true): void {
@@ -387,8 +461,9 @@ export class Transcript {
     this.timer = undefined;
     this.pendingText = '';
     this.pendingThinking = '';
+    this.code = undefined;
     const live = this.live.get();
-    this.live.set({ ...live, text: '', thinking: undefined, tools: live.tools.filter((t) => t.status !== 'streaming' && t.status !== 'pending') });
+    this.live.set({ ...live, text: '', codeTail: undefined, codeLinesCommitted: 0, thinking: undefined, tools: live.tools.filter((t) => t.status !== 'streaming' && t.status !== 'pending') });
     const seconds = (delayMs / 1000).toFixed(1);
     const partial = this.committedThisTurn ? ' The partial answer above is discarded and will be sent again.' : '';
     this.commit({ kind: 'notice', level: 'warning', text: `${message} — retrying in ${seconds} s (attempt ${attempt}).${partial}` });

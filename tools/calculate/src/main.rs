@@ -29,7 +29,7 @@ fn command() -> Command {
 /// small magnitudes use exponent form so they stay readable.
 fn format_result(v: f64, digits: usize) -> String {
     let a = v.abs();
-    if a != 0.0 && (a >= 1e15 || a < 0.5 * 10f64.powi(-(digits as i32))) {
+    if a != 0.0 && (a >= 1e15 || a < 1e-6) {
         let s = format!("{:.*e}", digits.min(15), v);
         let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
         return format!("{}e{}", trim_zeros(mant), exp);

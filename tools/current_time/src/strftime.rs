@@ -8,15 +8,21 @@ const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday",
 const MONTHS: [&str; 12] =
     ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
+/// `+hhmm` / `+hh:mm`. Local mean time offsets with seconds (+05:21:10) are
+/// truncated to minutes, as GNU date does; the metadata has the exact seconds.
 pub fn offset(secs: i64, colon: bool) -> String {
     let sign = if secs < 0 { '-' } else { '+' };
     let a = secs.abs();
-    let (h, m, s) = (a / 3600, a / 60 % 60, a % 60);
-    let sep = if colon { ":" } else { "" };
-    if s != 0 {
-        format!("{}{:02}{}{:02}{}{:02}", sign, h, sep, m, sep, s)
+    format!("{}{:02}{}{:02}", sign, a / 3600, if colon { ":" } else { "" }, a / 60 % 60)
+}
+
+/// RFC 9557: "-00" is the designation for "local time unknown", written -0000.
+fn zone_offset(t: &DateTime, colon: bool) -> String {
+    let s = offset(t.offset, colon);
+    if t.offset == 0 && t.abbrev == "-00" {
+        s.replacen('+', "-", 1)
     } else {
-        format!("{}{:02}{}{:02}", sign, h, sep, m)
+        s
     }
 }
 
@@ -82,12 +88,12 @@ pub fn format(t: &DateTime, pattern: &str) -> Result<String, String> {
             'G' => iso_week(t).0.to_string(),
             'V' => num(iso_week(t).1 as i64, 2),
             'Z' => t.abbrev.clone(),
-            'z' => offset(t.offset, false),
+            'z' => zone_offset(t, false),
             ':' => {
                 if cs.next() != Some('z') {
                     return Err("unsupported directive '%:'; only %:z is known".into());
                 }
-                offset(t.offset, true)
+                zone_offset(t, true)
             }
             's' => t.unix.to_string(),
             'F' => format!("{}-{:02}-{:02}", t.year, t.month, t.day),

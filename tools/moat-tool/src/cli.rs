@@ -39,7 +39,7 @@ pub struct Command {
     pub args: Vec<Arg>,
     pub opts: Vec<Opt>,
     pub subcommands: Vec<Command>,
-    pub keywords: &'static [&'static str],
+    pub keywords: Vec<&'static str>,
     /// none | read | write | execute: what moat should ask before running it.
     pub permission: &'static str,
 }
@@ -122,7 +122,7 @@ impl Command {
             args: Vec::new(),
             opts: Vec::new(),
             subcommands: Vec::new(),
-            keywords: &[],
+            keywords: Vec::new(),
             permission: "none",
         }
     }
@@ -138,8 +138,8 @@ impl Command {
         self.opts.push(o);
         self
     }
-    pub fn keywords(mut self, k: &'static [&'static str]) -> Command {
-        self.keywords = k;
+    pub fn keywords(mut self, k: &[&'static str]) -> Command {
+        self.keywords = k.to_vec();
         self
     }
     pub fn permission(mut self, p: &'static str) -> Command {

@@ -4,7 +4,7 @@
 
 use std::io::ErrorKind;
 
-fn describe(path: &str, e: std::io::Error) -> String {
+pub fn describe(path: &str, e: std::io::Error) -> String {
     match e.kind() {
         ErrorKind::NotFound => format!("file not found: {}", path),
         ErrorKind::PermissionDenied => {

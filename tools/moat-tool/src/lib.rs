@@ -3,6 +3,7 @@
 //! "metadata"}` output convention. std only: the build machines reach no
 //! crate registry.
 
+pub mod b64;
 pub mod cli;
 pub mod files;
 pub mod help;

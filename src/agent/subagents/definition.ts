@@ -1,0 +1,76 @@
+import type { AnyTool } from '../../tools/index.ts';
+import type { PermissionMode } from '../permission-gate.ts';
+
+/**
+ * A named sub-agent definition (`general`, `explore`, `review`, files in
+ * `.moat/agents/`, …). The loader lives in skills/; this is the part the
+ * `task` tool needs, so skills' AgentDefinition fits it as is.
+ */
+export interface SubagentDefinition {
+  name: string;
+  description: string;
+  /** Tool names as written (`Read`, `grep`, `Bash(git diff:*)`); undefined: the parent's tools. */
+  tools?: string[];
+  disallowedTools?: string[];
+  /** A model id, an alias (`sonnet`, `haiku`, `opus`) or `inherit`. */
+  model?: string;
+  maxTurns?: number;
+  permissionMode?: PermissionMode;
+  isolation?: 'worktree' | 'none';
+  systemPrompt: string;
+}
+
+/** Injected by the CLI (skills' loader); absent means only the built-in general-purpose behaviour. */
+export interface AgentCatalog {
+  get(name: string): SubagentDefinition | undefined;
+  list(): SubagentDefinition[];
+}
+
+export const TASK_TOOL_NAMES = ['task', 'task_status', 'task_result'] as const;
+
+const MODE_RANK: Record<PermissionMode, number> = { plan: 0, default: 1, acceptEdits: 2, bypassPermissions: 3 };
+
+/** A definition may ask for a stricter mode than the parent's, never a looser one. */
+export function clampMode(parent: PermissionMode, wanted: PermissionMode | undefined): PermissionMode {
+  return wanted !== undefined && MODE_RANK[wanted] < MODE_RANK[parent] ? wanted : parent;
+}
+
+const MODEL_ALIASES: Record<string, string> = {
+  sonnet: 'claude-sonnet-4-5',
+  haiku: 'claude-haiku-4-5',
+  opus: 'claude-opus-4-5',
+};
+
+export function resolveModel(parent: string, wanted: string | undefined): string {
+  if (wanted === undefined || wanted === '' || wanted === 'inherit') return parent;
+  return MODEL_ALIASES[wanted.toLowerCase()] ?? wanted;
+}
+
+/** Claude Code's tool names, for definitions written for it. */
+const CLAUDE_NAMES: Record<string, string> = { agent: 'task', multiedit: 'edit', todowrite: 'todo_write' };
+
+function key(name: string): string {
+  const bare = name.replace(/\(.*$/s, '').trim().toLowerCase();
+  const compact = bare.replace(/[^a-z0-9]/g, '');
+  return CLAUDE_NAMES[compact] ?? compact;
+}
+
+/**
+ * Maps names as written onto the parent's tools. A name the parent does not
+ * have comes back in `unknown`: a sub-agent never gets a tool its parent lacks.
+ */
+export function pickTools(requested: readonly string[], available: readonly AnyTool[]): { tools: AnyTool[]; unknown: string[] } {
+  const byKey = new Map(available.map((t) => [key(t.name), t]));
+  const tools: AnyTool[] = [];
+  const unknown: string[] = [];
+  for (const raw of requested) {
+    const tool = byKey.get(key(raw));
+    if (!tool) unknown.push(raw);
+    else if (!tools.includes(tool)) tools.push(tool);
+  }
+  return { tools, unknown };
+}
+
+export function isTaskTool(name: string): boolean {
+  return (TASK_TOOL_NAMES as readonly string[]).includes(name);
+}

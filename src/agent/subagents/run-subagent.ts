@@ -1,0 +1,190 @@
+import { join, relative } from 'node:path';
+import { ZERO_USAGE } from '../../providers/index.ts';
+import { errorMessage, isWithin } from '../../util/index.ts';
+import type { AgentEvent, RunStopReason } from '../events.ts';
+import type { SubagentHost } from './host.ts';
+import type { AgentInfo, SubagentOutcome } from './manager.ts';
+import type { SubagentPlan } from './plan.ts';
+import worktreePrompt from './prompts/worktree.md' with { type: 'text' };
+import { createWorktree, finishWorktree, type WorktreeChanges } from './worktree.ts';
+import { writeRecord, type WorktreeRecord } from './worktree-records.ts';
+
+type RunFinished = Extract<AgentEvent, { type: 'run_finished' }>;
+
+function statusFor(reason: RunStopReason): SubagentOutcome['status'] {
+  switch (reason) {
+    case 'end_turn':
+      return 'done';
+    case 'aborted':
+      return 'stopped';
+    case 'max_turns':
+    case 'budget':
+    case 'error':
+      return 'failed';
+  }
+}
+
+function errorFor(f: RunFinished, maxTurns: number | undefined): string | undefined {
+  switch (f.stopReason) {
+    case 'end_turn':
+      return undefined;
+    case 'aborted':
+      return 'stopped before it finished';
+    case 'max_turns':
+      return `stopped at its turn limit (${maxTurns ?? f.turns} turns) before it finished`;
+    case 'budget':
+      return 'stopped: the budget ran out';
+    case 'error':
+      return f.error ?? 'failed';
+  }
+}
+
+/** One line for task_status: what the agent is doing now. */
+function activityOf(e: AgentEvent): string | undefined {
+  switch (e.type) {
+    case 'turn_started':
+      return 'thinking';
+    case 'text_delta':
+      return 'writing';
+    case 'tool_call_ready': {
+      const input = JSON.stringify(e.input);
+      return `${e.name} ${input.length > 80 ? `${input.slice(0, 79)}…` : input}`;
+    }
+    case 'permission_request':
+      return `waiting for permission: ${e.toolName}`;
+    case 'retry':
+      return `retrying the model request (${e.message})`;
+    default:
+      return undefined;
+  }
+}
+
+function stoppedBeforeStart(notes: string[]): SubagentOutcome {
+  return { status: 'stopped', stopReason: 'aborted', result: '', turns: 0, usage: ZERO_USAGE, costUsd: 0, durationMs: 0, error: 'stopped before it started', notes };
+}
+
+/** Maps a path of the parent's working tree into the worktree; paths outside the repository map to the worktree top. */
+function mapInto(sourceTop: string, worktree: string, p: string): string {
+  return isWithin(sourceTop, p) ? join(worktree, relative(sourceTop, p)) : worktree;
+}
+
+/**
+ * The life of one sub-agent: its worktree (if isolated), its own session and
+ * run, its events forwarded to the parent, and at the end its work committed
+ * on its branch. Never throws after the worktree exists: the worktree is
+ * always committed or removed, even when the run fails or is stopped.
+ */
+export async function runSubagent(
+  host: SubagentHost,
+  plan: SubagentPlan,
+  ids: { agentId: string; parentToolUseId: string },
+  signal: AbortSignal,
+  report: (patch: Partial<AgentInfo>) => void,
+): Promise<SubagentOutcome> {
+  const started = performance.now();
+  const notes = [...plan.notes];
+  const settings = { ...plan.settings };
+  let record: WorktreeRecord | undefined;
+  if (plan.isolation === 'worktree') {
+    const wt = await createWorktree(settings.cwd, { id: ids.agentId, description: plan.description, base: plan.base, agentId: ids.agentId });
+    record = wt.record;
+    settings.projectRoot = mapInto(wt.sourceTop, wt.record.path, settings.projectRoot);
+    settings.cwd = wt.cwd;
+    // The worktree is the agent's whole world: the parent's extra folders are not part of it.
+    settings.addDirs = [];
+    settings.appendSystemPrompt = [settings.appendSystemPrompt, worktreePrompt.trim()].filter(Boolean).join('\n\n');
+  }
+  report({ cwd: settings.cwd, ...(record ? { worktree: { path: record.path, branch: record.branch } } : {}) });
+
+  let finished: RunFinished | undefined;
+  let changes: WorktreeChanges | undefined;
+  let announced = false;
+  try {
+    if (signal.aborted) return stoppedBeforeStart(notes);
+    const child = host.openChild({ agentId: ids.agentId, settings, tools: plan.tools, allowSubagents: plan.allowSubagents, parentMeter: host.meter() });
+    report({ sessionId: child.id });
+    if (record) {
+      record = { ...record, sessionId: child.id };
+      writeRecord(record);
+    }
+    host.emit({
+      type: 'subagent_started',
+      agentId: ids.agentId,
+      sessionId: child.id,
+      parentSessionId: host.sessionId,
+      parentToolUseId: ids.parentToolUseId,
+      description: plan.description,
+      ...(plan.agentName === undefined ? {} : { agent: plan.agentName }),
+      background: plan.background,
+      model: settings.model,
+      cwd: settings.cwd,
+      tools: [...plan.tools.map((t) => t.name), ...(plan.allowSubagents ? ['task', 'task_status', 'task_result'] : [])],
+      isolation: plan.isolation,
+      ...(record ? { worktree: { path: record.path, branch: record.branch } } : {}),
+    });
+    announced = true;
+    let activity = '';
+    for await (const e of child.run(plan.prompt, signal)) {
+      host.emit({ type: 'subagent_event', agentId: ids.agentId, parentToolUseId: ids.parentToolUseId, event: e });
+      if (e.type === 'run_finished') finished = e;
+      else if (e.type === 'turn_started') report({ turns: e.turn });
+      else if (e.type === 'usage') report({ costUsd: e.sessionCostUsd });
+      const now = activityOf(e);
+      if (now !== undefined && now !== activity) {
+        activity = now;
+        report({ lastActivity: now });
+      }
+    }
+  } finally {
+    if (record) {
+      report({ lastActivity: 'committing its changes' });
+      const stopped = finished?.stopReason !== 'end_turn';
+      const message = `${plan.description}\n\nWork of moat sub-agent ${ids.agentId}${stopped ? ', which stopped before it finished' : ''}.`;
+      try {
+        changes = await finishWorktree(record, message);
+      } catch (e) {
+        notes.push(`Its worktree ${record.path} could not be committed (${errorMessage(e)}); the changes are still there, uncommitted.`);
+      }
+    }
+  }
+
+  const f: RunFinished = finished ?? {
+    type: 'run_finished',
+    stopReason: signal.aborted ? 'aborted' : 'error',
+    result: '',
+    turns: 0,
+    usage: ZERO_USAGE,
+    costUsd: 0,
+    durationMs: 0,
+    ...(signal.aborted ? {} : { error: 'the sub-agent ended without a result' }),
+  };
+  const error = errorFor(f, settings.maxTurns);
+  const outcome: SubagentOutcome = {
+    status: statusFor(f.stopReason),
+    stopReason: f.stopReason,
+    result: f.result,
+    turns: f.turns,
+    usage: f.usage,
+    costUsd: f.costUsd,
+    durationMs: Math.round(performance.now() - started),
+    ...(changes === undefined ? {} : { changes }),
+    ...(error === undefined ? {} : { error }),
+    notes,
+  };
+  if (!announced) return outcome;
+  host.emit({
+    type: 'subagent_finished',
+    agentId: ids.agentId,
+    parentToolUseId: ids.parentToolUseId,
+    status: outcome.status,
+    stopReason: outcome.stopReason,
+    result: outcome.result,
+    turns: outcome.turns,
+    usage: outcome.usage,
+    costUsd: outcome.costUsd,
+    durationMs: outcome.durationMs,
+    ...(changes === undefined ? {} : { changes }),
+    ...(error === undefined ? {} : { error }),
+  });
+  return outcome;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineTool, ToolError, type AnyTool } from '../../tools/index.ts';
+import type { SubagentHost } from './host.ts';
+import { statusLine } from './summary.ts';
+import description from './task-status.md' with { type: 'text' };
+
+const inputSchema = z.strictObject({
+  agent_id: z.string().min(1).optional().describe('The id task returned. Default: every sub-agent you started.'),
+});
+
+export function taskStatusTool(host: SubagentHost): AnyTool {
+  return defineTool({
+    name: 'task_status',
+    description: description.trim(),
+    inputSchema,
+    effect: 'read',
+    intent(input) {
+      return { ruleName: 'Task', paths: [], summary: input.agent_id ? `status of ${input.agent_id}` : 'status of sub-agents' };
+    },
+    async execute(input) {
+      const mine = host.support.manager.list(host.sessionId);
+      if (input.agent_id !== undefined) {
+        const one = mine.find((a) => a.agentId === input.agent_id);
+        if (!one) {
+          throw new ToolError(`No sub-agent ${input.agent_id} of yours. ${mine.length > 0 ? `Yours: ${mine.map((a) => a.agentId).join(', ')}.` : 'You have started none.'}`);
+        }
+        return { content: statusLine(one) };
+      }
+      return { content: mine.length > 0 ? mine.map((a) => statusLine(a)).join('\n') : 'You have started no sub-agents.' };
+    },
+  }) as AnyTool;
+}

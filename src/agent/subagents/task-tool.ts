@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { defineTool, ToolError, type AnyTool, type ToolResult } from '../../tools/index.ts';
+import type { SubagentHost } from './host.ts';
+import { planSubagent } from './plan.ts';
+import { runSubagent } from './run-subagent.ts';
+import { outcomeText } from './summary.ts';
+import description from './task.md' with { type: 'text' };
+import { repoInfo } from './worktree.ts';
+
+const inputSchema = z.strictObject({
+  description: z.string().min(1).max(120).describe('A short (3-6 word) description of the task, shown to the user.'),
+  prompt: z.string().min(1).describe('The complete brief for the sub-agent: it sees nothing else of this conversation.'),
+  agent: z.string().min(1).optional().describe('A named agent definition to run (see the list in the description). Default: a general-purpose agent.'),
+  tools: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('The tools it may use, a subset of yours (e.g. ["read", "grep", "glob"] for research). Default: your tools without task.'),
+  max_turns: z.number().int().min(1).max(500).optional().describe('Most model turns it may take. Default 10.'),
+  model: z.string().min(1).optional().describe('Model id or alias (sonnet, haiku, opus). Default: yours.'),
+  isolation: z
+    .enum(['worktree', 'none'])
+    .optional()
+    .describe('worktree: its own git worktree and branch; none: this folder. Default: worktree if it can edit files, else none.'),
+  base: z
+    .enum(['head', 'working-tree'])
+    .optional()
+    .describe('With worktree isolation: start from the last commit (head, default) or from the current files including uncommitted changes (working-tree).'),
+  run_in_background: z.boolean().optional().describe('Return an agent id at once and let it run; collect it with task_result. Default false.'),
+});
+
+function agentList(host: SubagentHost): string {
+  const defs = host.support.catalog?.list() ?? [];
+  if (defs.length === 0) return '';
+  return `\n\nNamed agents (the \`agent\` field):\n${defs.map((d) => `- ${d.name}: ${d.description.replace(/\s+/g, ' ').trim()}`).join('\n')}`;
+}
+
+/** The `task` tool of one session: it starts sub-agents as children of that session. */
+export function taskTool(host: SubagentHost): AnyTool {
+  return defineTool({
+    name: 'task',
+    description: `${description.trim()}${agentList(host)}`,
+    inputSchema,
+    // The tool itself changes nothing: the sub-agent's own calls pass its own permission checks.
+    effect: 'read',
+    intent(input) {
+      return { ruleName: 'Task', subject: input.description, paths: [], summary: `${input.agent ?? 'sub-agent'}: ${input.description}` };
+    },
+    async execute(input, ctx): Promise<ToolResult> {
+      const plan = planSubagent(host, input);
+      if (plan.isolation === 'worktree') {
+        const repo = await repoInfo(plan.settings.cwd);
+        const missing = !repo ? `${plan.settings.cwd} is not inside a git repository` : !repo.head ? 'the repository has no commits yet' : undefined;
+        if (missing !== undefined) {
+          if (plan.isolationExplicit) {
+            throw new ToolError(`isolation "worktree" is not possible: ${missing}. Use isolation "none" to let the sub-agent work in this folder.`);
+          }
+          plan.isolation = 'none';
+          plan.notes.push(`It ran without worktree isolation, in your folder: ${missing}.`);
+        }
+      }
+      const { manager } = host.support;
+      const agentId = manager.newAgentId();
+      const { done } = manager.launch({
+        agentId,
+        parentSessionId: host.sessionId,
+        parentToolUseId: ctx.toolUseId,
+        description: plan.description,
+        ...(plan.agentName === undefined ? {} : { agent: plan.agentName }),
+        background: plan.background,
+        ...(plan.background ? {} : { parentSignal: ctx.signal }),
+        inheritSlot: !plan.background && host.depth > 0,
+        run: (signal, report) => runSubagent(host, plan, { agentId, parentToolUseId: ctx.toolUseId }, signal, report),
+      });
+      if (plan.background) {
+        return {
+          content: `Started background sub-agent ${agentId} ("${plan.description}"). Check on it with task_status and collect its answer with task_result (agent_id "${agentId}").`,
+          display: { type: 'text', text: `background agent ${agentId}` },
+        };
+      }
+      const outcome = await done;
+      const text = outcomeText({ agentId, description: plan.description, isolation: plan.isolation }, outcome);
+      return {
+        content: text,
+        isError: outcome.status !== 'done',
+        display: { type: 'text', text: `agent ${agentId} ${outcome.status}${outcome.changes ? ` — ${outcome.changes.files.length} file(s) on ${outcome.changes.branch}` : ''}` },
+      };
+    },
+  }) as AnyTool;
+}

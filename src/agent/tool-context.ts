@@ -1,0 +1,43 @@
+import type { Store } from '../store/index.ts';
+import type { TodoItem, ToolContext } from '../tools/index.ts';
+import type { AgentEvent } from './events.ts';
+
+export interface ContextSource {
+  sessionId: string;
+  cwd: string;
+  roots: readonly string[];
+  bashTimeoutMs: number;
+  readFiles: Set<string>;
+  todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
+  store: Store;
+  emit(e: AgentEvent): void;
+}
+
+/**
+ * What one tool call sees. Everything comes from the session that runs it —
+ * a sub-agent's cwd and roots are its worktree — never from globals.
+ */
+export function makeToolContext(src: ContextSource, toolUseId: string, approvedPaths: string[], signal: AbortSignal): ToolContext {
+  return {
+    cwd: src.cwd,
+    roots: src.roots,
+    approvedPaths,
+    signal,
+    sessionId: src.sessionId,
+    toolUseId,
+    bashTimeoutMs: src.bashTimeoutMs,
+    files: {
+      markRead: (p) => src.readFiles.add(p),
+      wasRead: (p) => src.readFiles.has(p),
+    },
+    todos: {
+      get: () => src.todos.get(),
+      set: (items) => {
+        src.todos.set(items);
+        src.store.sessions.setTodos(src.sessionId, items);
+        src.emit({ type: 'todos', items });
+      },
+    },
+    onUpdate: (display) => src.emit({ type: 'tool_update', toolUseId, display }),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * `moat` without -p: opens the store, builds the controller and hands the
+ * terminal to the interactive UI. The UI (Ink + React) is imported lazily, so
+ * `--version`, `-p` and the `sessions` commands never load it.
+ */
+import { join } from 'node:path';
+import type { AgentSettings } from '../agent/index.ts';
+import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
+import { createAnthropicProvider } from '../providers/index.ts';
+import { openStore } from '../store/index.ts';
+import { builtinTools, ToolRegistry } from '../tools/index.ts';
+import { MoatError } from '../util/index.ts';
+import { createTuiController } from './tui-controller.ts';
+
+export interface InteractiveOptions {
+  loaded: LoadedConfig;
+  settings: AgentSettings;
+  apiKey: string;
+  /** `moat "task"`: sent as the first prompt. */
+  prompt?: string;
+  /** A session id (or prefix), or 'latest' for --continue. */
+  resume?: string;
+  env?: Env;
+}
+
+export async function runInteractive(o: InteractiveOptions): Promise<number> {
+  const env = o.env ?? process.env;
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new MoatError('usage', 'the interactive UI needs a terminal: use moat -p "task" in scripts and pipes');
+  }
+  const paths = moatPaths(env);
+  const store = openStore(paths.dbFile);
+  let controller;
+  try {
+    controller = createTuiController({
+      provider: createAnthropicProvider({ apiKey: o.apiKey, baseURL: o.loaded.config.apiBaseUrl }),
+      registry: new ToolRegistry(builtinTools()),
+      store,
+      settings: o.settings,
+      loaded: o.loaded,
+      logFile: join(paths.dataDir, 'logs', 'tui.log'),
+      ...(o.resume ? { resume: o.resume } : {}),
+    });
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  const { runTui } = await import('../tui/index.ts');
+  return runTui(controller, {
+    testHooks: env.MOAT_TEST_HOOKS === '1',
+    ...(o.prompt ? { initialPrompt: o.prompt } : {}),
+  });
+}

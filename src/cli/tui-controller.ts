@@ -1,0 +1,241 @@
+/**
+ * The real TuiController: the interactive UI's only way into moat. It owns
+ * the AgentSession (swapped on /clear and /resume), the permission broker,
+ * the store and the config files; the UI sees none of them.
+ */
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import pkg from '../../package.json' with { type: 'json' };
+import {
+  AgentSession,
+  contextWindow,
+  PermissionBroker,
+  type AgentDeps,
+  type AgentSettings,
+  type Message,
+  type PermissionMode,
+  type UserPart,
+} from '../agent/index.ts';
+import { addPermissionRule, type LoadedConfig } from '../config/index.ts';
+import type { Provider } from '../providers/index.ts';
+import type { Store } from '../store/index.ts';
+import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
+import type { PermissionRuleView, PromptInput, ShellResult, TuiController, TuiInfo } from '../tui/index.ts';
+import ignore from 'ignore';
+import { errorMessage } from '../util/index.ts';
+
+export interface TuiControllerDeps {
+  provider: Provider;
+  registry: ToolRegistry;
+  store: Store;
+  settings: AgentSettings;
+  loaded: LoadedConfig;
+  /** Where `log()` writes (details that must not reach the screen). */
+  logFile: string;
+  resume?: string;
+}
+
+const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-5', 'claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4'];
+const MAX_ATTACHMENT_BYTES = 256 * 1024;
+const SHELL_OUTPUT_CAP = 30_000;
+
+export function createTuiController(deps: TuiControllerDeps): TuiController {
+  const { store, settings, loaded } = deps;
+  const broker = new PermissionBroker();
+  const sessionRules: PermissionRuleView[] = [];
+  const agentDeps: AgentDeps = {
+    provider: deps.provider,
+    registry: deps.registry,
+    store,
+    settings,
+    ask: broker.ask,
+    remember: (rule, scope) => {
+      addPermissionRule(scope === 'project' ? loaded.files.project : loaded.files.user, 'allow', rule);
+      sessionRules.push({ rule, behavior: 'allow', source: scope });
+    },
+  };
+  let session = AgentSession.open(agentDeps, deps.resume ? { resume: deps.resume } : {});
+  // Read from .git/HEAD: spawning git before the first frame costs startup time.
+  const branch = headBranch(settings.cwd);
+
+  const log = (message: string) => {
+    try {
+      mkdirSync(join(deps.logFile, '..'), { recursive: true });
+      appendFileSync(deps.logFile, `${new Date().toISOString()} ${message}\n`);
+    } catch {
+      // Logging must never take the UI down.
+    }
+  };
+
+  const info = (): TuiInfo => ({
+    version: pkg.version,
+    model: settings.model,
+    cwd: settings.cwd,
+    ...(branch ? { gitBranch: branch } : {}),
+    permissionMode: settings.permissionMode,
+    sessionId: session.id,
+    contextWindow: contextWindow(settings.model),
+  });
+
+  const conversation = (): Message[] => [...session.messages()];
+
+  return {
+    info,
+    initialMessages: () => (session.resumed ? conversation() : []),
+    run: (prompt, signal) => session.run(promptParts(prompt, settings.cwd), signal),
+    respondPermission: (requestId, decision) => {
+      broker.respond(requestId, decision);
+    },
+    setPermissionMode: (mode: PermissionMode) => {
+      // The session reads its settings at the start of every run.
+      settings.permissionMode = mode;
+      store.sessions.setPermissionMode(session.id, mode);
+    },
+    setModel: (model) => {
+      settings.model = model;
+      store.sessions.setModel(session.id, model);
+    },
+    models: () => (MODELS.includes(settings.model) ? MODELS : [settings.model, ...MODELS]),
+    newSession: () => {
+      broker.cancelAll();
+      session = AgentSession.open(agentDeps);
+      return info();
+    },
+    listSessions: () =>
+      store.sessions
+        .list({ cwd: settings.cwd })
+        .map((s) => ({ id: s.id, title: s.title ?? s.firstPrompt ?? '', updatedAt: s.updatedAt, model: s.model })),
+    resume: (id) => {
+      broker.cancelAll();
+      session = AgentSession.open(agentDeps, { resume: id });
+      return conversation();
+    },
+    promptHistory: () => store.history.list(loaded.projectRoot, 500).reverse(),
+    addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
+    tools: () => deps.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),
+    permissionRules: () => [
+      ...loaded.rules.map((r) => ({ rule: r.rule, behavior: r.list, source: r.source.kind === 'file' ? r.source.scope : r.source.kind })),
+      ...sessionRules,
+    ],
+    addPermissionRule: (rule, behavior, scope) => {
+      const [parsed] = parseRuleList([rule]);
+      if (!parsed) throw new Error(`not a rule: ${rule}`);
+      addPermissionRule(scope === 'project' ? loaded.files.project : loaded.files.user, behavior, rule);
+      // Effective from the next call: the session reads these lists at each run.
+      (behavior === 'allow' ? settings.allow : settings.deny).push(parsed);
+      sessionRules.push({ rule, behavior, source: scope });
+    },
+    // Rules live in hand-edited TOML; removing one is left to the user's editor.
+    removePermissionRule: () => false,
+    runShell: (command, signal) => runShell(command, settings.cwd, signal),
+    listFiles: () => listProjectFiles(settings.cwd),
+    cost: () => {
+      const t = store.usage.totals(session.id);
+      return { sessionCostUsd: t.costUsd, usage: t.usage, turns: t.turns };
+    },
+    shutdown: () => {
+      broker.cancelAll('moat is exiting.');
+      store.close();
+    },
+    log,
+  };
+}
+
+/** Shell context, then attached files, then the prompt text: what the model gets as one user message. */
+export function promptParts(prompt: PromptInput, cwd: string): UserPart[] {
+  const parts: UserPart[] = [];
+  for (const r of prompt.shellContext) {
+    parts.push({
+      type: 'text',
+      text: `<bash-input>${r.command}</bash-input>\n<bash-output exit-code="${r.exitCode ?? 'killed'}">\n${r.output}</bash-output>\nThe user ran this command in the terminal; its output is context for the next request.`,
+    });
+  }
+  for (const rel of prompt.attachments) {
+    const abs = resolve(cwd, rel);
+    try {
+      const size = statSync(abs).size;
+      if (size > MAX_ATTACHMENT_BYTES) {
+        parts.push({ type: 'text', text: `<file path="${rel}">(${size} bytes: too large to attach; read it with the read tool)</file>` });
+        continue;
+      }
+      const text = readFileSync(abs, 'utf8');
+      parts.push({ type: 'text', text: `<file path="${relative(cwd, abs)}">\n${text}\n</file>` });
+    } catch (e) {
+      parts.push({ type: 'text', text: `<file path="${rel}">(could not read: ${errorMessage(e)})</file>` });
+    }
+  }
+  parts.push({ type: 'text', text: prompt.text });
+  return parts;
+}
+
+async function runShell(command: string, cwd: string, signal: AbortSignal): Promise<ShellResult> {
+  const started = performance.now();
+  const proc = Bun.spawn(['bash', '-c', `${command} 2>&1`], { cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
+  const kill = () => proc.kill('SIGTERM');
+  signal.addEventListener('abort', kill, { once: true });
+  try {
+    let output = await new Response(proc.stdout).text();
+    const exitCode = await proc.exited;
+    if (output.length > SHELL_OUTPUT_CAP) output = `… (${output.length - SHELL_OUTPUT_CAP} characters cut)\n${output.slice(-SHELL_OUTPUT_CAP)}`;
+    return { command, output, exitCode: signal.aborted ? null : exitCode, durationMs: Math.round(performance.now() - started) };
+  } finally {
+    signal.removeEventListener('abort', kill);
+  }
+}
+
+const MAX_FILES = 20_000;
+
+/** Files for `@path` completion: git's view when in a repository (fast, .gitignore exact), else a walk honouring .gitignore. */
+export async function listProjectFiles(cwd: string): Promise<string[]> {
+  const git = Bun.spawn(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
+  const out = await new Response(git.stdout).text();
+  if ((await git.exited) === 0) return out.split('\0').filter(Boolean).slice(0, MAX_FILES);
+  const ig = ignore().add(['.git', 'node_modules']);
+  try {
+    ig.add(readFileSync(join(cwd, '.gitignore'), 'utf8'));
+  } catch {
+    // no .gitignore
+  }
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(join(cwd, dir), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (files.length >= MAX_FILES) return;
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (ig.ignores(e.isDirectory() ? `${rel}/` : rel)) continue;
+      if (e.isDirectory()) walk(rel);
+      else files.push(rel);
+    }
+  };
+  walk('');
+  return files;
+}
+
+/** The checked-out branch (or short commit) from .git/HEAD, without running git. */
+export function headBranch(cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const dotGit = join(dir, '.git');
+    if (existsSync(dotGit)) {
+      try {
+        let gitDir = dotGit;
+        if (statSync(dotGit).isFile()) {
+          // A worktree or submodule: ".git" holds "gitdir: <path>".
+          const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+          if (!m?.[1]) return undefined;
+          gitDir = resolve(dir, m[1].trim());
+        }
+        const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+        const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
+        return ref?.[1] ?? head.slice(0, 7);
+      } catch {
+        return undefined;
+      }
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}

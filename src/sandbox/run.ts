@@ -1,0 +1,16 @@
+import { runInChild } from './child-runner.ts';
+import { preparedFor } from './load.ts';
+import { runInProcess } from './run-in-process.ts';
+import type { LoadedComponent, RunRequest, RunResult } from './types.ts';
+
+/**
+ * Run one invocation of a loaded component: a fresh host and a fresh instance
+ * every time, in this thread (trusted, fastest) or in a child process that is
+ * SIGKILLed at the deadline (untrusted). Every way the guest can end — exit,
+ * trap, fuel, memory, output, deadline — comes back as a RunResult; only a
+ * broken request (a preopen that does not exist) throws a MoatError.
+ */
+export function runComponent(loaded: LoadedComponent, request: RunRequest): Promise<RunResult> {
+  const p = preparedFor(loaded);
+  return request.isolation === 'child' ? runInChild(p, request) : runInProcess(p, request);
+}

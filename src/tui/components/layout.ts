@@ -1,0 +1,71 @@
+/**
+ * What the dynamic part of the frame holds, as lines: the live cell above,
+ * the bottom area below. Both are pure functions of the stores, so the live
+ * cell can be clamped to exactly the rows the bottom area leaves free.
+ */
+import type { AppModel } from '../app-model.ts';
+import { describeChord } from '../keymap.ts';
+import { menuLines, pickerLines, promptLines, spinnerLine, statusLine, todoLines } from '../render/bottom.ts';
+import { renderCodeLinesTail, renderLiveTail } from '../render/live-tail.ts';
+import { dialogLines } from '../render/permission-dialog.ts';
+import { c, GLYPH } from '../render/theme.ts';
+import { renderToolCard } from '../render/tool-card.ts';
+import { prefixLines, truncate } from '../render/wrap.ts';
+
+/** Rows kept free so the frame never fills the screen (a full frame makes Ink clear and redraw everything). */
+export const SAFETY_ROWS = 2;
+
+export function bottomLines(app: AppModel, width: number, rows: number, now: number, frame: number): string[] {
+  const ui = app.ui.get();
+  const t = app.transcript;
+  const run = t.run.get();
+  const running = run.phase !== 'idle';
+  const req = t.permissions.get()[0];
+  // One blank line between the transcript and everything below it.
+  const lines: string[] = [''];
+  lines.push(...todoLines(t.todos.get(), running, width));
+  if (req) {
+    const call = t.live.get().tools.find((x) => x.id === req.toolUseId);
+    lines.push(...dialogLines(req, call, ui.dialog, width, Math.max(10, rows - lines.length - 6), ui.info.cwd));
+  } else if (ui.picker) {
+    lines.push(...pickerLines(ui.picker, width, Math.max(6, rows - lines.length - 6)));
+  } else {
+    const key = describeChord(app.keymap.interrupt[0] ?? 'escape').toLowerCase();
+    lines.push(...spinnerLine(run, now, frame, key));
+    const hint = running ? 'Type to queue a message for when this turn ends' : 'Ask moat to do something · /help';
+    lines.push(...promptLines(ui.editor, width, hint, true));
+    lines.push(...menuLines(ui.completion, ui.completionIndex, width));
+  }
+  lines.push(statusLine(ui, t.usage.get(), width, now, describeChord(app.keymap.cycleMode[0] ?? 'shift+tab')));
+  return lines;
+}
+
+/** The live cell: open thinking, the unfinished text block, the active tool calls — at most `maxRows` lines. */
+export function liveLines(app: AppModel, width: number, maxRows: number, now: number): string[] {
+  if (maxRows <= 0) return [];
+  const k = c();
+  const live = app.transcript.live.get();
+  const cwd = app.ui.get().info.cwd;
+  const toolLines = live.tools.flatMap((call) => ['', ...renderToolCard(call, { width, cwd, now, liveOutputLines: live.expanded ? 15 : 5 })]);
+  const out: string[] = [];
+  if (live.thinking) {
+    const text = live.thinking.text.trim();
+    out.push('');
+    if (live.expanded && text) {
+      out.push(k.dim.italic(`${GLYPH.thinking} Thinking…`));
+      out.push(...text.split('\n').slice(-Math.max(1, maxRows - 3)).map((l) => k.dim(truncate(`  ${l}`, width))));
+    } else {
+      const last = text.split('\n').pop() ?? '';
+      out.push(truncate(k.dim.italic(`${GLYPH.thinking} Thinking… `) + k.dim(last), width));
+    }
+  }
+  const textRows = maxRows - out.length - toolLines.length - 1;
+  if (live.text.trim() && textRows > 0) {
+    const tail = live.codeTail ? renderCodeLinesTail(live.codeTail.lines, width - 2, textRows) : renderLiveTail(live.text, width - 2, textRows);
+    // A code block continuing committed lines joins them without a gap.
+    if (live.codeLinesCommitted === 0) out.push('');
+    out.push(...prefixLines(tail, live.messageStarted ? '  ' : `${k.white(GLYPH.bullet)} `, '  '));
+  }
+  out.push(...toolLines);
+  return out.length > maxRows ? out.slice(-maxRows) : out;
+}

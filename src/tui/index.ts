@@ -1,0 +1,16 @@
+/**
+ * The interactive UI's public surface. Importing this loads Ink and React:
+ * the CLI imports it lazily (`await import`), so `--version` and `-p` never pay for it.
+ */
+export { runTui, type RunTuiOptions } from './run-tui.tsx';
+export type {
+  TuiController,
+  TuiInfo,
+  PromptInput,
+  ShellResult,
+  SessionSummary,
+  PermissionRuleView,
+  ToolInfo,
+  CostInfo,
+} from './controller.ts';
+export { KEY_ACTIONS, DEFAULT_KEYMAP, buildKeymap, normalizeChord, type Keymap, type KeyAction, type KeyChord, type KeymapOverrides } from './keymap.ts';

@@ -1,0 +1,119 @@
+/**
+ * Starts the interactive UI and owns the terminal while it runs. Whatever
+ * ends the process — /exit, Ctrl-C twice, an uncaught exception, an unhandled
+ * rejection, SIGTERM — the terminal is given back the same way: Ink
+ * unmounted, raw mode off, cursor visible, bracketed paste off, the session
+ * saved and closed (ink-bun-spike §6: Bun keeps running after an uncaught
+ * error while a top-level await is pending, and leaves the cursor hidden).
+ */
+import { render } from 'ink';
+import { AppModel } from './app-model.ts';
+import { App } from './app.tsx';
+import type { TuiController } from './controller.ts';
+import { buildKeymap, type KeymapOverrides } from './keymap.ts';
+import { setValue } from './state/line-editor.ts';
+
+export interface RunTuiOptions {
+  /** `[keymap]` from config. */
+  keymap?: KeymapOverrides | Record<string, unknown>;
+  /** `moat "task"`: sent as soon as the UI is up. */
+  initialPrompt?: string;
+  /** Honour MOAT_TEST_CRASH (only when MOAT_TEST_HOOKS=1): end-to-end tests of the crash path. */
+  testHooks?: boolean;
+}
+
+const RESTORE = '\x1b[?25h\x1b[?2004l';
+
+export async function runTui(controller: TuiController, opts: RunTuiOptions = {}): Promise<number> {
+  const { keymap, errors } = buildKeymap(opts.keymap);
+  let resolveExit: (code: number) => void = () => {};
+  const exited = new Promise<number>((resolve) => {
+    resolveExit = resolve;
+  });
+  let done = false;
+
+  const app = new AppModel({ controller, keymap, exit: () => finish(0) });
+  app.start();
+  for (const e of errors) app.transcript.commit({ kind: 'notice', level: 'warning', text: e });
+
+  if (opts.initialPrompt?.trim()) {
+    app.setEditor(setValue(opts.initialPrompt));
+    app.submit();
+  }
+
+  const inst = render(<App app={app} onError={(e) => crash(e)} />, { exitOnCtrlC: false, maxFps: 30, incrementalRendering: true });
+
+  function restoreTerminal(): void {
+    try {
+      inst.unmount();
+    } catch {
+      // Half-torn-down Ink: restoring the tty below is what matters.
+    }
+    try {
+      if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    } catch {
+      // stdin already closed
+    }
+    try {
+      process.stdout.write(RESTORE);
+    } catch {
+      // stdout gone (terminal closed): nothing to restore
+    }
+  }
+
+  function finish(code: number, message?: string): void {
+    if (done) return;
+    done = true;
+    try {
+      app.interrupt();
+      app.transcript.dispose();
+    } catch {
+      // best effort: we are leaving
+    }
+    restoreTerminal();
+    if (message) process.stderr.write(message);
+    try {
+      controller.shutdown();
+    } catch (e) {
+      process.stderr.write(`moat: could not save the session: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
+    process.stdin.pause();
+    resolveExit(code);
+  }
+
+  function crash(e: unknown): void {
+    const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
+    try {
+      controller.log(`fatal: ${detail}`);
+    } catch {
+      // the log is a courtesy
+    }
+    finish(1, `moat: internal error: ${e instanceof Error ? e.message : String(e)} (details in the log)\n`);
+  }
+
+  const onSignal = (code: number) => () => finish(code);
+  const onTerm = onSignal(143);
+  const onHup = onSignal(129);
+  const onInt = onSignal(130);
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  process.on('SIGTERM', onTerm);
+  process.on('SIGHUP', onHup);
+  process.on('SIGINT', onInt);
+
+  if (opts.testHooks && process.env.MOAT_TEST_CRASH === '1') {
+    setTimeout(() => {
+      throw new Error('injected crash (MOAT_TEST_CRASH=1)');
+    }, 300);
+  }
+
+  try {
+    return await exited;
+  } finally {
+    process.off('uncaughtException', crash);
+    process.off('unhandledRejection', crash);
+    process.off('SIGTERM', onTerm);
+    process.off('SIGHUP', onHup);
+    process.off('SIGINT', onInt);
+  }
+}

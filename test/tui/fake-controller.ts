@@ -1,0 +1,156 @@
+/**
+ * A scripted TuiController: each `run()` plays the next script of events,
+ * optionally waiting on gates (permission answers, aborts) like the real
+ * agent does.
+ */
+import type { AgentEvent, Message, PermissionDecision, PermissionMode } from '../../src/agent/index.ts';
+import type {
+  CostInfo,
+  PermissionRuleView,
+  PromptInput,
+  SessionSummary,
+  ShellResult,
+  ToolInfo,
+  TuiController,
+  TuiInfo,
+} from '../../src/tui/controller.ts';
+
+/** One step of a scripted run: an event, a pause, or a wait for the UI's permission answer. */
+export type Step = AgentEvent | { wait: number } | { awaitPermission: string } | { awaitAbort: true };
+
+export class FakeController implements TuiController {
+  infoValue: TuiInfo = {
+    version: '0.1.0',
+    model: 'claude-sonnet-4-5',
+    cwd: '/work/project',
+    gitBranch: 'main',
+    permissionMode: 'default',
+    sessionId: 'sess-0001-aaaa',
+    contextWindow: 200_000,
+  };
+  scripts: Step[][] = [];
+  prompts: PromptInput[] = [];
+  decisions: { requestId: string; decision: PermissionDecision }[] = [];
+  history: string[] = [];
+  rules: PermissionRuleView[] = [{ rule: 'Bash(npm test:*)', behavior: 'allow', source: 'project' }];
+  files = ['src/app.ts', 'src/tui/app.tsx', 'README.md', 'package.json'];
+  sessions: SessionSummary[] = [];
+  resumed: Record<string, Message[]> = {};
+  earlier: Message[] = [];
+  logs: string[] = [];
+  modes: PermissionMode[] = [];
+  shellResults: ShellResult[] = [];
+  shutdowns = 0;
+  private waiters = new Map<string, (d: PermissionDecision) => void>();
+
+  info(): TuiInfo {
+    return this.infoValue;
+  }
+  initialMessages(): Message[] {
+    return this.earlier;
+  }
+  async *run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
+    this.prompts.push(prompt);
+    const script = this.scripts.shift() ?? [];
+    for (const step of script) {
+      if (signal.aborted) break;
+      if ('wait' in step) await Bun.sleep(step.wait);
+      else if ('awaitPermission' in step) {
+        const id = step.awaitPermission;
+        const d = await new Promise<PermissionDecision>((resolve) => this.waiters.set(id, resolve));
+        yield { type: 'permission_resolved', requestId: id, decision: d };
+      } else if ('awaitAbort' in step) {
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      } else yield step;
+    }
+    if (signal.aborted) {
+      yield { type: 'turn_aborted', turn: 1 };
+      yield finished('aborted');
+    }
+  }
+  respondPermission(requestId: string, decision: PermissionDecision): void {
+    this.decisions.push({ requestId, decision });
+    this.waiters.get(requestId)?.(decision);
+    this.waiters.delete(requestId);
+  }
+  setPermissionMode(mode: PermissionMode): void {
+    this.modes.push(mode);
+    this.infoValue = { ...this.infoValue, permissionMode: mode };
+  }
+  setModel(model: string): void {
+    this.infoValue = { ...this.infoValue, model };
+  }
+  models(): string[] {
+    return ['claude-sonnet-4-5', 'claude-opus-4-5', 'claude-haiku-4-5'];
+  }
+  newSession(): TuiInfo {
+    this.infoValue = { ...this.infoValue, sessionId: 'sess-0002-bbbb' };
+    return this.infoValue;
+  }
+  listSessions(): SessionSummary[] {
+    return this.sessions;
+  }
+  resume(id: string): Message[] {
+    this.infoValue = { ...this.infoValue, sessionId: id };
+    return this.resumed[id] ?? [];
+  }
+  promptHistory(): string[] {
+    return [...this.history];
+  }
+  addPromptHistory(text: string): void {
+    this.history.push(text);
+  }
+  tools(): ToolInfo[] {
+    return [
+      { name: 'bash', description: 'Runs a command.', effect: 'execute' },
+      { name: 'read', description: 'Reads a file.', effect: 'read' },
+    ];
+  }
+  permissionRules(): PermissionRuleView[] {
+    return this.rules;
+  }
+  addPermissionRule(rule: string, behavior: 'allow' | 'deny', scope: 'project' | 'user'): void {
+    this.rules.push({ rule, behavior, source: scope });
+  }
+  removePermissionRule(rule: string, behavior: 'allow' | 'deny'): boolean {
+    const before = this.rules.length;
+    this.rules = this.rules.filter((r) => !(r.rule === rule && r.behavior === behavior));
+    return this.rules.length < before;
+  }
+  async runShell(command: string): Promise<ShellResult> {
+    const r = this.shellResults.shift() ?? { command, output: `ran ${command}\n`, exitCode: 0, durationMs: 12 };
+    return { ...r, command };
+  }
+  async listFiles(): Promise<string[]> {
+    return this.files;
+  }
+  cost(): CostInfo {
+    return { sessionCostUsd: 0.0123, usage: { inputTokens: 1000, outputTokens: 200, cacheCreationInputTokens: 0, cacheReadInputTokens: 500 }, turns: 2 };
+  }
+  shutdown(): void {
+    this.shutdowns++;
+  }
+  log(message: string): void {
+    this.logs.push(message);
+  }
+}
+
+export function finished(stopReason: 'end_turn' | 'aborted' | 'error', error?: string): AgentEvent {
+  return {
+    type: 'run_finished',
+    stopReason,
+    result: '',
+    turns: 1,
+    usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+    costUsd: 0,
+    durationMs: 10,
+    ...(error ? { error } : {}),
+  };
+}
+
+/** Text split into deltas of `size` characters. */
+export function deltas(text: string, size = 7, turn = 1): AgentEvent[] {
+  const out: AgentEvent[] = [];
+  for (let i = 0; i < text.length; i += size) out.push({ type: 'text_delta', turn, text: text.slice(i, i + size) });
+  return out;
+}
