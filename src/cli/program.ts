@@ -53,10 +53,10 @@ export interface Handlers {
   // Sub-agents and worktrees.
   agentsPs(): Promise<number>;
   agentsStop(id: string): Promise<number>;
-  worktreesList(opts: { cwd?: string }): Promise<number>;
-  worktreesDiff(id: string, opts: { cwd?: string; stat?: boolean }): Promise<number>;
-  worktreesMerge(id: string, opts: { cwd?: string }): Promise<number>;
-  worktreesRm(id: string, opts: { cwd?: string; force?: boolean }): Promise<number>;
+  worktreesList(opts: { repo?: string }): Promise<number>;
+  worktreesDiff(id: string, opts: { repo?: string; stat?: boolean }): Promise<number>;
+  worktreesMerge(id: string, opts: { repo?: string }): Promise<number>;
+  worktreesRm(id: string, opts: { repo?: string; force?: boolean }): Promise<number>;
 }
 
 /**
@@ -189,29 +189,30 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .description('stop a running background sub-agent (its work is committed on its branch)')
     .action(async (id: string) => setExit(await handlers.agentsStop(id)));
   const worktrees = program.command('worktrees').description('branches left by sub-agents and -p --worktree runs: list, diff, merge, rm');
-  const cwdOption = ['--cwd <dir>', 'a folder of the repository (default: the current folder)'] as const;
+  // Not --cwd: the root command's --cwd would take it first.
+  const cwdOption = ['-C, --repo <dir>', 'a folder of the repository (default: the current folder)'] as const;
   worktrees
     .command('list')
     .description("this repository's moat worktrees and their state")
     .option(...cwdOption)
-    .action(async (opts: { cwd?: string }) => setExit(await handlers.worktreesList(opts)));
+    .action(async (opts: { repo?: string }) => setExit(await handlers.worktreesList(opts)));
   worktrees
     .command('diff <id>')
     .description("a worktree's changes as a patch")
     .option('--stat', 'only the diff stat')
     .option(...cwdOption)
-    .action(async (id: string, opts: { cwd?: string; stat?: boolean }) => setExit(await handlers.worktreesDiff(id, opts)));
+    .action(async (id: string, opts: { repo?: string; stat?: boolean }) => setExit(await handlers.worktreesDiff(id, opts)));
   worktrees
     .command('merge <id>')
     .description("merge a worktree's branch into the current branch")
     .option(...cwdOption)
-    .action(async (id: string, opts: { cwd?: string }) => setExit(await handlers.worktreesMerge(id, opts)));
+    .action(async (id: string, opts: { repo?: string }) => setExit(await handlers.worktreesMerge(id, opts)));
   worktrees
     .command('rm <id>')
     .description('remove a worktree and its branch')
     .option('--force', 'even if its work is not merged')
     .option(...cwdOption)
-    .action(async (id: string, opts: { cwd?: string; force?: boolean }) => setExit(await handlers.worktreesRm(id, opts)));
+    .action(async (id: string, opts: { repo?: string; force?: boolean }) => setExit(await handlers.worktreesRm(id, opts)));
 
   return program;
 }

@@ -10,6 +10,7 @@ import { builtinTools, parseRuleList, ToolRegistry } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
+import { runInteractive } from './interactive.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
 import { subagentSetup } from './subagent-setup.ts';
@@ -83,7 +84,14 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     throw new MoatError('no_api_key', 'no API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy or gateway)');
   }
   if (!opts.print) {
-    throw new MoatError('usage', 'the interactive UI is not built yet: run moat -p "task"');
+    // The TUI loads Ink lazily inside runInteractive, so -p and --version never pay for it.
+    return runInteractive({
+      loaded,
+      settings: settingsFrom(loaded, opts, cwd),
+      apiKey,
+      prompt: promptWords.join(' ').trim(),
+      resume: opts.continue ? 'latest' : opts.resume,
+    });
   }
 
   const piped = await readPipedStdin();

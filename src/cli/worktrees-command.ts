@@ -18,11 +18,11 @@ function filesCell(i: WorktreeItem): string {
   return `${i.changes.files.length} files +${added} -${removed}`;
 }
 
-const cwdOf = (opts: { cwd?: string }) => resolve(opts.cwd ?? process.cwd());
+const cwdOf = (opts: { repo?: string }) => resolve(opts.repo ?? process.cwd());
 
 /** `moat worktrees list|diff|merge|rm`: the branches sub-agents and `-p --worktree` sessions left to merge. */
 export const worktreesCommands = {
-  async worktreesList(opts: { cwd?: string }): Promise<number> {
+  async worktreesList(opts: { repo?: string }): Promise<number> {
     const items = await listWorktrees(cwdOf(opts));
     if (items.length === 0) {
       out('no moat worktrees in this repository\n');
@@ -35,13 +35,13 @@ export const worktreesCommands = {
     return EXIT.ok;
   },
 
-  async worktreesDiff(id: string, opts: { cwd?: string; stat?: boolean }): Promise<number> {
+  async worktreesDiff(id: string, opts: { repo?: string; stat?: boolean }): Promise<number> {
     const item = await findWorktree(cwdOf(opts), id);
     out(await diffWorktree(item, opts.stat ?? false));
     return EXIT.ok;
   },
 
-  async worktreesMerge(id: string, opts: { cwd?: string }): Promise<number> {
+  async worktreesMerge(id: string, opts: { repo?: string }): Promise<number> {
     const cwd = cwdOf(opts);
     const item = await findWorktree(cwd, id);
     const r = item.record;
@@ -71,7 +71,7 @@ export const worktreesCommands = {
     }
   },
 
-  async worktreesRm(id: string, opts: { cwd?: string; force?: boolean }): Promise<number> {
+  async worktreesRm(id: string, opts: { repo?: string; force?: boolean }): Promise<number> {
     const item = await findWorktree(cwdOf(opts), id);
     await deleteWorktree(item, opts.force ?? false);
     out(`removed worktree ${item.record.id} and branch ${item.record.branch}\n`);

@@ -4,6 +4,7 @@ import { exportsFunction, readModuleInfo } from './wasm/module-info.ts';
 import { parseSections } from './wasm/binary.ts';
 import { readMemories } from './wasm/memory-cap.ts';
 import { meterModule } from './wasm/meter.ts';
+import { optimizeGlue } from './glue-optimize.ts';
 import type { TranspileOutput } from './transpile.ts';
 
 /**
@@ -16,7 +17,7 @@ import type { TranspileOutput } from './transpile.ts';
  */
 
 /** Bump when the layout or the rewriters change: old entries are then rebuilt. */
-export const CACHE_FORMAT = 3;
+export const CACHE_FORMAT = 5;
 
 export const JS_FILE = 'component.js';
 export const METERED_FILE = 'main.metered.wasm';
@@ -106,7 +107,9 @@ export function writeEntry(cacheDir: string, hash: string, t: TranspileOutput): 
   const tmp = `${final}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   mkdirSync(tmp, { recursive: true });
   try {
-    for (const [name, bytes] of t.files) writeFileSync(join(tmp, name), bytes);
+    for (const [name, bytes] of t.files) {
+      writeFileSync(join(tmp, name === t.jsFile ? JS_FILE : name), name === t.jsFile ? optimizeGlue(new TextDecoder().decode(bytes)) : bytes);
+    }
     writeFileSync(join(tmp, METERED_FILE), meterModule(main));
     writeFileSync(join(tmp, META_FILE), JSON.stringify(meta));
     if (existsSync(final)) {

@@ -58,7 +58,10 @@ export function optimizeGlue(js: string): string {
     const lineStart = js.lastIndexOf('\n', at) + 1;
     const lead = js.slice(lineStart, at);
     // Only whole statements on their own line: `    _debugLog(…);` — not a definition, not inside a comment.
-    const end = /^\s*$/.test(lead) ? closeParen(js, at + CALL.length - 1) : -1;
+    // And never the sole body of a brace-less `if`/`else`/loop: the code before must end a statement or block.
+    const prev = js.slice(Math.max(0, lineStart - 300), lineStart).trimEnd();
+    const safe = /[;{}:]$/.test(prev) || /\n\s*\/\/[^\n]*$/.test(prev);
+    const end = /^\s*$/.test(lead) && safe ? closeParen(js, at + CALL.length - 1) : -1;
     if (end < 0 || js[end] !== ';') {
       out += js.slice(from, at + CALL.length);
       from = at + CALL.length;
@@ -68,5 +71,7 @@ export function optimizeGlue(js: string): string {
     from = end + 1;
   }
   out += js.slice(from);
-  return out.replace(/const _debugLog = \(\.\.\.args\) => \{[^}]*\};/, 'const _debugLog = () => {};');
+  out = out.replace('if (!globalThis?.process?.env?.JCO_DEBUG) { return; }', 'return;');
+  // A third smaller to parse in every fresh process; identifiers are kept so traps stay readable.
+  return new Bun.Transpiler({ loader: 'js', minifyWhitespace: true, minifySyntax: true }).transformSync(out);
 }

@@ -11,6 +11,8 @@ import { isCompiledBinary } from './runtime-mode.ts';
 export interface TranspileOutput {
   /** File name → contents: one `.js` module (instantiation mode) and the core `.wasm` modules. */
   files: Map<string, Uint8Array>;
+  /** The name of the `.js` file in `files`. */
+  jsFile: string;
   /** Imported interfaces, e.g. "wasi:cli/environment". */
   imports: string[];
   exports: string[];
@@ -66,5 +68,7 @@ export async function transpileComponent(component: Uint8Array, name: string): P
   } catch (e) {
     throw new MoatError('tool', `not a valid WebAssembly component: ${errorMessage(e)}`, { cause: e });
   }
-  return { files: new Map(out.files), imports: out.imports, exports: out.exports.map(([n]) => n) };
+  const jsFile = out.files.find(([n]) => n.endsWith('.js'))?.[0];
+  if (jsFile === undefined) throw new MoatError('internal', 'jco produced no JS module');
+  return { files: new Map(out.files), jsFile, imports: out.imports, exports: out.exports.map(([n]) => n) };
 }

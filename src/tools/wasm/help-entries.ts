@@ -36,7 +36,8 @@ export function annotate(helpLines: string[]): Annotated {
     return '';
   });
   // cobra: (default 10), (default "x"); argparse with ArgumentDefaultsHelpFormatter: (default: 10)
-  text = text.replace(/\(default:? ("[^"]*"|[^)]*)\)/g, (_, d: string) => {
+  // An unquoted default is one token: "(default: alongside the input)" is prose, not a value.
+  text = text.replace(/\(default:? ("[^"]*"|[^)\s]+)\)/g, (_, d: string) => {
     const v = d.trim().replace(/^"(.*)"$/, '$1');
     if (v !== '' && v !== '[]' && v !== 'None') out.default = v;
     return '';
@@ -96,7 +97,7 @@ export function parseOption(entry: Entry): OptionSpec | undefined {
   const extraHelp: string[] = [];
   const tokens = termTokens(term);
   for (const [i, tok] of tokens.entries()) {
-    const flag = /^(--?)(\[no-\])?([A-Za-z0-9?][\w.-]*)$/.exec(tok);
+    const flag = /^(--?)(\[no-\])?([\p{L}\p{N}?][\p{L}\p{N}_.-]*)$/u.exec(tok);
     if (flag?.[1] && flag[3]) {
       if (flag[1] === '--') long ??= flag[3];
       else if (flag[3].length === 1) short ??= flag[3];
@@ -108,7 +109,9 @@ export function parseOption(entry: Entry): OptionSpec | undefined {
       continue;
     }
     const v = VALUE_TOKEN.exec(tok);
-    if (v?.[1] && !valueName) {
+    // argparse repeats the placeholder per spelling: `-W WIDTH, --width WIDTH`.
+    if (v?.[1] && valueName) continue;
+    if (v?.[1]) {
       const raw = v[1];
       if (raw.startsWith('{')) {
         choices = splitList(raw.slice(1, -1));
@@ -152,7 +155,7 @@ export function parseOption(entry: Entry): OptionSpec | undefined {
 /** `<EXPRESSION>`, `[TEXT]`, `<FILE>...`, argparse's bare `name` or `{a,b}`. */
 export function parseArgument(entry: Entry): ArgumentSpec | undefined {
   const { term, help } = splitTerm(entry.head);
-  const m = /^(<[^>]+>|\[[^\]]+\]|\{[^}]*\}|[A-Za-z][\w-]*)(\.\.\.)?$/.exec(term.trim());
+  const m = /^(<[^>]+>|\[[^\]]+\]|\{[^}]*\}|\p{L}[\p{L}\p{N}_-]*)(\.\.\.)?$/u.exec(term.trim());
   if (!m?.[1]) return undefined;
   const raw = m[1];
   const a = annotate([help, ...entry.more]);

@@ -116,7 +116,7 @@ function indentOf(line: string): number {
 
 /** An option entry starts with `-x` or `--xx` (not "- " list items). */
 export function isOptionHead(trimmed: string): boolean {
-  return /^--?[A-Za-z0-9?[]/.test(trimmed);
+  return /^--?[\p{L}\p{N}?[]/u.test(trimmed);
 }
 
 /**

@@ -161,6 +161,15 @@ export function locateKey(text: string, path: readonly (string | number)[]): num
   const last = names[names.length - 1] ?? '';
   const inline = new RegExp(`(^|[\\s{,])["']?${last.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*=`);
   const from = ancestor ?? 0;
+  // `paths = [{…}, {…}]`: TOML inline tables sit on one line, so element n is
+  // on the line of the (n+1)-th "{" after the array's key.
+  const index = path.find((p): p is number => typeof p === 'number');
+  if (ancestor !== undefined && index !== undefined) {
+    let seen = 0;
+    for (let i = from; i < lines.length; i++) {
+      for (const c of lines[i] ?? '') if (c === '{' && seen++ === index) return i + 1;
+    }
+  }
   for (let i = from; i < lines.length; i++) if (inline.test(lines[i] ?? '')) return i + 1;
   return ancestor === undefined ? undefined : ancestor + 1;
 }

@@ -96,13 +96,17 @@ export function isParseError(x: ToolSpecFromHelp | ParseError): x is ParseError 
 export function snakeCase(s: string): string {
   return s
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
+    // Letters of any script stay: a Chinese tool's `--模式` is `模式`, not an empty name.
+    .replace(/[^\p{L}\p{N}]+/gu, '_')
     .replace(/^_+|_+$/g, '')
     .toLowerCase();
 }
 
 /** Tool names the model APIs accept: `^[a-zA-Z0-9_-]{1,64}$`. */
 export function toolName(parts: string[]): string {
-  const name = parts.map(snakeCase).filter((p) => p !== '').join('_');
+  const name = parts
+    .map((p) => snakeCase(p).replace(/[^a-z0-9_]/g, ''))
+    .filter((p) => p !== '')
+    .join('_');
   return (name === '' ? 'tool' : name).slice(0, 64);
 }

@@ -47,14 +47,14 @@ export function openCodeBlock(text: string): { lang: string; lines: string[] } |
 }
 
 /** Splits off a leading fenced code block (closed or not): its language, body, and the text after it. */
-export function splitLeadingCode(text: string): { lang: string; code: string; rest: string } | undefined {
+export function splitLeadingCode(text: string): { lang: string; code: string; rest: string; closed: boolean } | undefined {
   const m = FENCE.exec(text);
   if (!m) return undefined;
   const fence = m[1] ?? '```';
   const closer = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`, 'm');
   const body = text.slice(m[0].length);
   const close = closer.exec(body);
-  if (!close) return { lang: (m[2] ?? '').trim(), code: body.replace(/\n$/, ''), rest: '' };
+  if (!close) return { lang: (m[2] ?? '').trim(), code: body.replace(/\n$/, ''), rest: '', closed: false };
   const code = body.slice(0, close.index).replace(/\n$/, '');
-  return { lang: (m[2] ?? '').trim(), code, rest: body.slice(close.index + close[0].length) };
+  return { lang: (m[2] ?? '').trim(), code, rest: body.slice(close.index + close[0].length), closed: true };
 }

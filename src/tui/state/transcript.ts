@@ -299,6 +299,16 @@ export class Transcript {
       this.pendingText = '';
       // Inside an open code fence nothing can finish but the fence itself: skip the lexer.
       let open = openCodeBlock(text);
+      if (!open && this.code) {
+        // The streaming code block just closed: its remaining lines are final.
+        const split = splitLeadingCode(text);
+        if (split?.closed) {
+          const rest = split.rest.replace(/^[ \t]*\n/, '');
+          this.commitMarkdown(text.slice(0, text.length - rest.length), true);
+          live = { ...this.live.get(), messageStarted: true };
+          text = rest;
+        }
+      }
       if (!open) {
         const cut = finishedPrefix(text);
         if (cut > 0) {

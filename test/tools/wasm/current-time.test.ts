@@ -38,7 +38,7 @@ describe('current_time', () => {
   test('odd offsets and history', async () => {
     expect(await at('Asia/Kathmandu', '2024-01-01T00:00:00Z')).toBe('2024-01-01T05:45:00+05:45');
     expect(await at('America/St_Johns', '2024-01-01T00:00:00Z')).toBe('2023-12-31T20:30:00-03:30');
-    expect(await at('Pacific/Chatham', '2024-01-01T00:00:00Z', '%H:%M %z')).toBe('14:45 +1345');
+    expect(await at('Pacific/Chatham', '2024-01-01T00:00:00Z', '%H:%M %z')).toBe('13:45 +1345');
     // Local mean time before standard time; the offset has seconds (GNU date truncates %z the same way).
     expect(await at('Europe/Amsterdam', '1900-01-01T00:00:00Z', '%H:%M:%S %z %Z')).toBe('00:19:32 +0019 AMT');
     expect(await at('Etc/GMT+5', '2024-01-01T00:00:00Z', '%H %Z')).toBe('19 -05');

@@ -1,0 +1,84 @@
+import { expect, test } from 'bun:test';
+import { renderItem } from '../../src/tui/render/items.ts';
+import { setColorLevel } from '../../src/tui/render/theme.ts';
+import { Transcript } from '../../src/tui/state/transcript.ts';
+import type { StaticItem } from '../../src/tui/state/types.ts';
+import { deltas } from './fake-controller.ts';
+
+setColorLevel(0);
+
+function printed(items: StaticItem[]): string {
+  return items.flatMap((i) => renderItem(i, { width: 100, cwd: '/p', now: 0 })).join('\n');
+}
+
+/** Feeds deltas, flushing like the timer would, and collects everything committed. */
+function stream(text: string, size: number): { t: Transcript; all: StaticItem[]; maxLive: number } {
+  const t = new Transcript({ flushMs: 1_000_000 });
+  const all: StaticItem[] = [];
+  let seen = 0;
+  t.committed.subscribe(() => {
+    const items = t.committed.get().items;
+    all.push(...items.slice(seen));
+    seen = items.length;
+  });
+  t.startRun();
+  t.apply({ type: 'turn_started', turn: 1 });
+  let maxLive = 0;
+  for (const e of deltas(text, size)) {
+    t.apply(e);
+    t.flush();
+    const live = t.live.get();
+    maxLive = Math.max(maxLive, (live.codeTail?.lines.length ?? live.text.split('\n').length));
+  }
+  t.apply({ type: 'assistant_message', turn: 1, message: { role: 'assistant', content: [{ type: 'text', text }] }, usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 } });
+  t.endRun();
+  return { t, all, maxLive };
+}
+
+test('a long code block streams into scrollback in chunks, every line exactly once', () => {
+  const code = Array.from({ length: 100 }, (_, i) => `let v${String(i).padStart(3, '0')} = ${i};`);
+  const text = `Intro.\n\n\`\`\`js\n${code.join('\n')}\n\`\`\`\n\nOutro.`;
+  for (const size of [1, 3, 17, 64]) {
+    const { all, maxLive } = stream(text, size);
+    const out = printed(all);
+    for (let i = 0; i < 100; i++) expect(out.split(`v${String(i).padStart(3, '0')} `).length - 1).toBe(1);
+    expect(out).toContain('Intro.');
+    expect(out).toContain('Outro.');
+    // The live cell never held more than a chunk of code.
+    expect(maxLive).toBeLessThanOrEqual(12);
+    expect(all.filter((i) => i.kind === 'code').length).toBeGreaterThan(5);
+  }
+});
+
+test('streamed in chunks or whole, the message prints the same lines', () => {
+  const text = `# T\n\nPara.\n\n\`\`\`\n${Array.from({ length: 20 }, (_, i) => `x${i}`).join('\n')}\n\`\`\`\n\n- a\n- b`;
+  const chunked = printed(stream(text, 5).all).split('\n').filter((l) => l.trim());
+  const whole = printed(stream(text, 10_000).all).split('\n').filter((l) => l.trim());
+  expect(chunked).toEqual(whole);
+});
+
+test('finished tool cards are committed in call order', () => {
+  const t = new Transcript({ flushMs: 1_000_000 });
+  t.startRun();
+  for (const id of ['a', 'b']) {
+    t.apply({ type: 'tool_call_started', toolUseId: id, name: 'read' });
+    t.apply({ type: 'tool_call_ready', toolUseId: id, name: 'read', input: { file_path: `/p/${id}.ts` } });
+    t.apply({ type: 'tool_started', toolUseId: id, name: 'read' });
+  }
+  t.apply({ type: 'tool_finished', toolUseId: 'b', name: 'read', content: 'x', isError: false, durationMs: 1 });
+  expect(t.committed.get().items.filter((i) => i.kind === 'tool')).toHaveLength(0);
+  t.apply({ type: 'tool_finished', toolUseId: 'a', name: 'read', content: 'x', isError: false, durationMs: 1 });
+  const ids = t.committed.get().items.flatMap((i) => (i.kind === 'tool' ? [i.call.id] : []));
+  expect(ids).toEqual(['a', 'b']);
+  expect(t.live.get().tools).toEqual([]);
+});
+
+test('printed items can be dropped so a long session does not keep them', () => {
+  const t = new Transcript();
+  for (let i = 0; i < 150; i++) t.commit({ kind: 'notice', level: 'info', text: `n${i}` });
+  t.dropPrinted(150);
+  t.commit({ kind: 'notice', level: 'info', text: 'after' });
+  const c = t.committed.get();
+  expect(c.epoch).toBe(1);
+  expect(c.items.map((i) => (i.kind === 'notice' ? i.text : ''))).toEqual(['after']);
+});
