@@ -93,10 +93,15 @@ function sourceHash(name: string, toolchain: string, adapter: Uint8Array): strin
   return h.digest('hex');
 }
 
+function isIndex(v: unknown): v is ToolIndex {
+  return typeof v === 'object' && v !== null && 'version' in v && v.version === 1 && 'tools' in v && Array.isArray(v.tools);
+}
+
+/** The previous build's index; anything unreadable just means "rebuild everything". */
 function readIndex(out: string): ToolIndex | undefined {
   try {
     const parsed: unknown = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8'));
-    return parsed as ToolIndex;
+    return isIndex(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

@@ -3,8 +3,10 @@
  * bytecode for fast startup, sourcemaps embedded so stack traces name our
  * files, react-devtools-core stubbed (ink imports it only when DEV=true, and
  * it is not installed). See shared/research/ink-bun-spike.md §1.
+ * The bundled WebAssembly tools are built first (scripts/build-tools.ts).
  */
 import { rmSync } from 'node:fs';
+import { jcoEmbedPlugin } from './jco-embed-plugin.ts';
 
 const stubDevtools: Bun.BunPlugin = {
   name: 'stub-react-devtools-core',
@@ -15,6 +17,8 @@ const stubDevtools: Bun.BunPlugin = {
 };
 
 const outfile = process.argv[2] ?? 'dist/moat';
+const tools = Bun.spawnSync(['bun', 'run', 'scripts/build-tools.ts'], { stdout: 'inherit', stderr: 'inherit' });
+if (tools.exitCode !== 0) process.exit(tools.exitCode ?? 1);
 rmSync(outfile, { force: true });
 const started = performance.now();
 const result = await Bun.build({
@@ -27,7 +31,8 @@ const result = await Bun.build({
   minify: { whitespace: true, syntax: true, identifiers: false },
   sourcemap: 'linked',
   define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [stubDevtools],
+  // jco's transpiler is embedded so third-party components can be transpiled at run time.
+  plugins: [stubDevtools, jcoEmbedPlugin()],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

@@ -8,5 +8,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   process.exit(0);
 }
 
+// The sandbox's hard backstop re-executes this binary to run one untrusted tool call in a child it can SIGKILL.
+if (argv[0] === '__sandbox-child') {
+  const { runChildMain } = await import('./sandbox/index.ts');
+  process.exit(await runChildMain(argv.slice(1)));
+}
+
 const { main } = await import('./cli/index.ts');
 process.exit(await main(argv));

@@ -4,6 +4,7 @@ import type { Store } from '../store/index.ts';
 import { ToolRegistry, type TodoItem } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { repairHistory } from './history.ts';
+import type { AskPermission } from './permission-gate.ts';
 import type { SubagentHost, SubagentSupport } from './subagents/index.ts';
 import { taskResultTool, taskStatusTool, taskTool } from './subagents/index.ts';
 
@@ -33,6 +34,21 @@ export function subagentHost(
 ): SubagentHost | undefined {
   if (!support || !allowed || depth >= support.manager.maxDepth) return undefined;
   return { ...parts, depth, support };
+}
+
+/**
+ * A sub-agent's way to ask the user. Its `permission_request` reaches the
+ * front end only inside its parent's running stream; a background agent of
+ * an idle parent would wait for an answer to a question nobody saw, so it is
+ * denied instead, with the reason. Wrapping at every level makes a
+ * grandchild depend on the whole chain being reachable.
+ */
+export function askWhileRunning(ask: AskPermission | undefined, parentRunning: () => boolean): AskPermission | undefined {
+  if (!ask) return undefined;
+  return (request) =>
+    parentRunning()
+      ? ask(request)
+      : Promise.resolve({ behavior: 'deny', message: 'Nobody could be asked: the session that started this sub-agent is not running. Do without this call.' });
 }
 
 /** Loads a session to resume: `latest` in cwd, or an id or unique prefix. Repairs a history cut short by a crash. */

@@ -10,7 +10,7 @@ import { gitInfo, type GitInfo } from './git-info.ts';
 import { mergeConsecutiveUsers } from './history.ts';
 import type { AskPermission, PermissionPolicy, RememberRule } from './permission-gate.ts';
 import { costUsd } from './pricing.ts';
-import { restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
+import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { CONTINUE_PROMPT, MAX_CONTINUATIONS, type AgentSettings } from './settings.ts';
 import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
@@ -95,7 +95,12 @@ export class AgentSession {
       meter: () => this.runMeter ?? this.sessionMeter,
       openChild: (spec) =>
         AgentSession.open(
-          { ...this.deps, registry: new ToolRegistry(spec.tools), settings: spec.settings },
+          {
+            ...this.deps,
+            registry: new ToolRegistry(spec.tools),
+            settings: spec.settings,
+            ask: askWhileRunning(this.deps.ask, () => this.activeEmit !== undefined),
+          },
           { parentId: this.id, agentId: spec.agentId, depth: depth + 1, parentMeter: spec.parentMeter, allowSubagents: spec.allowSubagents },
         ),
     });

@@ -36,6 +36,17 @@ export function progressLine(e: AgentEvent, c: Colors): string | undefined {
       return e.level === 'error' ? c.red(`moat: ${e.message}`) : c.yellow(`moat: ${e.message}`);
     case 'usage':
       return c.dim(`moat: ${e.turnUsage.inputTokens} in / ${e.turnUsage.outputTokens} out tokens, $${e.sessionCostUsd.toFixed(4)} so far`);
+    case 'subagent_started':
+      return c.dim(`moat: agent ${e.agentId} started: ${e.description}${e.worktree ? ` (branch ${e.worktree.branch})` : ''}${e.background ? ', in the background' : ''}`);
+    case 'subagent_finished':
+      return c.dim(`moat: agent ${e.agentId} ${e.status} after ${e.turns} turns, $${e.costUsd.toFixed(4)}${e.changes ? `; ${e.changes.files.length} files on ${e.changes.branch}` : ''}`);
+    case 'subagent_event': {
+      // A sub-agent's tool activity, tagged with its id; its turn and usage chatter stays out.
+      const inner = ['tool_call_ready', 'tool_finished', 'retry', 'notice', 'subagent_event', 'subagent_started', 'subagent_finished'].includes(e.event.type)
+        ? progressLine(e.event, c)
+        : undefined;
+      return inner === undefined ? undefined : `${c.dim(`[${e.agentId}]`)} ${inner}`;
+    }
     default:
       return undefined;
   }

@@ -151,16 +151,17 @@ export class SubagentManager {
       holdsSlot: false,
     };
     this.entries.set(spec.agentId, entry);
+    // Listeners always see `queued` first, then `running` (at once, if a slot is free).
+    this.changed(entry);
     spec.parentSignal?.addEventListener('abort', () => this.stop(spec.agentId), { once: true });
     if (this.closed || spec.parentSignal?.aborted) {
-      this.finish(entry, stoppedOutcome('moat is shutting down'));
+      this.finish(entry, stoppedOutcome(this.closed ? 'moat is shutting down' : 'stopped before it started'));
     } else if (spec.inheritSlot) {
       this.start(entry, false);
     } else {
       this.waiting.push(entry);
       this.pump();
     }
-    this.changed(entry);
     return { info: { ...entry.info }, done };
   }
 

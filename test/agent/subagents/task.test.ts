@@ -7,8 +7,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentSession, SubagentManager, type AgentEvent, type AgentSettings, type SubagentManagerOptions } from '../../../src/agent/index.ts';
+import {
+  AgentSession,
+  SubagentManager,
+  type AgentCatalog,
+  type AgentEvent,
+  type AgentSettings,
+  type SubagentDefinition,
+  type SubagentManagerOptions,
+} from '../../../src/agent/index.ts';
 import { costUsd } from '../../../src/agent/index.ts';
+import { printRun } from '../../../src/print/index.ts';
+import { OutputLine } from '../../../src/print/schema.ts';
 import { createAnthropicProvider } from '../../../src/providers/index.ts';
 import { openStore, type Store } from '../../../src/store/index.ts';
 import { builtinTools, parseRuleList, ToolRegistry } from '../../../src/tools/index.ts';
@@ -54,7 +64,7 @@ function settings(cwd: string, over: Partial<AgentSettings> = {}): AgentSettings
   };
 }
 
-function open(cwd: string, over: Partial<AgentSettings> = {}, managerOpts: SubagentManagerOptions = {}) {
+function open(cwd: string, over: Partial<AgentSettings> = {}, managerOpts: SubagentManagerOptions = {}, catalog?: AgentCatalog) {
   const manager = new SubagentManager(managerOpts);
   managers.push(manager);
   const session = AgentSession.open({
@@ -62,7 +72,7 @@ function open(cwd: string, over: Partial<AgentSettings> = {}, managerOpts: Subag
     registry: new ToolRegistry(builtinTools()),
     store,
     settings: settings(cwd, over),
-    subagents: { manager },
+    subagents: { manager, ...(catalog ? { catalog } : {}) },
   });
   return { session, manager };
 }
@@ -232,6 +242,89 @@ describe('task (foreground)', () => {
     expect(fallback!.isError).toBe(false);
     expect(fallback!.text).toContain('It ran without worktree isolation');
     expect(conversation('NEVER')).toEqual([]);
+  });
+});
+
+describe('nesting', () => {
+  test('a sub-agent allowed task starts its own; events nest, and stream-json tags each line with its own agent', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    server.route('PARENT-NEST', reply().toolUse('task', { description: 'outer', prompt: 'CHILD-NEST', tools: ['read', 'task'] }, { id: 'toolu_outer' }), reply().text('top done'));
+    server.route('CHILD-NEST', reply().toolUse('task', { description: 'inner', prompt: 'INNER-NEST', tools: ['read'] }, { id: 'toolu_inner' }), reply().text('child done'));
+    server.route('INNER-NEST', reply().text('grandchild done'));
+    const { session } = open(repo, {}, { maxDepth: 2 });
+    const lines: string[] = [];
+    const finished = await printRun(session.run('PARENT-NEST', new AbortController().signal), {
+      format: 'stream-json',
+      verbose: false,
+      color: false,
+      apiKeySource: 'test',
+      out: (l) => lines.push(l),
+      err: () => {},
+    });
+    expect(finished.result).toBe('top done');
+    // The grandchild is at the depth limit: no task tools for it.
+    expect(toolNames(conversation('INNER-NEST')[0]!)).toEqual(['read']);
+
+    const [child] = store.sessions.children(session.id);
+    const [grandchild] = store.sessions.children(child!.id);
+    expect(grandchild!.parentId).toBe(child!.id);
+
+    const parsed = lines.map((l) => OutputLine.parse(JSON.parse(l)) as { type: string; subtype?: string; session_id: string; agent_id?: string; parent_id?: string; parent_tool_use_id: string | null });
+    const starts = parsed.filter((l) => l.subtype === 'subagent_started').map((l) => [l.agent_id, l.parent_id, l.parent_tool_use_id, l.session_id]);
+    expect(starts).toEqual([
+      [child!.agentId, session.id, 'toolu_outer', child!.id],
+      [grandchild!.agentId, child!.id, 'toolu_inner', grandchild!.id],
+    ]);
+    const grandAssistant = parsed.filter((l) => l.type === 'assistant' && l.agent_id === grandchild!.agentId);
+    expect(grandAssistant.map((l) => [l.session_id, l.parent_id, l.parent_tool_use_id])).toEqual([[grandchild!.id, child!.id, 'toolu_inner']]);
+    expect(parsed.filter((l) => l.type === 'result').length).toBe(1);
+    expect(parsed.at(-1)).toMatchObject({ type: 'result', session_id: session.id });
+  });
+});
+
+describe('agent definitions', () => {
+  const defs: SubagentDefinition[] = [
+    { name: 'explore', description: 'Searches the code.', tools: ['Read', 'Grep', 'WebSearch'], model: 'haiku', permissionMode: 'plan', systemPrompt: 'EXPLORE-INSTRUCTIONS' },
+    { name: 'yolo', description: 'Asks for more than it may have.', permissionMode: 'bypassPermissions', disallowedTools: ['bash'], systemPrompt: 'YOLO' },
+  ];
+  const catalog: AgentCatalog = { get: (n) => defs.find((d) => d.name === n), list: () => defs };
+
+  test('a definition sets tools, model, prompt and a stricter mode; it never loosens the parent’s mode', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    server.route(
+      'PARENT-DEF',
+      reply().toolUse('task', { description: 'find', prompt: 'CHILD-EXPLORE', agent: 'explore' }),
+      reply().toolUse('task', { description: 'edit', prompt: 'CHILD-YOLO', agent: 'yolo', isolation: 'none' }),
+      reply().toolUse('task', { description: 'x', prompt: 'NEVER', agent: 'nope' }),
+      reply().text('ok'),
+    );
+    server.route('CHILD-EXPLORE', reply().text('found'));
+    server.route('CHILD-YOLO', reply().toolUse('write', { file_path: 'y.txt', content: 'y' }), reply().text('tried'));
+    const { session } = open(repo, { permissionMode: 'default' }, {}, catalog);
+    const events = await collect(session.run('PARENT-DEF', new AbortController().signal));
+
+    expect(toolNames(conversation('PARENT-DEF')[0]!)).toContain('task');
+    const taskSpec = (conversation('PARENT-DEF')[0]!.tools as { name: string; description?: string }[]).find((t) => t.name === 'task')!;
+    expect(taskSpec.description).toContain('- explore: Searches the code.');
+
+    const explore = conversation('CHILD-EXPLORE')[0]! as Body & { model: string; system: unknown };
+    expect(toolNames(explore)).toEqual(['read', 'grep']);
+    expect(explore.model).toBe('claude-haiku-4-5');
+    expect(JSON.stringify(explore.system)).toContain('EXPLORE-INSTRUCTIONS');
+    const started = events.filter((e): e is Extract<AgentEvent, { type: 'subagent_started' }> => e.type === 'subagent_started');
+    expect(started.map((e) => [e.agent, e.isolation])).toEqual([
+      ['explore', 'none'],
+      ['yolo', 'none'],
+    ]);
+    const childModes = store.sessions.children(session.id).map((r) => r.permissionMode);
+    // plan is stricter than default: taken. bypassPermissions is looser: refused, the parent's default stays.
+    expect(childModes).toEqual(['plan', 'default']);
+    expect(toolNames(conversation('CHILD-YOLO')[0]!)).not.toContain('bash');
+    expect(lastResults(conversation('CHILD-YOLO')[1]!)[0]!.isError).toBe(true);
+    expect(existsSync(join(repo, 'y.txt'))).toBe(false);
+
+    const [unknown] = lastResults(conversation('PARENT-DEF')[3]!);
+    expect(unknown).toEqual({ isError: true, text: 'There is no agent named "nope". Available agents: explore, yolo. Leave agent out for a general-purpose sub-agent.' });
   });
 });
 

@@ -180,7 +180,7 @@ describe('parseHelp on other parsers’ layouts', () => {
   });
 
   test('text that is not help is rejected with a clear message', () => {
-    const err = {
+    const err: ParseError = {
       type: 'parse_error',
       message: 'this does not look like --help output: it has no "Usage:", "Options:", "Arguments:" or "Commands:" section',
     };
