@@ -90,7 +90,10 @@ export type SubagentStatus = 'queued' | 'running' | 'done' | 'failed' | 'stopped
  * Sub-agent events, emitted into the parent's stream while the parent runs.
  * A sub-agent's own events arrive wrapped in `subagent_event` (nested agents
  * wrap again, innermost last), between one `subagent_started` and one
- * `subagent_finished` with the same `agentId`.
+ * `subagent_finished` with the same `agentId`. A wrapped `permission_request`
+ * is answered like the parent's own (same front end, its own requestId).
+ * While the parent is not running, its background agents' events go nowhere
+ * (their status is in SubagentManager) and their permission requests are denied.
  */
 export type SubagentEvent =
   | {

@@ -42,7 +42,6 @@ export interface OpenOptions {
   allowSubagents?: boolean;
 }
 
-
 function realOrSelf(p: string): string {
   try {
     return realpathSync(p);

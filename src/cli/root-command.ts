@@ -83,6 +83,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (!apiKey) {
     throw new MoatError('no_api_key', 'no API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy or gateway)');
   }
+  if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   if (!opts.print) {
     // The TUI loads Ink lazily inside runInteractive, so -p and --version never pay for it.
     return runInteractive({
@@ -115,8 +116,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // -p --worktree: the session works on its own branch; the user's files stay as they are.
   const worktree = opts.worktree ? await startWorktreeRun(cwd, prompt, settings) : undefined;
 
-  const store = openStore(moatPaths(env).dbFile);
   const agents = subagentSetup(cwd, env);
+  const store = openStore(moatPaths(env).dbFile);
   try {
     const session = AgentSession.open(
       {

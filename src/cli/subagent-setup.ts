@@ -24,9 +24,14 @@ function catalogOf(defs: readonly AgentDefinition[]): AgentCatalog {
  * found from cwd. Call `shutdown` before exiting: it stops background agents
  * and waits until their worktrees are committed or removed.
  */
-export function subagentSetup(cwd: string, env: Env): { support: SubagentSupport; shutdown(): Promise<void> } {
+export function subagentSetup(
+  cwd: string,
+  env: Env,
+  /** From config once it has `max_concurrent_agents` / `max_agent_depth`; the manager's defaults (4, 2) otherwise. */
+  limits: { maxConcurrent?: number; maxDepth?: number } = {},
+): { support: SubagentSupport; shutdown(): Promise<void> } {
   const loaded = loadAgentDefinitions(definitionRoots(cwd, env));
   reportIssues(loaded.issues);
-  const manager = new SubagentManager({ controlDir: agentControlDir(env) });
+  const manager = new SubagentManager({ ...limits, controlDir: agentControlDir(env) });
   return { support: { manager, catalog: catalogOf(loaded.items) }, shutdown: () => manager.shutdown() };
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   AgentSession,
+  PermissionBroker,
   SubagentManager,
   type AgentCatalog,
   type AgentEvent,
@@ -64,7 +65,7 @@ function settings(cwd: string, over: Partial<AgentSettings> = {}): AgentSettings
   };
 }
 
-function open(cwd: string, over: Partial<AgentSettings> = {}, managerOpts: SubagentManagerOptions = {}, catalog?: AgentCatalog) {
+function open(cwd: string, over: Partial<AgentSettings> = {}, managerOpts: SubagentManagerOptions = {}, catalog?: AgentCatalog, broker?: PermissionBroker) {
   const manager = new SubagentManager(managerOpts);
   managers.push(manager);
   const session = AgentSession.open({
@@ -73,6 +74,7 @@ function open(cwd: string, over: Partial<AgentSettings> = {}, managerOpts: Subag
     store,
     settings: settings(cwd, over),
     subagents: { manager, ...(catalog ? { catalog } : {}) },
+    ...(broker ? { ask: broker.ask } : {}),
   });
   return { session, manager };
 }
@@ -242,6 +244,39 @@ describe('task (foreground)', () => {
     expect(fallback!.isError).toBe(false);
     expect(fallback!.text).toContain('It ran without worktree isolation');
     expect(conversation('NEVER')).toEqual([]);
+  });
+});
+
+describe('permissions', () => {
+  test('a sub-agent asks the user through its parent’s stream; once the parent is idle, nobody can be asked and the call is denied', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    server.route(
+      'PARENT-ASK',
+      reply().toolUse('task', { description: 'ask', prompt: 'CHILD-ASK', isolation: 'none' }),
+      reply().toolUse('task', { description: 'late', prompt: 'CHILD-LATE', isolation: 'none', run_in_background: true }),
+      reply().text('parent idle now'),
+    );
+    server.route('CHILD-ASK', reply().toolUse('write', { file_path: 'asked.txt', content: 'yes\n' }), reply().text('wrote it'));
+    // The background child waits until the parent's run is over before it writes.
+    server.route('CHILD-LATE', reply().wait(300).toolUse('write', { file_path: 'late.txt', content: 'no\n' }), reply().text('could not'));
+    const broker = new PermissionBroker();
+    const { session, manager } = open(repo, {}, {}, undefined, broker);
+    const asked: string[] = [];
+    for await (const e of session.run('PARENT-ASK', new AbortController().signal)) {
+      if (e.type === 'subagent_event' && e.event.type === 'permission_request') {
+        asked.push(e.event.toolName);
+        broker.respond(e.event.requestId, { behavior: 'allow' });
+      }
+    }
+    expect(asked).toEqual(['write']);
+    expect(readFileSync(join(repo, 'asked.txt'), 'utf8')).toBe('yes\n');
+
+    const late = manager.list().find((a) => a.description === 'late')!;
+    const outcome = await manager.outcome(late.agentId)!;
+    expect(outcome.result).toBe('could not');
+    expect(lastResults(conversation('CHILD-LATE')[1]!)[0]).toEqual({ isError: true, text: expect.stringContaining('Nobody could be asked') as unknown as string });
+    expect(existsSync(join(repo, 'late.txt'))).toBe(false);
+    expect(broker.pendingIds()).toEqual([]);
   });
 });
 
