@@ -65,6 +65,8 @@ export interface Handlers {
  */
 export function buildProgram(handlers: Handlers, setExit: (code: number) => void): Command {
   const program = new Command('moat')
+    // Options after a subcommand belong to it (`moat sessions list --cwd X`), not to the root.
+    .enablePositionalOptions()
     .description('moat — a terminal AI coding agent with sandboxed tools')
     .version(`${pkg.version} (moat)`, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
