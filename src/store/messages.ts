@@ -66,6 +66,14 @@ export class MessageRepo {
       .map(toStored);
   }
 
+  /** Messages from `seq` on (after a compaction, the summary and what followed). */
+  listFrom(sessionId: string, seq: number): StoredMessage[] {
+    return this.db
+      .query<MessageRecord, [string, number]>('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq')
+      .all(sessionId, seq)
+      .map(toStored);
+  }
+
   /** The conversation as the agent replays it on resume. */
   history(sessionId: string): Message[] {
     return this.list(sessionId).map((m) => m.message);

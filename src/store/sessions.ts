@@ -23,6 +23,7 @@ interface SessionRecord {
   permission_mode: string;
   todos: string;
   status: string;
+  history_start_seq: number;
 }
 
 interface ListRecord extends SessionRecord {
@@ -48,6 +49,7 @@ function toRow(r: SessionRecord): SessionRow {
     todos: JSON.parse(r.todos) as TodoItem[],
     // A status written by a newer moat is shown as finished rather than crashing the list.
     status: (STATUSES as readonly string[]).includes(r.status) ? (r.status as SessionStatus) : 'completed',
+    historyStartSeq: r.history_start_seq,
   };
 }
 
@@ -175,6 +177,11 @@ export class SessionRepo {
     this.update(id, 'todos = $todos', { todos: JSON.stringify(items) });
   }
 
+  /** After compaction: resume replays messages from this seq (the summary) on. */
+  setHistoryStart(id: string, seq: number): void {
+    this.update(id, 'history_start_seq = $seq', { seq });
+  }
+
   setStatus(id: string, status: SessionStatus): void {
     this.update(id, 'status = $status', { status });
   }
@@ -214,7 +221,7 @@ export class SessionRepo {
   }
 
   /** Every change bumps `updated_at`, which orders `list` and `latestForCwd`. */
-  private update(id: string, set: string | null, params: Record<string, string>): void {
+  private update(id: string, set: string | null, params: Record<string, string | number>): void {
     const changes = this.db
       .query(`UPDATE sessions SET ${set === null ? '' : `${set}, `}updated_at = $t WHERE id = $id`)
       .run({ ...params, id, t: this.now() }).changes;

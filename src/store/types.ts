@@ -24,6 +24,8 @@ export interface SessionRow {
   permissionMode: string;
   todos: TodoItem[];
   status: SessionStatus;
+  /** The first message the agent replays on resume (0: all); set by context compaction. */
+  historyStartSeq: number;
 }
 
 export interface NewSession {

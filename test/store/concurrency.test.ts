@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../../src/store/index.ts';
+import { MIGRATIONS, openStore } from '../../src/store/index.ts';
 
 const WRITER = join(import.meta.dir, 'fixtures', 'writer.ts');
 const dirs: string[] = [];
@@ -107,7 +107,7 @@ describe('store across processes', () => {
     ]);
     const store = openStore(db);
     expect([store.schemaVersion(), store.messages.count('session-a'), store.messages.count('session-b')]).toEqual([
-      1, 20, 20,
+      MIGRATIONS.length, 20, 20,
     ]);
     store.close();
   }, 30_000);

@@ -37,13 +37,17 @@ function caught(f: () => unknown): unknown {
   throw new Error('expected an error');
 }
 
+/** The version a test-injected migration takes: one past what this binary ships. */
+const NEXT = MIGRATIONS.length + 1;
+const pad = (n: number) => String(n).padStart(3, '0');
+
 describe('migrations', () => {
   test('a fresh database records every migration in schema_migrations', () => {
     const path = join(tmp(), 'moat.db');
     const store = openStore(path);
     expect(store.schemaVersion()).toBe(MIGRATIONS.length);
     store.close();
-    expect(ledger(path)).toEqual([{ version: 1, name: 'init' }]);
+    expect(ledger(path)).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
     expect(tables(path)).toEqual(['messages', 'prompt_history', 'schema_migrations', 'sessions', 'tool_calls', 'usage']);
   });
 
@@ -52,20 +56,17 @@ describe('migrations', () => {
     openStore(path).close();
     const store = openStore(path);
     store.close();
-    expect(ledger(path)).toEqual([{ version: 1, name: 'init' }]);
+    expect(ledger(path)).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
   });
 
   test('a later migration is applied to an existing database and recorded', () => {
     const path = join(tmp(), 'moat.db');
     openStore(path).close();
-    const next: Migration = { version: 2, name: 'tool-cache', sql: 'CREATE TABLE tool_cache (sha256 TEXT PRIMARY KEY) STRICT;' };
+    const next: Migration = { version: NEXT, name: 'tool-cache', sql: 'CREATE TABLE tool_cache_x (sha256 TEXT PRIMARY KEY) STRICT;' };
     const store = openStore(path, { migrations: [...MIGRATIONS, next] });
     store.close();
-    expect(ledger(path)).toEqual([
-      { version: 1, name: 'init' },
-      { version: 2, name: 'tool-cache' },
-    ]);
-    expect(tables(path)).toContain('tool_cache');
+    expect(ledger(path)).toEqual([...MIGRATIONS, next].map(({ version, name }) => ({ version, name })));
+    expect(tables(path)).toContain('tool_cache_x');
   });
 
   test('a failing migration rolls back: data kept, version unchanged, typed error naming it', () => {
@@ -77,7 +78,7 @@ describe('migrations', () => {
 
     // Half of it would succeed (a new table, a destructive delete) before the bad statement.
     const broken: Migration = {
-      version: 2,
+      version: NEXT,
       name: 'broken',
       sql: 'CREATE TABLE half_done (x INTEGER); DELETE FROM messages; ALTER TABLE nope ADD COLUMN y TEXT;',
     };
@@ -85,10 +86,10 @@ describe('migrations', () => {
     expect(e).toBeInstanceOf(MoatError);
     expect({ code: (e as MoatError).code, message: (e as MoatError).message }).toEqual({
       code: 'store',
-      message: `migration 002-broken failed on ${path}: no such table: nope (rolled back; the database stays at version 1)`,
+      message: `migration ${pad(NEXT)}-broken failed on ${path}: no such table: nope (rolled back; the database stays at version ${MIGRATIONS.length})`,
     });
 
-    expect(ledger(path)).toEqual([{ version: 1, name: 'init' }]);
+    expect(ledger(path)).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
     expect(tables(path)).not.toContain('half_done');
     const again = openStore(path);
     expect(again.messages.history(s.id)).toEqual([{ role: 'user', content: [{ type: 'text', text: 'keep me' }] }]);
@@ -97,14 +98,14 @@ describe('migrations', () => {
 
   test('a database from a newer moat is refused in one clear line', () => {
     const path = join(tmp(), 'moat.db');
-    const future: Migration = { version: 2, name: 'future', sql: 'CREATE TABLE future (x INTEGER);' };
+    const future: Migration = { version: NEXT, name: 'future', sql: 'CREATE TABLE future (x INTEGER);' };
     openStore(path, { migrations: [...MIGRATIONS, future] }).close();
     const e = caught(() => openStore(path));
     expect(e).toBeInstanceOf(MoatError);
     expect({ code: (e as MoatError).code, user: (e as MoatError).user, message: (e as MoatError).message }).toEqual({
       code: 'store',
       user: true,
-      message: `${path} has schema version 2, but this moat only knows up to 1: upgrade moat to use it`,
+      message: `${path} has schema version ${NEXT}, but this moat only knows up to ${MIGRATIONS.length}: upgrade moat to use it`,
     });
   });
 

@@ -43,6 +43,7 @@ describe('sessions', () => {
       permissionMode: 'default',
       todos: [],
       status: 'active',
+      historyStartSeq: 0,
     });
     expect(store.sessions.get('abc')).toEqual(row);
     expect(store.sessions.get('nope')).toBeUndefined();
@@ -100,6 +101,7 @@ describe('sessions', () => {
         { content: 'Ship', status: 'pending' },
       ],
       status: 'aborted',
+      historyStartSeq: 0,
     });
     const e = caught(() => store.sessions.setTitle('missing', 'x'));
     expect([e.code, e.message]).toEqual(['not_found', 'no session with id missing']);

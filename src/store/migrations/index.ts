@@ -1,4 +1,5 @@
 import init from './001-init.sql' with { type: 'text' };
+import historyStart from './002-history-start.sql' with { type: 'text' };
 
 /**
  * One schema change. `version` is its position (1, 2, 3 …) and is recorded in
@@ -16,4 +17,7 @@ export interface Migration {
  * embedded as text so it works inside the compiled binary, where files next
  * to the source do not exist.
  */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'init', sql: init }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'init', sql: init },
+  { version: 2, name: 'history-start', sql: historyStart },
+];
