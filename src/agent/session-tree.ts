@@ -55,7 +55,8 @@ export function askWhileRunning(ask: AskPermission | undefined, parentRunning: (
 export function restoreSession(store: Store, cwd: string, resume: string): Restored {
   const row = resume === 'latest' ? store.sessions.latestForCwd(cwd) : store.sessions.require(store.sessions.resolvePrefix(resume));
   if (!row) throw new MoatError('not_found', `no earlier session in ${cwd} to continue`);
-  const stored = store.messages.list(row.id).map((m) => m.message);
+  // After a compaction, the replayed history starts at the summary.
+  const stored = store.messages.listFrom(row.id, row.historyStartSeq).map((m) => m.message);
   const { messages, repaired } = repairHistory(stored);
   if (repaired) {
     // Persist the synthetic results so the stored history is valid too.

@@ -1,9 +1,10 @@
 import { realpathSync } from 'node:fs';
-import type { AssistantMessage, Message, Provider, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
+import type { AssistantMessage, Message, Provider, ToolSpec, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 import { textOf, ZERO_USAGE } from '../providers/index.ts';
 import type { Store } from '../store/index.ts';
 import { ToolRegistry, type AnyTool, type TodoItem } from '../tools/index.ts';
 import { AsyncQueue, errorMessage } from '../util/index.ts';
+import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
 import { gitInfo, type GitInfo } from './git-info.ts';
@@ -234,6 +235,8 @@ export class AgentSession {
     this.runMeter = meter;
     let continuations = 0;
     let lastText = '';
+    // The last request's usage tells how full the context is (see compaction.ts).
+    let lastUsage: Usage | undefined;
     const finish = (stopReason: RunStopReason, error?: string) => {
       this.turnBase += turns;
       store.sessions.setStatus(this.id, stopReason === 'aborted' ? 'aborted' : stopReason === 'error' ? 'error' : 'completed');
@@ -253,6 +256,10 @@ export class AgentSession {
       if (signal.aborted) return finish('aborted');
       if (settings.maxTurns !== undefined && turns >= settings.maxTurns) return finish('max_turns');
       if (meter.exhausted()) return finish('budget');
+      if (needsCompaction(lastUsage, settings.model)) {
+        await this.compact({ system, specs, signal, emit, meter, turn: this.turnBase + turns });
+        lastUsage = undefined;
+      }
 
       turns++;
       const turn = this.turnBase + turns;
@@ -273,6 +280,7 @@ export class AgentSession {
       );
 
       this.account(turn, outcome.usage, emit, meter);
+      lastUsage = outcome.usage;
 
       if (outcome.kind === 'error') {
         if (outcome.error.kind === 'aborted') {
@@ -340,6 +348,39 @@ export class AgentSession {
         return finish('aborted');
       }
     }
+  }
+
+  /**
+   * Replaces the history with a model-written summary when the context is
+   * nearly full. The old messages stay in the store (exports keep the whole
+   * transcript); resume replays from the summary on. A failed summary is a
+   * warning, not the end of the run.
+   */
+  private async compact(o: {
+    system: string;
+    specs: ToolSpec[];
+    signal: AbortSignal;
+    emit: (e: AgentEvent) => void;
+    meter: CostMeter;
+    turn: number;
+  }): Promise<void> {
+    const { settings } = this;
+    const before = this.history.length;
+    const outcome = await summarize(
+      this.deps.provider,
+      { model: settings.model, system: o.system, tools: o.specs, maxTokens: settings.maxTokens, messages: this.history },
+      { signal: o.signal, idleTimeoutMs: settings.idleTimeoutMs, retryBaseMs: settings.retryBaseMs },
+    );
+    this.account(o.turn, outcome.usage, o.emit, o.meter);
+    if (!outcome.ok) {
+      o.emit({ type: 'notice', level: 'warning', message: `could not compact the conversation: ${outcome.message}` });
+      return;
+    }
+    const message = summaryMessage(outcome.summary);
+    const seq = this.deps.store.messages.append(this.id, message, o.turn);
+    this.deps.store.sessions.setHistoryStart(this.id, seq);
+    this.history = [message];
+    o.emit({ type: 'notice', level: 'info', message: `context compacted: ${before} messages summarized` });
   }
 
   private account(turn: number, usage: Usage, emit: (e: AgentEvent) => void, meter: CostMeter): void {

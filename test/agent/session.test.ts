@@ -231,4 +231,36 @@ describe('agent loop', () => {
     expect(r!.isError).toBe(true);
     expect(r!.content).toContain('use make clean');
   });
+
+  test('a nearly full context is compacted into a summary; resume replays from it', async () => {
+    writeFileSync(join(cwd, 'a.txt'), 'A\n');
+    server.script(
+      // 170k of 200k tokens: over the 80% mark, so the next request is preceded by a summary.
+      reply().text('Reading.').toolUse('read', { file_path: 'a.txt' }).stop('tool_use').usage({ input: 170_000, output: 10 }),
+      reply().text('SUMMARY: user asked about a.txt; it was read.'),
+      reply().text('a.txt holds A.'),
+    );
+    const s = open();
+    const events = await collect(s.run('what is in a.txt', new AbortController().signal));
+    expect(finished(events)).toMatchObject({ stopReason: 'end_turn', result: 'a.txt holds A.' });
+    expect(events.some((e) => e.type === 'notice' && e.message.startsWith('context compacted'))).toBe(true);
+
+    const bodies = server.requests.map((r) => r.body as { messages: { role: string; content: { type: string; text?: string }[] }[] });
+    // the summary request carries the whole history and the instruction
+    expect(JSON.stringify(bodies[1]!.messages)).toContain('about to be replaced by a summary');
+    expect(bodies[1]!.messages.length).toBe(3);
+    // the request after it starts from the summary alone
+    expect(bodies[2]!.messages.length).toBe(1);
+    expect(bodies[2]!.messages[0]!.content[0]!.text).toContain('SUMMARY: user asked about a.txt');
+
+    // the store keeps every message; resume replays from the summary
+    expect(store.messages.list(s.id).length).toBe(5);
+    server.script(reply().text('still here'));
+    const resumed = AgentSession.open(
+      { provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }), registry: new ToolRegistry(builtinTools()), store, settings: settings() },
+      { resume: s.id },
+    );
+    expect(resumed.messages().length).toBe(2);
+    expect(resumed.messages()[0]!.role).toBe('user');
+  });
 });

@@ -1,0 +1,70 @@
+import type { Message, Provider, ProviderRequest, Usage, UserMessage } from '../providers/index.ts';
+import { ZERO_USAGE } from '../providers/index.ts';
+import { mergeConsecutiveUsers } from './history.ts';
+import { contextWindow } from './pricing.ts';
+import { streamWithRetry } from './retry.ts';
+
+/** Compact once the last request filled this share of the model's context window. */
+export const COMPACT_AT = 0.8;
+
+/** Tokens the last request put in the context: everything it read plus what it wrote. */
+export function contextTokens(u: Usage): number {
+  return u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens + u.outputTokens;
+}
+
+export function needsCompaction(lastUsage: Usage | undefined, model: string): boolean {
+  return lastUsage !== undefined && contextTokens(lastUsage) >= COMPACT_AT * contextWindow(model);
+}
+
+const SUMMARY_REQUEST = `The conversation so far is about to be replaced by a summary, because it no longer fits the context window. Write that summary now. Do not call any tool.
+
+Include, in this order:
+1. The user's requests, quoted verbatim where they are short, and the current task.
+2. What has been done: files read and changed (with paths), commands run and what they showed, decisions made and why.
+3. Errors met and how they were handled.
+4. What remains to be done, and the very next step.
+
+Be specific (paths, names, numbers); leave out pleasantries. The summary is all you will remember.`;
+
+export const SUMMARY_PREFIX =
+  'This session continues from an earlier conversation that was compacted to fit the context window. Summary of everything before this point:\n\n';
+
+export function summaryMessage(summary: string): UserMessage {
+  return {
+    role: 'user',
+    content: [{ type: 'text', text: `${SUMMARY_PREFIX}${summary.trim()}\n\nContinue from where the conversation left off.` }],
+  };
+}
+
+export type CompactionOutcome = { ok: true; summary: string; usage: Usage } | { ok: false; message: string; usage: Usage };
+
+/**
+ * Asks the model for a summary of the history. The tool specs are sent along
+ * because the API refuses tool_use blocks in a request that defines no tools;
+ * the instruction forbids calling them.
+ */
+export async function summarize(
+  provider: Provider,
+  request: Omit<ProviderRequest, 'messages'> & { messages: Message[] },
+  opts: { signal: AbortSignal; idleTimeoutMs: number; retryBaseMs: number },
+): Promise<CompactionOutcome> {
+  const messages = mergeConsecutiveUsers([...request.messages, { role: 'user', content: [{ type: 'text', text: SUMMARY_REQUEST }] }]);
+  for await (const item of streamWithRetry(provider, { ...request, messages }, {
+    signal: opts.signal,
+    idleTimeoutMs: opts.idleTimeoutMs,
+    baseDelayMs: opts.retryBaseMs,
+  })) {
+    if (item.kind !== 'event') continue;
+    const ev = item.event;
+    if (ev.type === 'stop') {
+      const text = ev.message.content
+        .filter((p) => p.type === 'text')
+        .map((p) => p.text)
+        .join('');
+      if (!text.trim()) return { ok: false, message: 'the model returned an empty summary', usage: ev.usage };
+      return { ok: true, summary: text, usage: ev.usage };
+    }
+    if (ev.type === 'error') return { ok: false, message: ev.error.message, usage: ev.usage };
+  }
+  return { ok: false, message: 'the summary stream ended without a result', usage: ZERO_USAGE };
+}
