@@ -6,6 +6,7 @@
  * The bundled WebAssembly tools are built first (scripts/build-tools.ts).
  */
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { jcoEmbedPlugin } from './jco-embed-plugin.ts';
 
 const stubDevtools: Bun.BunPlugin = {
@@ -19,6 +20,18 @@ const stubDevtools: Bun.BunPlugin = {
 const outfile = process.argv[2] ?? 'dist/moat';
 const tools = Bun.spawnSync(['bun', 'run', 'scripts/build-tools.ts'], { stdout: 'inherit', stderr: 'inherit' });
 if (tools.exitCode !== 0) process.exit(tools.exitCode ?? 1);
+// The bundled tools go into the binary precompiled (transpiled, metered, specs parsed): scripts/embed-tools.ts.
+const embed = Bun.spawnSync(['bun', 'run', 'scripts/embed-tools.ts'], { stdout: 'inherit', stderr: 'inherit' });
+if (embed.exitCode !== 0) process.exit(embed.exitCode ?? 1);
+const EMBEDDED_TOOLS = join(import.meta.dir, '..', 'dist', 'embed', 'bundled-tools.ts');
+
+/** `moat:bundled-tools` (imported by src/tools/wasm/bundled.ts inside the binary) → the generated module. */
+const bundledTools: Bun.BunPlugin = {
+  name: 'moat-bundled-tools',
+  setup(b) {
+    b.onResolve({ filter: /^moat:bundled-tools$/ }, () => ({ path: EMBEDDED_TOOLS }));
+  },
+};
 rmSync(outfile, { force: true });
 const started = performance.now();
 const result = await Bun.build({
@@ -32,7 +45,7 @@ const result = await Bun.build({
   sourcemap: 'linked',
   define: { 'process.env.NODE_ENV': '"production"' },
   // jco's transpiler is embedded so third-party components can be transpiled at run time.
-  plugins: [stubDevtools, jcoEmbedPlugin()],
+  plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

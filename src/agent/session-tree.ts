@@ -69,7 +69,8 @@ export function restoreSession(store: Store, cwd: string, resume: string): Resto
 /** The session's registry: the shared tools plus, when it may start sub-agents, its own task tools. */
 export function sessionRegistry(base: ToolRegistry, host: SubagentHost | undefined): ToolRegistry {
   if (!host) return base;
-  return new ToolRegistry([...base.list(), taskTool(host), taskStatusTool(host), taskResultTool(host)]);
+  // extend, not a copy: the session keeps seeing the shared registry's drop-in WASM tools as they change (issue 4).
+  return base.extend([taskTool(host), taskStatusTool(host), taskResultTool(host)]);
 }
 
 /** Usage of a session and all its sub-agent sessions, for a resumed session's running totals. */

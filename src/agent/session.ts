@@ -129,7 +129,8 @@ export class AgentSession {
 
   /** Tools offered to the model: plan mode offers only read-only ones. */
   offeredTools(): AnyTool[] {
-    const all = this.registry.list();
+    // Issue 4 (WASM tools): `offered` follows drop-in tools as they come and go, and past 20 tools offers the core + tool_search + what it found.
+    const all = this.registry.offered(this.id);
     return this.settings.permissionMode === 'plan' ? all.filter((t) => t.effect === 'read') : all;
   }
 
@@ -217,7 +218,7 @@ export class AgentSession {
       skills: settings.skills,
       agents: settings.agents,
     });
-    const specs = registry.specs(offered.map((t) => t.name));
+    let specs = registry.specs(offered.map((t) => t.name));
     const policy: PermissionPolicy = {
       mode: settings.permissionMode,
       // The session's own list: an "allow always" answer holds for the rest of the session.
@@ -227,7 +228,7 @@ export class AgentSession {
       projectRoot: settings.projectRoot,
       home: settings.home,
     };
-    const offeredNames = new Set(offered.map((t) => t.name));
+    let offeredNames = new Set(offered.map((t) => t.name));
 
     let turns = 0;
     // Sub-agents started in this run add their spending here too: totals and the budget cover the tree.
@@ -262,6 +263,12 @@ export class AgentSession {
       }
 
       turns++;
+      if (turns > 1) {
+        // Issue 4 (WASM tools): the tool list can change between turns (tool_search found some; a drop-in tool was added or removed).
+        const now = this.offeredTools();
+        specs = registry.specs(now.map((t) => t.name));
+        offeredNames = new Set(now.map((t) => t.name));
+      }
       const turn = this.turnBase + turns;
       emit({ type: 'turn_started', turn });
       const outcome = await streamTurn(

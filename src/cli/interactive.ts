@@ -11,6 +11,7 @@ import { openStore } from '../store/index.ts';
 import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { createTuiController } from './tui-controller.ts';
+import { attachWasmTools, storeIndex } from './wasm-tools.ts';
 
 export interface InteractiveOptions {
   loaded: LoadedConfig;
@@ -31,10 +32,21 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   const paths = moatPaths(env);
   const store = openStore(paths.dbFile);
   let controller;
+  // WebAssembly tools (issue 4): warnings print before the UI takes the terminal; later ones show in `moat tool list`.
+  let uiStarted = false;
+  let wasm: { close(): void } | undefined;
   try {
+    const registry = new ToolRegistry(builtinTools());
+    wasm = await attachWasmTools(registry, {
+      env,
+      projectRoot: o.loaded.projectRoot,
+      index: storeIndex(store),
+      toolLimits: o.loaded.toolLimits,
+      warn: (line) => void (uiStarted || process.stderr.write(`moat: ${line}\n`)),
+    });
     controller = createTuiController({
       provider: createAnthropicProvider({ apiKey: o.apiKey, baseURL: o.loaded.config.apiBaseUrl }),
-      registry: new ToolRegistry(builtinTools()),
+      registry,
       store,
       settings: o.settings,
       loaded: o.loaded,
@@ -42,12 +54,18 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       ...(o.resume ? { resume: o.resume } : {}),
     });
   } catch (e) {
+    wasm?.close();
     store.close();
     throw e;
   }
   const { runTui } = await import('../tui/index.ts');
-  return runTui(controller, {
-    testHooks: env.MOAT_TEST_HOOKS === '1',
-    ...(o.prompt ? { initialPrompt: o.prompt } : {}),
-  });
+  uiStarted = true;
+  try {
+    return await runTui(controller, {
+      testHooks: env.MOAT_TEST_HOOKS === '1',
+      ...(o.prompt ? { initialPrompt: o.prompt } : {}),
+    });
+  } finally {
+    wasm?.close();
+  }
 }

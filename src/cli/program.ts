@@ -57,6 +57,13 @@ export interface Handlers {
   worktreesDiff(id: string, opts: { repo?: string; stat?: boolean }): Promise<number>;
   worktreesMerge(id: string, opts: { repo?: string }): Promise<number>;
   worktreesRm(id: string, opts: { repo?: string; force?: boolean }): Promise<number>;
+  // WebAssembly tools.
+  toolList(opts: { cwd?: string }): Promise<number>;
+  toolValidate(file: string, opts: { manifest?: string }): Promise<number>;
+  toolExec(target: string, json: string | undefined, opts: { manifest?: string; cwd?: string }): Promise<number>;
+  toolInstall(file: string, opts: { manifest?: string }): Promise<number>;
+  toolRm(name: string): Promise<number>;
+  toolInit(name: string, opts: { lang: 'rust' | 'c'; cwd?: string }): Promise<number>;
 }
 
 /**
@@ -132,6 +139,14 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '  moat worktrees diff <id> [--stat]          a worktree\'s changes',
       '  moat worktrees merge <id>                  merge its branch into the current branch',
       '  moat worktrees rm <id> [--force]           remove the worktree and its branch',
+      '',
+      'WebAssembly tool commands:',
+      '  moat tool list                             bundled, ~/.config/moat/tools and .moat/tools tools',
+      '  moat tool validate <file.wasm>             the parsed spec, JSON Schema, imports, capabilities',
+      "  moat tool exec <name|file> '<json>'        run a tool once; prints the result, fuel, memory, time",
+      '  moat tool install <file.wasm> [--manifest] copy into ~/.config/moat/tools',
+      '  moat tool rm <name>                        remove an installed tool',
+      '  moat tool init <name> --lang rust|c        a project that builds into a tool',
       '',
       'Exit codes: 0 ok, 1 error, 2 usage/config error, 3 --max-turns reached, 4 budget reached, 130 interrupted.',
     ].join('\n'),
@@ -215,6 +230,39 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .option('--force', 'even if its work is not merged')
     .option(...cwdOption)
     .action(async (id: string, opts: { repo?: string; force?: boolean }) => setExit(await handlers.worktreesRm(id, opts)));
+
+  const tool = program.command('tool').description('WebAssembly tools: list, validate, exec, install, rm, init');
+  tool
+    .command('list')
+    .description('every WebAssembly tool: source, permission level, capabilities, hash')
+    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .action(async (opts: { cwd?: string }) => setExit(await handlers.toolList(opts)));
+  tool
+    .command('validate <file>')
+    .description('check a component without registering it: spec, JSON Schema, imports, capabilities, warnings')
+    .option('--manifest <file>', 'its manifest (default: <file>.toml beside it)')
+    .action(async (file: string, opts: { manifest?: string }) => setExit(await handlers.toolValidate(file, opts)));
+  tool
+    .command('exec <target> [json]')
+    .description('run a tool (by name, or a .wasm file) once under its limits')
+    .option('--manifest <file>', 'for a .wasm file: its manifest (default: <file>.toml beside it)')
+    .option('--cwd <dir>', 'working folder the tool may see (default: the current folder)')
+    .action(async (target: string, json: string | undefined, opts: { manifest?: string; cwd?: string }) => setExit(await handlers.toolExec(target, json, opts)));
+  tool
+    .command('install <file>')
+    .description('copy a component (and its manifest) into ~/.config/moat/tools')
+    .option('--manifest <file>', 'its manifest (default: <file>.toml beside it)')
+    .action(async (file: string, opts: { manifest?: string }) => setExit(await handlers.toolInstall(file, opts)));
+  tool
+    .command('rm <name>')
+    .description('remove a tool from ~/.config/moat/tools')
+    .action(async (name: string) => setExit(await handlers.toolRm(name)));
+  tool
+    .command('init <name>')
+    .description('create a tool project that builds into a component')
+    .addOption(new Option('--lang <lang>', 'rust or c').choices(['rust', 'c']).default('rust'))
+    .option('--cwd <dir>', 'where to create it (default: the current folder)')
+    .action(async (name: string, opts: { lang: 'rust' | 'c'; cwd?: string }) => setExit(await handlers.toolInit(name, opts)));
 
   return program;
 }

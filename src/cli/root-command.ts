@@ -14,6 +14,7 @@ import { runInteractive } from './interactive.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
 import { subagentSetup } from './subagent-setup.ts';
+import { attachWasmTools, storeIndex } from './wasm-tools.ts';
 import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
 import { err, out } from './write-out.ts';
 
@@ -118,11 +119,21 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
 
   const agents = subagentSetup(cwd, env);
   const store = openStore(moatPaths(env).dbFile);
+  // WebAssembly tools (bundled and drop-in) join the registry as a live source; the watcher stops in finally.
+  let wasm: { close(): void } | undefined;
   try {
+    const registry = new ToolRegistry([...builtinTools(), createSkillTool(skills)]);
+    wasm = await attachWasmTools(registry, {
+      env,
+      projectRoot: loaded.projectRoot,
+      index: storeIndex(store),
+      toolLimits: loaded.toolLimits,
+      warn: (line) => err(`moat: ${line}\n`),
+    });
     const session = AgentSession.open(
       {
         provider: createAnthropicProvider({ apiKey, baseURL: loaded.config.apiBaseUrl }),
-        registry: new ToolRegistry([...builtinTools(), createSkillTool(skills)]),
+        registry,
         store,
         settings,
         subagents: agents.support,
@@ -158,6 +169,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     if (worktree?.info && opts.outputFormat === 'text') err(worktreeLine(worktree.info));
     return exitCodeForStop(finished.stopReason);
   } finally {
+    wasm?.close();
     await agents.shutdown();
     store.close();
   }

@@ -15,3 +15,4 @@ export {
   type FileConfig,
 } from './schema.ts';
 export type * from './types.ts';
+export { mergeToolLimits, DEFAULT_SANDBOX_CEILING, type ToolLimitsConfig, type ToolLimitOverride, type SandboxCeiling } from './tool-limits.ts';

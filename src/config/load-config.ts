@@ -14,6 +14,7 @@ import {
 } from './schema.ts';
 import { Secret } from './secret.ts';
 import { lineOfPath } from './toml-outline.ts';
+import { mergeToolLimits } from './tool-limits.ts';
 import type { Config, ConfigFlags, ConfigKey, ConfigSource, LoadConfigOptions, LoadedConfig } from './types.ts';
 
 /** One source of settings, already validated against the file shape. */
@@ -121,7 +122,7 @@ function flagLayer(flags: ConfigFlags, cwd: string): Layer {
   };
 }
 
-type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs'>;
+type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox'>;
 
 /** snake_case file key → Config key, for the scalar settings. */
 const SCALARS: Record<Scalar, ConfigKey> = {
@@ -236,5 +237,5 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     maxTokens,
     thinkingBudget: thinking?.value,
   };
-  return { config, sources, rules, projectRoot, files, loadedFiles };
+  return { config, sources, rules, projectRoot, files, loadedFiles, toolLimits: mergeToolLimits(layers) };
 }

@@ -16,7 +16,7 @@ export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermis
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** Sections planned but not implemented; named in the error so users know it is not a typo. */
-export const RESERVED_SECTIONS: readonly string[] = ['keymap', 'tools', 'sandbox'];
+export const RESERVED_SECTIONS: readonly string[] = ['keymap'];
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5';
 export const DEFAULT_MAX_TOKENS = 32_000;
@@ -42,6 +42,21 @@ export const PERMISSIONS_SHAPE = z.strictObject({
   deny: z.array(rule).optional(),
 });
 
+/** `[tools.<name>]`: limits for one WebAssembly tool (its component name or one of its tool names). */
+export const TOOL_LIMITS_SHAPE = z.strictObject({
+  fuel: z.number().int().positive().optional(),
+  memory_mb: z.number().int().positive().optional(),
+  timeout_ms: z.number().int().positive().optional(),
+  output_kb: z.number().int().positive().optional(),
+});
+
+/** `[sandbox]`: the ceiling no tool's manifest or `[tools.<name>]` may exceed. */
+export const SANDBOX_SHAPE = z.strictObject({
+  max_fuel: z.number().int().positive().optional(),
+  max_memory_mb: z.number().int().positive().max(4096).optional(),
+  max_timeout_ms: z.number().int().positive().optional(),
+});
+
 export const FILE_SHAPE = z.strictObject({
   model: z.string().trim().min(1).optional(),
   max_turns: z.number().int().positive().optional(),
@@ -56,6 +71,8 @@ export const FILE_SHAPE = z.strictObject({
   api_base_url: z.string().refine(isHttpUrl, 'must be an http:// or https:// URL').optional(),
   max_tokens: z.number().int().positive().optional(),
   thinking_budget: z.number().int().min(MIN_THINKING_BUDGET).optional(),
+  tools: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a tool name'), TOOL_LIMITS_SHAPE).optional(),
+  sandbox: SANDBOX_SHAPE.optional(),
 });
 
 export type FileConfig = z.infer<typeof FILE_SHAPE>;
@@ -65,4 +82,7 @@ export type FileKey = keyof FileConfig;
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(FILE_SHAPE.shape),
   permissions: Object.keys(PERMISSIONS_SHAPE.shape),
+  sandbox: Object.keys(SANDBOX_SHAPE.shape),
+  // Any [tools.<name>] table.
+  'tools.*': Object.keys(TOOL_LIMITS_SHAPE.shape),
 };

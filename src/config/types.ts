@@ -1,6 +1,7 @@
 import type { PermissionMode } from './schema.ts';
 import type { Secret } from './secret.ts';
 import type { Env } from './paths.ts';
+import type { ToolLimitsConfig } from './tool-limits.ts';
 
 /** The merged, validated configuration the rest of moat uses (camelCase, units in names). */
 export interface Config {
@@ -69,4 +70,6 @@ export interface LoadedConfig {
   files: { user: string; project: string };
   /** The files that existed and were read, lowest precedence first. */
   loadedFiles: string[];
+  /** `[tools.<name>]` limit overrides for WebAssembly tools, and the `[sandbox]` ceiling. */
+  toolLimits: ToolLimitsConfig;
 }

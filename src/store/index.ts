@@ -5,6 +5,7 @@ export { MessageRepo } from './messages.ts';
 export { ToolCallRepo } from './tool-calls.ts';
 export { UsageRepo } from './usage.ts';
 export { HistoryRepo, HISTORY_LIMIT } from './history.ts';
+export { WasmToolRepo, type ComponentRow, type InstallRow } from './wasm-tools.ts';
 export { buildSessionExport, exportSessionJson, type SessionExport } from './export-json.ts';
 export { exportSessionMarkdown } from './export-markdown.ts';
 export type * from './types.ts';

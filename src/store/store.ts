@@ -10,6 +10,7 @@ import { MIGRATIONS, type Migration } from './migrations/index.ts';
 import { SessionRepo } from './sessions.ts';
 import { ToolCallRepo } from './tool-calls.ts';
 import { UsageRepo } from './usage.ts';
+import { WasmToolRepo } from './wasm-tools.ts';
 
 export interface Store {
   /** The database file. */
@@ -19,6 +20,8 @@ export interface Store {
   readonly toolCalls: ToolCallRepo;
   readonly usage: UsageRepo;
   readonly history: HistoryRepo;
+  /** WebAssembly tools: the component index and the install ledger. */
+  readonly wasmTools: WasmToolRepo;
   /** The highest migration recorded in the database. */
   schemaVersion(): number;
   close(): void;
@@ -79,6 +82,7 @@ export function openStore(path: string = defaultDbPath(), opts: OpenStoreOptions
     toolCalls: new ToolCallRepo(db, now),
     usage: new UsageRepo(db, now),
     history: new HistoryRepo(db, now),
+    wasmTools: new WasmToolRepo(db, now),
     schemaVersion: () => schemaVersion(db),
     close: () => db.close(),
   };

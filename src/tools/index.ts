@@ -1,6 +1,45 @@
 export * from './types.ts';
-export { ToolRegistry, toolInputJsonSchema } from './registry.ts';
+export { ToolRegistry, toolInputJsonSchema, TOOL_SEARCH_THRESHOLD, type ToolSource } from './registry.ts';
+export { TOOL_SEARCH_NAME, searchTools } from './tool-search.ts';
 export { runTool, unknownToolResult, abortedToolResult, invalidInputMessage, ABORTED_TOOL_MESSAGE } from './run-tool.ts';
 export { resolveToolPath, intentPath, displayPath, expandHome, type ToolPath } from './paths.ts';
-export { builtinTools } from './builtin/index.ts';
+export { builtinTools, createWebFetchTool, webFetchTool } from './builtin/index.ts';
 export * from './permissions/index.ts';
+// WebAssembly tools: discovery, the catalog of bundled and drop-in tools, and their Tool adapter.
+export {
+  WasmCatalog,
+  bundledComponents,
+  registerComponent,
+  discoverSpecs,
+  loadSource,
+  readManifest,
+  parseManifest,
+  effectiveLimits,
+  effectOf,
+  levelOf,
+  cwdAccessOf,
+  grantsFor,
+  toArgs,
+  mapOutput,
+  stoppedResult,
+  memoryIndex,
+  isSpecList,
+  reallocWarning,
+  namedSpecs,
+  NO_MANIFEST,
+  SPEC_FORMAT,
+  type CatalogEntry,
+  type CatalogOptions,
+  type ComponentIndex,
+  type ComponentRecord,
+  type ToolFolder,
+  type ToolManifest,
+  type ToolOrigin,
+  type LimitOverride,
+  type LimitCeiling,
+  type ToolSpecFromHelp,
+  type Registered,
+  type ComponentSource,
+  type EmbeddedTool,
+  type BundledComponent,
+} from './wasm/index.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../providers/index.ts';
 import { MoatError } from '../util/index.ts';
+import { TOOL_SEARCH_NAME, toolSearchTool } from './tool-search.ts';
 import type { AnyTool } from './types.ts';
 
 /** zod writes JavaScript's safe-integer range onto every `.int()`: noise for the model, so it goes. */
@@ -20,57 +21,161 @@ function dropNoise(node: unknown): unknown {
 /**
  * The JSON Schema the model sees for a tool's input, derived from its zod
  * schema (the single source), as the input side (defaults make fields optional).
+ * A tool that carries its own JSON Schema (a WebAssembly tool: its schema is
+ * parsed from its help text) is sent that schema as it is.
  */
 export function toolInputJsonSchema(tool: AnyTool): Record<string, unknown> {
+  if (tool.jsonSchema !== undefined) return tool.jsonSchema;
   const { $schema: _dropped, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>;
   return dropNoise(schema) as Record<string, unknown>;
 }
 
-/** The tools of one session, by name, with their provider specs computed once. */
-export class ToolRegistry {
-  private readonly byName = new Map<string, AnyTool>();
-  private readonly specCache = new Map<string, ToolSpec>();
+/**
+ * Tools that come and go while moat runs (drop-in WebAssembly tools, watched
+ * on disk). The registry asks again on every lookup, so a change is visible
+ * from the next turn without rebuilding anything.
+ */
+export interface ToolSource {
+  tools(): readonly AnyTool[];
+}
 
-  constructor(tools: readonly AnyTool[]) {
+/** Past this many tools, the model sees the core tools plus tool_search instead of everything. */
+export const TOOL_SEARCH_THRESHOLD = 20;
+
+/**
+ * The tools of one session, by name. Its own tools (the built-ins, the skill
+ * and task tools) are the core; tools from sources are looked up live.
+ * `extend` makes a session's registry on top of the shared one: it adds the
+ * session's own tools and still sees the shared sources as they change.
+ */
+export class ToolRegistry {
+  private readonly own = new Map<string, AnyTool>();
+  private readonly sources: ToolSource[] = [];
+  private readonly parent: ToolRegistry | undefined;
+  /** Specs per tool object: a replaced drop-in tool (same name, new object) gets a fresh spec. */
+  private readonly specCache = new WeakMap<AnyTool, ToolSpec>();
+  /** tool_search: what each session has found (kept by the root registry). */
+  private readonly found = new Map<string, Set<string>>();
+  private search: AnyTool | undefined;
+  private searchKey = '';
+
+  constructor(tools: readonly AnyTool[], parent?: ToolRegistry) {
+    this.parent = parent;
     for (const tool of tools) {
       // Two tools with one name would make the model's calls ambiguous: a wiring bug, not a user error.
-      if (this.byName.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
-      this.byName.set(tool.name, tool);
+      if (this.own.has(tool.name) || parent?.coreTool(tool.name) !== undefined) throw new Error(`duplicate tool name: ${tool.name}`);
+      this.own.set(tool.name, tool);
     }
   }
 
+  /** A registry with `tools` added to this one's core, following this one's sources live. */
+  extend(tools: readonly AnyTool[]): ToolRegistry {
+    return new ToolRegistry(tools, this);
+  }
+
+  addSource(source: ToolSource): void {
+    this.sources.push(source);
+  }
+
+  private coreTool(name: string): AnyTool | undefined {
+    return this.own.get(name) ?? this.parent?.coreTool(name);
+  }
+
+  /** Core tools: the built-ins and the session's own tools, parents' first. */
+  core(): AnyTool[] {
+    return [...(this.parent?.core() ?? []), ...this.own.values()];
+  }
+
+  /** Tools from sources, minus any whose name a core tool or an earlier source already has. */
+  private extra(core: ReadonlySet<string>): AnyTool[] {
+    const out = this.parent?.extra(core) ?? [];
+    const seen = new Set(out.map((t) => t.name));
+    for (const source of this.sources) {
+      for (const tool of source.tools()) {
+        if (core.has(tool.name) || seen.has(tool.name)) continue;
+        seen.add(tool.name);
+        out.push(tool);
+      }
+    }
+    return out;
+  }
+
   get(name: string): AnyTool | undefined {
-    return this.byName.get(name);
+    const core = this.coreTool(name);
+    if (core !== undefined) return core;
+    if (name === TOOL_SEARCH_NAME) return this.searchTool();
+    return this.list().find((t) => t.name === name);
   }
 
   has(name: string): boolean {
-    return this.byName.has(name);
+    return this.get(name) !== undefined;
   }
 
   list(): AnyTool[] {
-    return [...this.byName.values()];
+    const core = this.core();
+    return [...core, ...this.extra(new Set(core.map((t) => t.name)))];
   }
 
   names(): string[] {
-    return [...this.byName.keys()];
+    return this.list().map((t) => t.name);
+  }
+
+  /**
+   * What a session offers the model. Up to TOOL_SEARCH_THRESHOLD tools: all
+   * of them. Beyond: the core tools, tool_search, and the tools this session
+   * found with it (so later requests carry them).
+   */
+  offered(sessionId: string): AnyTool[] {
+    const core = this.core();
+    const extra = this.extra(new Set(core.map((t) => t.name)));
+    if (core.length + extra.length <= TOOL_SEARCH_THRESHOLD || this.coreTool(TOOL_SEARCH_NAME) !== undefined) return [...core, ...extra];
+    const found = this.root().found.get(sessionId) ?? new Set<string>();
+    return [...core, this.searchTool(), ...extra.filter((t) => found.has(t.name))];
+  }
+
+  private root(): ToolRegistry {
+    return this.parent?.root() ?? this;
+  }
+
+  /** tool_search, rebuilt when the set of tools it can load changes (its description names them). */
+  private searchTool(): AnyTool {
+    const root = this.root();
+    const candidates = (): AnyTool[] => root.extra(new Set(root.core().map((t) => t.name)));
+    const names = candidates().map((t) => t.name);
+    const key = names.join(',');
+    if (root.search === undefined || root.searchKey !== key) {
+      root.searchKey = key;
+      root.search = toolSearchTool(
+        {
+          candidates,
+          remember: (sessionId, found) => {
+            const set = root.found.get(sessionId) ?? new Set<string>();
+            for (const n of found) set.add(n);
+            root.found.set(sessionId, set);
+          },
+        },
+        names,
+      );
+    }
+    return root.search;
   }
 
   /** Specs for the named tools (all tools when omitted), in the order given. */
   specs(names?: readonly string[]): ToolSpec[] {
     const wanted = names ?? this.names();
-    const unknown = wanted.filter((n) => !this.byName.has(n));
+    const tools = wanted.map((n) => this.get(n));
+    const unknown = wanted.filter((_, i) => tools[i] === undefined);
     if (unknown.length > 0) {
       throw new MoatError('usage', `Unknown tool${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Available: ${this.names().join(', ')}.`);
     }
-    return wanted.map((n) => this.spec(n));
+    return tools.map((t) => this.spec(t as AnyTool));
   }
 
-  private spec(name: string): ToolSpec {
-    const cached = this.specCache.get(name);
+  private spec(tool: AnyTool): ToolSpec {
+    const cached = this.specCache.get(tool);
     if (cached !== undefined) return cached;
-    const tool = this.byName.get(name) as AnyTool;
     const spec: ToolSpec = { name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) };
-    this.specCache.set(name, spec);
+    this.specCache.set(tool, spec);
     return spec;
   }
 }

@@ -100,6 +100,14 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   effect: Effect;
   intent(input: z.infer<S>, ctx: IntentContext): CallIntent;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * The JSON Schema sent to the model, when it is not derived from
+   * `inputSchema`: a WebAssembly tool's schema comes from its help text (data,
+   * not a type we wrote), and `inputSchema` then validates against that spec.
+   */
+  jsonSchema?: Record<string, unknown>;
+  /** Extra words `tool_search` matches besides the name and the description. */
+  keywords?: readonly string[];
 }
 
 /** A recoverable failure: goes back to the model as an is_error result, worded as an instruction. */

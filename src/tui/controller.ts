@@ -59,6 +59,14 @@ export interface ToolInfo {
   effect: string;
 }
 
+/** A skill (SKILL.md) the user can run as `/name args`. */
+export interface SkillInfo {
+  name: string;
+  description: string;
+  /** The arguments, as the usage line shows them: `<file> [focus]`. */
+  args?: string;
+}
+
 export interface CostInfo {
   sessionCostUsd: number;
   usage: Usage;
@@ -85,6 +93,14 @@ export interface TuiController {
   promptHistory(): string[];
   addPromptHistory(text: string): void;
   tools(): ToolInfo[];
+  /** Skills the user can run with `/name args`. */
+  skills(): SkillInfo[];
+  /**
+   * What `/name args` sends to the model: the skill's body with its arguments.
+   * Undefined when no skill has that name; throws an Error whose message is the
+   * usage line when a required argument is missing.
+   */
+  skillPrompt(name: string, args: string): string | undefined;
   permissionRules(): PermissionRuleView[];
   addPermissionRule(rule: string, behavior: 'allow' | 'deny', scope: 'project' | 'user'): void;
   removePermissionRule(rule: string, behavior: 'allow' | 'deny'): boolean;

@@ -12,5 +12,6 @@ export type {
   PermissionRuleView,
   ToolInfo,
   CostInfo,
+  SkillInfo,
 } from './controller.ts';
 export { KEY_ACTIONS, DEFAULT_KEYMAP, buildKeymap, normalizeChord, type Keymap, type KeyAction, type KeyChord, type KeymapOverrides } from './keymap.ts';

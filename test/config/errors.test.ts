@@ -80,7 +80,6 @@ describe('config file errors: one line, FILE:LINE: key.path: what', () => {
       code: 'config',
       message: `${F}:3: keymap: not supported by this version of moat`,
     });
-    expect(errorFor('[tools.grep]\nfuel = 10\n')).toEqual({ code: 'config', message: `${F}:1: tools: not supported by this version of moat` });
     expect(errorFor('max_turn = 3\n')).toEqual({ code: 'config', message: `${F}:1: max_turn: unknown key (did you mean max_turns?)` });
   });
 

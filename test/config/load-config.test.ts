@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Config, loadConfig, Secret } from '../../src/config/index.ts';
+import { type Config, DEFAULT_SANDBOX_CEILING, loadConfig, Secret } from '../../src/config/index.ts';
 import { MoatError } from '../../src/util/index.ts';
 import { useTmp, write } from './tmp.ts';
 
@@ -64,6 +64,7 @@ describe('loadConfig', () => {
       projectRoot: w.repo,
       files: { user: w.userFile, project: w.projectFile },
       loadedFiles: [],
+      toolLimits: { tools: {}, sandbox: DEFAULT_SANDBOX_CEILING },
     });
   });
 

@@ -1,6 +1,7 @@
-import { expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { z } from 'zod';
-import { builtinTools, defineTool, ToolRegistry, type AnyTool } from '../../src/tools/index.ts';
+import { builtinTools, defineTool, runTool, ToolRegistry, type AnyTool } from '../../src/tools/index.ts';
+import { makeContext } from './tool-context.ts';
 import { MoatError } from '../../src/util/index.ts';
 
 const echo = defineTool({
@@ -53,5 +54,46 @@ test('the built-ins', () => {
     ['edit', 'write'],
     ['write', 'write'],
     ['todo_write', 'read'],
+    ['web_fetch', 'network'],
   ]);
+});
+
+describe('sources, extend and tool_search', () => {
+  const make = (name: string, description = `The ${name} tool.`, keywords: string[] = []): AnyTool =>
+    ({ ...echo, name, description, keywords }) as AnyTool;
+
+  test('a source is looked up live; core names win over it; extend follows the base', () => {
+    let dynamic: AnyTool[] = [make('alpha')];
+    const base = new ToolRegistry([echo as AnyTool]);
+    base.addSource({ tools: () => dynamic });
+    const session = base.extend([make('task')]);
+    expect(session.names()).toEqual(['echo', 'task', 'alpha']);
+    dynamic = [make('echo'), make('beta')];
+    expect(session.names()).toEqual(['echo', 'task', 'beta']);
+    expect(session.get('echo')).toBe(echo as AnyTool);
+    expect(session.get('alpha')).toBeUndefined();
+    expect(() => base.extend([make('echo')])).toThrow('duplicate tool name: echo');
+  });
+
+  test('up to 20 tools all are offered; beyond, the core plus tool_search plus what the session found', async () => {
+    const extra = Array.from({ length: 15 }, (_, i) => make(`wasm_${i}`, `Does thing number ${i}.`, i === 7 ? ['base64', 'encode'] : []));
+    const registry = new ToolRegistry(builtinTools());
+    registry.addSource({ tools: () => extra.slice(0, 11) });
+    expect(registry.offered('s1').length).toBe(20);
+    registry.addSource({ tools: () => extra.slice(11) });
+    const offered = registry.offered('s1').map((t) => t.name);
+    expect(offered).toEqual([...builtinTools().map((t) => t.name), 'tool_search']);
+    const search = registry.get('tool_search')!;
+    expect(search.description).toContain('Tools that can be loaded: wasm_0, wasm_1,');
+    const ctx = (sessionId: string) => ({ ...makeContext(process.cwd()), sessionId });
+    expect(await runTool(search, { query: 'base64' }, ctx('s1'))).toEqual({
+      content: 'Found 1 tool; it is available from your next step:\n- wasm_7: Does thing number 7.',
+      display: { type: 'text', text: 'wasm_7' },
+    });
+    expect(await runTool(search, { query: 'select:wasm_2, wasm_14, nope' }, ctx('s1'))).toMatchObject({ display: { text: 'wasm_2, wasm_14' } });
+    expect(registry.offered('s1').map((t) => t.name).slice(-4)).toEqual(['tool_search', 'wasm_2', 'wasm_7', 'wasm_14']);
+    // Per session: another session found nothing yet.
+    expect(registry.offered('s2').map((t) => t.name).at(-1)).toBe('tool_search');
+    expect((await runTool(search, { query: 'teleport' }, ctx('s2'))).content).toBe('No tool matches "teleport" among 15 tools. Try other keywords, or select:name with an exact name.');
+  });
 });

@@ -12,6 +12,7 @@ function printed(items: StaticItem[]): string {
 }
 
 /** Feeds deltas, flushing like the timer would, and collects everything committed. */
+/** `maxLive`: the most code lines the live cell held after a flush. */
 function stream(text: string, size: number): { t: Transcript; all: StaticItem[]; maxLive: number } {
   const t = new Transcript({ flushMs: 1_000_000 });
   const all: StaticItem[] = [];
@@ -28,7 +29,7 @@ function stream(text: string, size: number): { t: Transcript; all: StaticItem[];
     t.apply(e);
     t.flush();
     const live = t.live.get();
-    maxLive = Math.max(maxLive, (live.codeTail?.lines.length ?? live.text.split('\n').length));
+    maxLive = Math.max(maxLive, live.codeTail?.lines.length ?? 0);
   }
   t.apply({ type: 'assistant_message', turn: 1, message: { role: 'assistant', content: [{ type: 'text', text }] }, usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 } });
   t.endRun();
@@ -44,8 +45,8 @@ test('a long code block streams into scrollback in chunks, every line exactly on
     for (let i = 0; i < 100; i++) expect(out.split(`v${String(i).padStart(3, '0')} `).length - 1).toBe(1);
     expect(out).toContain('Intro.');
     expect(out).toContain('Outro.');
-    // The live cell never held more than a chunk of code.
-    expect(maxLive).toBeLessThanOrEqual(12);
+    // Each complete line went to scrollback on the flush that completed it: only the partial line stays live.
+    expect(maxLive).toBe(1);
     expect(all.filter((i) => i.kind === 'code').length).toBeGreaterThan(5);
   }
 });
@@ -81,4 +82,28 @@ test('printed items can be dropped so a long session does not keep them', () => 
   const c = t.committed.get();
   expect(c.epoch).toBe(1);
   expect(c.items.map((i) => (i.kind === 'notice' ? i.text : ''))).toEqual(['after']);
+});
+
+test('a code block closing in the same flush as the text after it: block, then text, nothing lost', () => {
+  const text = 'Intro.\n\n```sh\nls -la\necho done\n```\n\nAfter the code.\n\nLast.';
+  for (const size of [2, 9, 40, 10_000]) {
+    const out = printed(stream(text, size).all);
+    for (const m of ['Intro.', 'ls -la', 'echo done', 'After the code.', 'Last.']) expect(out.split(m).length - 1).toBe(1);
+    expect(out.indexOf('echo done')).toBeLessThan(out.indexOf('After the code.'));
+  }
+});
+
+test('a retried attempt drops its partial code block; the next attempt starts clean', () => {
+  const t = new Transcript({ flushMs: 1_000_000 });
+  t.startRun();
+  t.apply({ type: 'turn_started', turn: 1 });
+  t.apply({ type: 'text_delta', turn: 1, text: '```js\nlet a = 1;\nlet b' });
+  t.flush();
+  t.apply({ type: 'retry', attempt: 1, delayMs: 10, message: 'overloaded' });
+  t.apply({ type: 'text_delta', turn: 1, text: 'Plain answer.\n\nSecond.' });
+  t.flush();
+  const live = t.live.get();
+  expect(live.codeTail).toBeUndefined();
+  expect(live.codeLinesCommitted).toBe(0);
+  expect(live.text).toBe('Second.');
 });

@@ -1,5 +1,6 @@
 import init from './001-init.sql' with { type: 'text' };
 import historyStart from './002-history-start.sql' with { type: 'text' };
+import wasmTools from './003-wasm-tools.sql' with { type: 'text' };
 
 /**
  * One schema change. `version` is its position (1, 2, 3 …) and is recorded in
@@ -20,4 +21,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'init', sql: init },
   { version: 2, name: 'history-start', sql: historyStart },
+  { version: 3, name: 'wasm-tools', sql: wasmTools },
 ];

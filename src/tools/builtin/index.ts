@@ -6,11 +6,12 @@ import { grepTool } from './grep/index.ts';
 import { lsTool } from './ls/index.ts';
 import { readTool } from './read/index.ts';
 import { todoWriteTool } from './todo-write/index.ts';
+import { createWebFetchTool, webFetchTool } from './web-fetch/index.ts';
 import { writeTool } from './write/index.ts';
 
 /** The built-in tools, in the order the model sees them. */
 export function builtinTools(): AnyTool[] {
-  return [bashTool, globTool, grepTool, lsTool, readTool, editTool, writeTool, todoWriteTool];
+  return [bashTool, globTool, grepTool, lsTool, readTool, editTool, writeTool, todoWriteTool, webFetchTool];
 }
 
-export { bashTool, editTool, globTool, grepTool, lsTool, readTool, todoWriteTool, writeTool };
+export { bashTool, editTool, globTool, grepTool, lsTool, readTool, todoWriteTool, writeTool, webFetchTool, createWebFetchTool };

@@ -65,10 +65,16 @@ function optionArgs(o: OptionSpec, vals: string[]): string[] {
   });
 }
 
-export function toArgs(spec: ToolSpecFromHelp, input: unknown): string[] {
+interface Checked {
+  problems: string[];
+  resolved: Map<string, string[]>;
+}
+
+function check(spec: ToolSpecFromHelp, input: unknown): Checked {
   const problems: string[] = [];
+  const resolved = new Map<string, string[]>();
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new ToolError(`Invalid input for ${spec.name}: expected a JSON object, got ${describeValue(input)}.`);
+    return { problems: [`expected a JSON object, got ${describeValue(input)}`], resolved };
   }
   const given = new Map(Object.entries(input).filter(([, v]) => v !== undefined && v !== null));
   const known = new Set([...spec.options, ...spec.arguments].map((s) => s.property));
@@ -77,7 +83,6 @@ export function toArgs(spec: ToolSpecFromHelp, input: unknown): string[] {
       problems.push(`unknown property "${key}" (known: ${[...known].join(', ') || 'none'})`);
     }
   }
-  const resolved = new Map<string, string[]>();
   for (const s of [...spec.arguments, ...spec.options]) {
     if (!given.has(s.property)) {
       if (s.required) problems.push(`missing required property "${s.property}"`);
@@ -92,6 +97,19 @@ export function toArgs(spec: ToolSpecFromHelp, input: unknown): string[] {
     if (!resolved.has(a.property)) gap ??= a.property;
     else if (gap !== undefined) problems.push(`"${a.property}" needs "${gap}" to be given too (they are positional)`);
   }
+  return { problems, resolved };
+}
+
+/** Everything wrong with `input` for this spec; empty when toArgs will accept it. */
+export function inputProblems(spec: ToolSpecFromHelp, input: unknown): string[] {
+  return check(spec, input).problems;
+}
+
+export function toArgs(spec: ToolSpecFromHelp, input: unknown): string[] {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new ToolError(`Invalid input for ${spec.name}: expected a JSON object, got ${describeValue(input)}.`);
+  }
+  const { problems, resolved } = check(spec, input);
   if (problems.length > 0) {
     throw new ToolError(`Invalid input for ${spec.name}:\n${problems.map((p) => `- ${p}`).join('\n')}`);
   }

@@ -3,10 +3,11 @@
  * status line.
  */
 import { Text, useWindowSize } from 'ink';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AppModel } from '../app-model.ts';
+import type { RunState } from '../state/transcript.ts';
 import { bottomLines } from './layout.ts';
-import { useDerived, useStore } from './use-store.ts';
+import { useStore } from './use-store.ts';
 
 const FRAME_MS = 200;
 
@@ -14,27 +15,37 @@ export function BottomArea({ app }: { app: AppModel }) {
   const { columns, rows } = useWindowSize();
   const t = app.transcript;
   const ui = useStore(app.ui);
-  // Streamed-character counts change every flush; the spinner shows them on its own tick only.
-  const phase = useDerived([t.run], () => {
-    const r = t.run.get();
-    return `${r.phase}|${r.aborting}|${r.retry?.attempt ?? ''}`;
-  });
+  // Re-rendered with every flush of streamed text: that render is drawn anyway, so the spinner advances
+  // on it and its own timer only fires when nothing else was drawn for a frame (no extra renders).
+  const run = useStore(t.run);
   useStore(t.permissions);
   useStore(t.todos);
   useStore(t.usage);
-  const [frame, setFrame] = useState(0);
-  const busy = !phase.startsWith('idle');
+  const now = Date.now();
+  const frame = Math.floor(now / FRAME_MS);
+  // The spinner line changes once per frame, not per flush: each change rewrites it on the terminal.
+  const shown = useRef<{ frame: number; run: RunState }>({ frame, run });
+  const s = shown.current;
+  if (s.frame !== frame || s.run.phase !== run.phase || s.run.aborting !== run.aborting || s.run.retry !== run.retry || s.run.startedAt !== run.startedAt) {
+    shown.current = { frame, run };
+  }
+  const drawnAt = useRef(now);
+  drawnAt.current = now;
+  const [, setTick] = useState(0);
+  const busy = run.phase !== 'idle';
   useEffect(() => {
     if (!busy) return;
-    const timer = setInterval(() => setFrame((n) => n + 1), FRAME_MS);
+    const timer = setInterval(() => {
+      if (Date.now() - drawnAt.current >= FRAME_MS - 10) setTick((n) => n + 1);
+    }, FRAME_MS);
     return () => clearInterval(timer);
   }, [busy]);
   // The "press Ctrl-C again" hint must disappear on its own.
-  const armed = ui.exitArmedUntil - Date.now();
+  const armed = ui.exitArmedUntil - now;
   useEffect(() => {
     if (armed <= 0) return;
-    const timer = setTimeout(() => setFrame((n) => n + 1), armed + 10);
+    const timer = setTimeout(() => setTick((n) => n + 1), armed + 10);
     return () => clearTimeout(timer);
   }, [armed]);
-  return <Text>{bottomLines(app, columns, rows, Date.now(), frame).join('\n')}</Text>;
+  return <Text>{bottomLines(app, columns, rows, now, shown.current.frame, shown.current.run).join('\n')}</Text>;
 }

@@ -4,6 +4,7 @@
  * cell can be clamped to exactly the rows the bottom area leaves free.
  */
 import type { AppModel } from '../app-model.ts';
+import type { RunState } from '../state/transcript.ts';
 import { describeChord } from '../keymap.ts';
 import { menuLines, pickerLines, promptLines, spinnerLine, statusLine, todoLines } from '../render/bottom.ts';
 import { renderCodeLinesTail, renderLiveTail } from '../render/live-tail.ts';
@@ -15,10 +16,10 @@ import { prefixLines, truncate } from '../render/wrap.ts';
 /** Rows kept free so the frame never fills the screen (a full frame makes Ink clear and redraw everything). */
 export const SAFETY_ROWS = 2;
 
-export function bottomLines(app: AppModel, width: number, rows: number, now: number, frame: number): string[] {
+/** `run` may be a snapshot a little older than the store: the spinner line changes once per frame, not per flush. */
+export function bottomLines(app: AppModel, width: number, rows: number, now: number, frame: number, run: RunState = app.transcript.run.get()): string[] {
   const ui = app.ui.get();
   const t = app.transcript;
-  const run = t.run.get();
   const running = run.phase !== 'idle';
   const req = t.permissions.get()[0];
   // One blank line between the transcript and everything below it.
@@ -31,13 +32,32 @@ export function bottomLines(app: AppModel, width: number, rows: number, now: num
     lines.push(...pickerLines(ui.picker, width, Math.max(6, rows - lines.length - 6)));
   } else {
     const key = describeChord(app.keymap.interrupt[0] ?? 'escape').toLowerCase();
-    lines.push(...spinnerLine(run, now, frame, key));
+    lines.push(...spinnerLine(run, now, frame, key, ui.mode));
     const hint = running ? 'Type to queue a message for when this turn ends' : 'Ask moat to do something · /help';
-    lines.push(...promptLines(ui.editor, width, hint, true));
+    // While the model works, the rule and the status line are left out: every move of output into scrollback
+    // makes Ink redraw this whole area, so each line here is paid again for every few lines streamed.
+    lines.push(...promptLines(ui.editor, width, hint, true, !running));
     lines.push(...menuLines(ui.completion, ui.completionIndex, width));
   }
-  lines.push(statusLine(ui, t.usage.get(), width, now, describeChord(app.keymap.cycleMode[0] ?? 'shift+tab')));
+  if (!running || req || ui.picker) lines.push(statusLine(ui, t.usage.get(), width, now, describeChord(app.keymap.cycleMode[0] ?? 'shift+tab')));
   return lines;
+}
+
+let heightMemo: { key: readonly unknown[]; height: number } | undefined;
+
+/**
+ * How many lines `bottomLines` returns, without drawing them when nothing it
+ * depends on changed: the live cell asks on every store notification.
+ */
+export function bottomHeight(app: AppModel, width: number, rows: number): number {
+  const t = app.transcript;
+  const perms = t.permissions.get();
+  // Only the dialog reads the live tool calls; the spinner adds one line whatever it shows.
+  const key = [app, app.ui.get(), perms, t.todos.get(), t.run.get().phase === 'idle', perms.length > 0 ? t.live.get().tools : undefined, width, rows];
+  if (heightMemo && heightMemo.key.length === key.length && heightMemo.key.every((v, i) => Object.is(v, key[i]))) return heightMemo.height;
+  const height = bottomLines(app, width, rows, 0, 0).length;
+  heightMemo = { key, height };
+  return height;
 }
 
 /** The live cell: open thinking, the unfinished text block, the active tool calls — at most `maxRows` lines. */

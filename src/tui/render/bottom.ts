@@ -36,7 +36,7 @@ function chunkLine(line: string, width: number): string[] {
 }
 
 /** The prompt between two rules, with the cursor drawn in inverse video. */
-export function promptLines(editor: EditorState, width: number, placeholder: string, focused: boolean): string[] {
+export function promptLines(editor: EditorState, width: number, placeholder: string, focused: boolean, rule = true): string[] {
   const k = c();
   const avail = Math.max(4, width - 2);
   const marker = '\u0000';
@@ -58,9 +58,9 @@ export function promptLines(editor: EditorState, width: number, placeholder: str
     return r.slice(0, i) + k.inverse(ch ?? ' ') + after.slice(ch?.length ?? 0);
   });
   if (editor.value === '' && placeholder) visible[0] = `${focused ? k.inverse(' ') : ''}${k.dim(placeholder)}`;
-  const rule = k.gray('─'.repeat(width));
+  const input = visible.map((l, i) => `${i === 0 && start === 0 ? k.bold(GLYPH.user) : ' '} ${l}`);
   // One rule above the input only: every full redraw rewrites these lines, so they are kept light.
-  return [rule, ...visible.map((l, i) => `${i === 0 && start === 0 ? k.bold(GLYPH.user) : ' '} ${l}`)];
+  return rule ? [k.gray('─'.repeat(width)), ...input] : input;
 }
 
 export function menuLines(menu: Completion | undefined, index: number, width: number): string[] {
@@ -115,7 +115,7 @@ const VERBS: Record<RunState['phase'], string> = {
   waiting: 'Waiting for your approval',
 };
 
-export function spinnerLine(run: RunState, now: number, frame: number, interruptKey: string): string[] {
+export function spinnerLine(run: RunState, now: number, frame: number, interruptKey: string, mode = 'default'): string[] {
   if (run.phase === 'idle') return [];
   const k = c();
   const elapsed = formatDuration(now - run.startedAt).replace(/\.\d s$/, ' s');
@@ -123,7 +123,10 @@ export function spinnerLine(run: RunState, now: number, frame: number, interrupt
   const verb = run.aborting ? 'Interrupting' : run.retry ? `Retrying (attempt ${run.retry.attempt})` : VERBS[run.phase];
   const spin = k.magenta(SPINNER_FRAMES[frame % SPINNER_FRAMES.length] ?? '*');
   const details = [elapsed, tokens > 0 ? `↓ ${compact(tokens)} tokens` : '', run.aborting ? '' : `${interruptKey} to interrupt`].filter(Boolean).join(' · ');
-  return [`${spin} ${k.bold(`${verb}…`)} ${k.dim(`(${details})`)}`];
+  // The status line is hidden while the model works; a mode other than the default stays in view here.
+  const label = MODE_LABEL[mode] ?? mode;
+  const modeText = label ? ` ${mode === 'bypassPermissions' ? k.red(label) : k.cyan(label)}` : '';
+  return [`${spin} ${k.bold(`${verb}…`)} ${k.dim(`(${details})`)}${modeText}`];
 }
 
 const MODE_LABEL: Record<string, string> = {

@@ -20,19 +20,11 @@ export function renderCodeLinesTail(lines: string[], width: number, rows: number
   return lines.slice(-rows).flatMap((l) => wrapHard(l, width)).slice(-rows);
 }
 
-export function renderLiveTail(text: string, width: number, rows: number, skipCodeLines = 0): string[] {
+export function renderLiveTail(text: string, width: number, rows: number): string[] {
   if (rows <= 0 || text.trim() === '') return [];
   const tokens = lex(text).filter(isVisible);
   const last = tokens[tokens.length - 1];
-  let lines: string[];
-  if (tokens.length === 1 && last?.type === 'code') {
-    const code = last as Tokens.Code;
-    // Lines already committed to scrollback are not drawn again.
-    const rest = skipCodeLines > 0 ? { ...code, text: code.text.split('\n').slice(skipCodeLines).join('\n') } : code;
-    lines = renderCodeTail(rest, width, Math.max(1, rows - 1));
-  } else {
-    lines = renderBlocks(tokens, width);
-  }
+  const lines = tokens.length === 1 && last?.type === 'code' ? renderCodeTail(last as Tokens.Code, width, Math.max(1, rows - 1)) : renderBlocks(tokens, width);
   if (lines.length <= rows) return lines;
   const hidden = lines.length - rows + 1;
   return [c().dim(`${GLYPH.ellipsis} ${hidden} more lines above (shown in full when finished)`), ...lines.slice(-(rows - 1))];

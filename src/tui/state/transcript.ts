@@ -4,28 +4,20 @@
  * calls) and moves everything finished into the committed list, which the UI
  * prints once into native scrollback through `<Static>`.
  *
- * Text deltas are buffered and flushed on a timer (default 50 ms): one store
+ * Text deltas are buffered and flushed on a timer (FLUSH_MS): one store
  * update per frame instead of one per token (ink-bun-spike §2).
  */
 import type { AgentEvent, Message } from '../../agent/index.ts';
 import { hasMore } from '../render/tool-card.ts';
-import { finishedPrefix, openCodeBlock, splitLeadingCode } from './split-blocks.ts';
 import { createStore, type Store } from './store.ts';
+import { TextStream, type LiveText } from './text-stream.ts';
 import type { PermissionRequest, StaticItem, StaticItemInput, TodoItem, ToolCallView } from './types.ts';
 import { itemsFromHistory } from './history-items.ts';
 
-export interface LiveState {
-  /** The unfinished markdown of the current text block. */
-  text: string;
-  /** Whether this assistant message already has committed text (the bullet goes on its first chunk). */
-  messageStarted: boolean;
+export interface LiveState extends LiveText {
   thinking?: { text: string; startedAt: number };
   /** Tool calls not yet committed, in call order. */
   tools: ToolCallView[];
-  /** Lines of the streaming code block at the start of `text` already committed (the live cell skips them). */
-  codeLinesCommitted: number;
-  /** While `text` is an open code fence: its lines not yet committed (drawn without lexing again). */
-  codeTail?: { lang: string; lines: string[] };
   /** The expand key toggles these while the thing is still live. */
   expanded: boolean;
 }
@@ -58,7 +50,14 @@ export interface Committed {
 type Expandable = { kind: 'tool'; call: ToolCallView } | { kind: 'thinking'; text: string };
 
 const EMPTY_LIVE: LiveState = { text: '', messageStarted: false, tools: [], expanded: false, codeLinesCommitted: 0 };
-const CODE_CHUNK = 8;
+/**
+ * How often streamed text reaches the screen. Each flush that completes a
+ * line moves it into scrollback, which costs a redraw of the dynamic frame
+ * and a React + Ink render. At 1,000 tokens/s (scripts/bench/tui-stream.ts),
+ * 50 ms wrote 3.1x the text, 80 ms 2.5x, 100 ms 2.3x with the least CPU;
+ * ten updates a second still reads as smooth streaming.
+ */
+const FLUSH_MS = 100;
 const IDLE: RunState = { phase: 'idle', startedAt: 0, streamedChars: 0, outputTokens: 0, aborting: false };
 const TERMINAL = new Set(['done', 'error', 'aborted', 'denied']);
 /** Collapsed items the expand key can still open; older ones are forgotten so memory stays flat. */
@@ -84,8 +83,7 @@ export class Transcript {
   private toolsDirty = false;
   private pendingChars = 0;
   private pendingPhase: Phase | undefined;
-  /** A fenced code block being streamed: its finished lines go to scrollback in chunks. */
-  private code: { committedLines: number } | undefined;
+  private readonly stream = new TextStream((item) => this.commit(item));
   private timer: ReturnType<typeof setTimeout> | undefined;
   private committedThisTurn = false;
   private interruptedShown = false;
@@ -95,7 +93,7 @@ export class Transcript {
   readonly now: () => number;
 
   constructor(opts: TranscriptOptions = {}) {
-    this.flushMs = opts.flushMs ?? 50;
+    this.flushMs = opts.flushMs ?? FLUSH_MS;
     this.now = opts.now ?? Date.now;
   }
 
@@ -295,32 +293,8 @@ export class Transcript {
       changed = true;
     }
     if (this.pendingText) {
-      let text = live.text + this.pendingText;
+      live = { ...live, ...this.stream.append(live, this.pendingText) };
       this.pendingText = '';
-      // Inside an open code fence nothing can finish but the fence itself: skip the lexer.
-      let open = openCodeBlock(text);
-      if (!open && this.code) {
-        // The streaming code block just closed: its remaining lines are final.
-        const split = splitLeadingCode(text);
-        if (split?.closed) {
-          const rest = split.rest.replace(/^[ \t]*\n/, '');
-          this.commitMarkdown(text.slice(0, text.length - rest.length), true);
-          live = { ...this.live.get(), messageStarted: true };
-          text = rest;
-        }
-      }
-      if (!open) {
-        const cut = finishedPrefix(text);
-        if (cut > 0) {
-          this.commitMarkdown(text.slice(0, cut), live.messageStarted);
-          live = { ...this.live.get(), messageStarted: true };
-          text = text.slice(cut);
-          open = openCodeBlock(text);
-        }
-      }
-      if (open && this.commitCodeLines(open, live.messageStarted)) live = { ...live, messageStarted: true };
-      const skip = this.code?.committedLines ?? 0;
-      live = { ...live, text, codeLinesCommitted: skip, codeTail: open ? { lang: open.lang, lines: open.lines.slice(skip) } : undefined };
       changed = true;
     }
     if (this.toolsDirty) {
@@ -358,43 +332,6 @@ export class Transcript {
     this.schedule();
   }
 
-  private commitMarkdown(text: string, messageStarted: boolean): void {
-    let rest = text;
-    let started = messageStarted;
-    if (this.code) {
-      // The text starts with the code block whose first lines are already in scrollback: commit the remaining lines.
-      const split = splitLeadingCode(rest);
-      if (split) {
-        const lines = split.code.split('\n').slice(this.code.committedLines);
-        if (lines.length > 0 && !(lines.length === 1 && lines[0] === '')) {
-          this.commit({ kind: 'code', lang: split.lang, text: lines.join('\n'), first: false, joined: true });
-        }
-        rest = split.rest;
-        started = true;
-      }
-      this.code = undefined;
-    }
-    const trimmed = rest.replace(/\s+$/, '');
-    if (!trimmed) return;
-    this.commit({ kind: 'markdown', text: trimmed.replace(/^\n+/, ''), first: !started });
-  }
-
-  /**
-   * While a fenced code block streams, its finished lines are committed every
-   * CODE_CHUNK lines: the live cell then holds only a few lines, instead of a
-   * screenful that would be redrawn on every frame.
-   * Returns whether anything was committed.
-   */
-  private commitCodeLines(open: { lang: string; lines: string[] }, messageStarted: boolean): boolean {
-    const done = this.code?.committedLines ?? 0;
-    const complete = open.lines.length - 1; // the last line may still grow
-    if (complete - done < CODE_CHUNK) return false;
-    const first = !messageStarted && done === 0;
-    this.commit({ kind: 'code', lang: open.lang, text: open.lines.slice(done, complete).join('\n'), first, joined: done > 0 });
-    this.code = { committedLines: complete };
-    return true;
-  }
-
   private closeThinking(): void {
     this.flush();
     const live = this.live.get();
@@ -413,13 +350,7 @@ export class Transcript {
     this.closeThinking();
     this.flush();
     const live = this.live.get();
-    if (live.text.trim()) {
-      this.commitMarkdown(live.text, live.messageStarted);
-      this.live.set({ ...this.live.get(), text: '', messageStarted: true, codeLinesCommitted: 0, codeTail: undefined });
-    } else if (live.text) {
-      this.live.set({ ...live, text: '', codeLinesCommitted: 0, codeTail: undefined });
-    }
-    this.code = undefined;
+    if (live.text) this.live.set({ ...live, ...this.stream.finish(live) });
   }
 
   private patchTool(id: string, fn: (t: ToolCallView) => ToolCallView, publish = true): void {
@@ -471,7 +402,7 @@ export class Transcript {
     this.timer = undefined;
     this.pendingText = '';
     this.pendingThinking = '';
-    this.code = undefined;
+    this.stream.reset();
     const live = this.live.get();
     this.live.set({ ...live, text: '', codeTail: undefined, codeLinesCommitted: 0, thinking: undefined, tools: live.tools.filter((t) => t.status !== 'streaming' && t.status !== 'pending') });
     const seconds = (delayMs / 1000).toFixed(1);

@@ -1,0 +1,125 @@
+/**
+ * End to end: WebAssembly tools in the compiled dist/moat -p against the
+ * scripted fake model server. The bundled tools run precompiled from the
+ * binary; a third-party C component dropped into .moat/tools/ mid-run is
+ * found by the watcher, called by the model, and gone once deleted.
+ * Run `bun run build` first (scripts/test.sh does).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { reply, startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../support/fake-anthropic.ts';
+import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { buildGreet } from '../tools/wasm/fixtures/build-greet.ts';
+import { buildFixtures } from '../sandbox/fixtures/build-fixtures.ts';
+
+interface Body {
+  messages: { role: string; content: { type: string; text?: string; content?: unknown; is_error?: boolean; tool_use_id?: string }[] }[];
+  tools: { name: string; description: string }[];
+}
+
+let server: FakeAnthropic;
+let sb: Sandbox;
+/** Called with each request's index as it arrives (before it is answered). */
+let onRequest: (i: number) => void = () => undefined;
+let seen = 0;
+let greet: Uint8Array;
+
+beforeAll(async () => {
+  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
+  greet = await buildGreet();
+  server = await startFakeAnthropic({ onRequest: (_r: RecordedRequest) => onRequest(seen++) });
+}, 120_000);
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  sb = makeSandbox(server.url);
+  onRequest = () => undefined;
+  seen = 0;
+  expect(server.remaining()).toBe(0);
+  server.requests.length = 0;
+});
+
+const body = (i: number) => server.requests[i]!.body as Body;
+const toolNames = (i: number) => body(i).tools.map((t) => t.name);
+const results = (i: number) =>
+  body(i)
+    .messages.at(-1)!
+    .content.filter((c) => c.type === 'tool_result')
+    .map((c) => ({ text: typeof c.content === 'string' ? c.content : JSON.stringify(c.content), isError: c.is_error === true }));
+const moat = (args: string[]) => runMoat(args, { cwd: sb.cwd, env: sb.env });
+
+describe('WebAssembly tools in moat -p', () => {
+  test('bundled tools: found with tool_search, then called by the model; no transpile at run time', async () => {
+    server.script(
+      reply().toolUse('tool_search', { query: 'select:calculate,base64_encode' }).stop('tool_use'),
+      reply().toolUse('calculate', { expression: '6*7' }).toolUse('base64_encode', { text: 'moat' }).stop('tool_use'),
+      reply().text('42, bW9hdA=='),
+    );
+    const r = await moat(['-p', 'compute']);
+    expect(r).toEqual({ code: 0, stdout: '42, bW9hdA==\n', stderr: '' });
+    // More than 20 tools: the core ones plus tool_search, which names what it can load.
+    expect(toolNames(0)).toContain('tool_search');
+    expect(toolNames(0)).toContain('web_fetch');
+    expect(toolNames(0)).not.toContain('calculate');
+    expect(body(0).tools.find((t) => t.name === 'tool_search')!.description).toContain('calculate, current_time');
+    expect(results(1)).toEqual([{ text: expect.stringContaining('Found 2 tools') as unknown as string, isError: false }]);
+    expect(toolNames(1)).toEqual([...toolNames(0), 'base64_encode', 'calculate']);
+    expect(results(2)).toEqual([
+      { text: '[{"type":"text","text":"42"}]', isError: false },
+      { text: '[{"type":"text","text":"bW9hdA=="}]', isError: false },
+    ]);
+    // The precompiled entries were unpacked into the cache: no transpile, one folder per component used.
+    const cache = join(sb.home, '.cache', 'moat', 'components');
+    expect(readdirSync(cache).filter((n) => !n.includes('.tmp')).length).toBe(2);
+  }, 60_000);
+
+  test('a limit hit comes back as an error result with the sandbox message', async () => {
+    mkdirSync(join(sb.cwd, '.moat'), { recursive: true });
+    writeFileSync(join(sb.cwd, '.moat', 'config.toml'), '[tools.calculate]\nfuel = 1000\n');
+    server.script(reply().toolUse('tool_search', { query: 'select:calculate' }).stop('tool_use'), reply().toolUse('calculate', { expression: '1+1' }).stop('tool_use'), reply().text('no'));
+    const r = await moat(['-p', 'compute']);
+    expect(r.code).toBe(0);
+    expect(results(2)).toEqual([{ text: '[{"type":"text","text":"calculate was stopped: fuel exhausted after 1,000 units. Try a smaller input."}]', isError: true }]);
+  }, 60_000);
+
+  test('a C component dropped into .moat/tools mid-run is found by the watcher, called, and gone once removed', async () => {
+    const tools = join(sb.cwd, '.moat', 'tools');
+    onRequest = (i) => {
+      if (i === 1) {
+        mkdirSync(tools, { recursive: true });
+        writeFileSync(join(tools, 'greet.wasm'), greet);
+      }
+      if (i === 4) rmSync(join(tools, 'greet.wasm'));
+    };
+    server.script(
+      reply().toolUse('ls', {}).stop('tool_use'),
+      // The component arrives while this answer streams; the watcher registers it before the next turn.
+      reply().wait(1500).toolUse('ls', {}).stop('tool_use'),
+      reply().toolUse('tool_search', { query: 'repeat text capitals' }).stop('tool_use'),
+      reply().toolUse('greet', { text: 'hello', upper: true }).stop('tool_use'),
+      reply().wait(1500).toolUse('ls', {}).stop('tool_use'),
+      reply().text('done'),
+    );
+    const r = await moat(['-p', 'greet']);
+    expect(r).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
+    expect(body(1).tools.find((t) => t.name === 'tool_search')!.description).not.toContain('greet');
+    expect(body(2).tools.find((t) => t.name === 'tool_search')!.description).toContain('greet');
+    expect(results(3)[0]!.text).toContain('- greet: Repeat a text, optionally in capitals.');
+    expect(toolNames(3)).toContain('greet');
+    expect(results(4)).toEqual([{ text: '[{"type":"text","text":"HELLO"}]', isError: false }]);
+    expect(toolNames(5)).not.toContain('greet');
+  }, 60_000);
+
+  test('a refused component costs one warning line naming the interface; the run goes on', async () => {
+    const tools = join(sb.cwd, '.moat', 'tools');
+    mkdirSync(tools, { recursive: true });
+    writeFileSync(join(tools, 'netcat.wasm'), (await buildFixtures()).socketsImporter);
+    server.script(reply().text('ok'));
+    const r = await moat(['-p', 'hi']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('ok\n');
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^moat: netcat refused: it imports wasi:sockets\/tcp@0\.2\.3: raw sockets are not provided/) as unknown as string]);
+  }, 60_000);
+});
