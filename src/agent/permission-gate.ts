@@ -1,18 +1,9 @@
-import type { AnyTool, CallIntent, Rule } from '../tools/index.ts';
+import type { AnyTool, CallIntent, PermissionPolicy, Rule } from '../tools/index.ts';
 import { decidePermission, denialHint, parseRuleList, ruleForCall, unmatchableReason } from '../tools/index.ts';
 import { newId } from '../util/index.ts';
 import type { AgentEvent, PermissionDecision } from './events.ts';
 
-export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
-
-export interface PermissionPolicy {
-  mode: PermissionMode;
-  allow: Rule[];
-  deny: Rule[];
-  roots: string[];
-  projectRoot: string;
-  home: string;
-}
+export type { PermissionMode, PermissionPolicy } from '../tools/index.ts';
 
 /** How the front end answers a permission request; absent in -p mode (nothing can ask). */
 export type AskPermission = (request: {
