@@ -115,18 +115,20 @@ export type SubagentEvent =
       worktree?: { path: string; branch: string };
     }
   | { type: 'subagent_event'; agentId: string; parentToolUseId: string; event: AgentEvent }
-  | {
-      type: 'subagent_finished';
-      agentId: string;
-      parentToolUseId: string;
-      status: Exclude<SubagentStatus, 'queued' | 'running'>;
-      stopReason: RunStopReason;
-      result: string;
-      turns: number;
-      usage: Usage;
-      costUsd: number;
-      durationMs: number;
-      /** Isolated agents that changed files: the branch and what changed. */
-      changes?: WorktreeChanges;
-      error?: string;
-    };
+  | ({ type: 'subagent_finished'; agentId: string; parentToolUseId: string } & Omit<SubagentOutcome, 'notes'>);
+
+/** How a sub-agent ended: what `task`/`task_result` return and `subagent_finished` carries. */
+export interface SubagentOutcome {
+  status: Exclude<SubagentStatus, 'queued' | 'running'>;
+  stopReason: RunStopReason;
+  result: string;
+  turns: number;
+  usage: Usage;
+  costUsd: number;
+  durationMs: number;
+  /** Isolated agents that changed files: the branch and what changed. */
+  changes?: WorktreeChanges;
+  error?: string;
+  /** Things the parent should know (isolation fell back, the worktree could not be committed, …). */
+  notes: string[];
+}

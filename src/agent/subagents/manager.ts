@@ -1,7 +1,7 @@
 import type { Usage } from '../../providers/index.ts';
 import { ZERO_USAGE } from '../../providers/index.ts';
 import { errorMessage, newId } from '../../util/index.ts';
-import type { RunStopReason, SubagentStatus } from '../events.ts';
+import type { RunStopReason, SubagentOutcome, SubagentStatus } from '../events.ts';
 import { announceAgent, retireAgent, stopRequested } from './control-files.ts';
 import type { WorktreeChanges } from './worktree.ts';
 
@@ -28,19 +28,7 @@ export interface AgentInfo {
   worktree?: { path: string; branch: string };
 }
 
-export interface SubagentOutcome {
-  status: Exclude<SubagentStatus, 'queued' | 'running'>;
-  stopReason: RunStopReason;
-  result: string;
-  turns: number;
-  usage: Usage;
-  costUsd: number;
-  durationMs: number;
-  changes?: WorktreeChanges;
-  error?: string;
-  /** Things the parent should know (isolation fell back, the worktree could not be committed, …). */
-  notes: string[];
-}
+export type { SubagentOutcome } from '../events.ts';
 
 export interface LaunchSpec {
   agentId: string;

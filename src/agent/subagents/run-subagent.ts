@@ -172,19 +172,7 @@ export async function runSubagent(
     notes,
   };
   if (!announced) return outcome;
-  host.emit({
-    type: 'subagent_finished',
-    agentId: ids.agentId,
-    parentToolUseId: ids.parentToolUseId,
-    status: outcome.status,
-    stopReason: outcome.stopReason,
-    result: outcome.result,
-    turns: outcome.turns,
-    usage: outcome.usage,
-    costUsd: outcome.costUsd,
-    durationMs: outcome.durationMs,
-    ...(changes === undefined ? {} : { changes }),
-    ...(error === undefined ? {} : { error }),
-  });
+  const { notes: _forTheParentOnly, ...ended } = outcome;
+  host.emit({ type: 'subagent_finished', agentId: ids.agentId, parentToolUseId: ids.parentToolUseId, ...ended });
   return outcome;
 }
