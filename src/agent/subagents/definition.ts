@@ -1,24 +1,13 @@
+import type { AgentDefinition } from '../../skills/index.ts';
 import type { AnyTool } from '../../tools/index.ts';
 import type { PermissionMode } from '../permission-gate.ts';
 
 /**
  * A named sub-agent definition (`general`, `explore`, `review`, files in
- * `.moat/agents/`, …). The loader lives in skills/; this is the part the
- * `task` tool needs, so skills' AgentDefinition fits it as is.
+ * `.moat/agents/`, …) as the skills loader reads it, minus where it came from:
+ * the part the `task` tool needs.
  */
-export interface SubagentDefinition {
-  name: string;
-  description: string;
-  /** Tool names as written (`Read`, `grep`, `Bash(git diff:*)`); undefined: the parent's tools. */
-  tools?: string[];
-  disallowedTools?: string[];
-  /** A model id, an alias (`sonnet`, `haiku`, `opus`) or `inherit`. */
-  model?: string;
-  maxTurns?: number;
-  permissionMode?: PermissionMode;
-  isolation?: 'worktree' | 'none';
-  systemPrompt: string;
-}
+export type SubagentDefinition = Omit<AgentDefinition, 'source' | 'file'>;
 
 /** Injected by the CLI (skills' loader); absent means only the built-in general-purpose behaviour. */
 export interface AgentCatalog {
