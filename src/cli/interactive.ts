@@ -4,12 +4,13 @@
  * `--version`, `-p` and the `sessions` commands never load it.
  */
 import { join } from 'node:path';
-import type { AgentSettings } from '../agent/index.ts';
+import { createSkillTool, type AgentSettings } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { createAnthropicProvider } from '../providers/index.ts';
 import { openStore } from '../store/index.ts';
 import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
+import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
 import { createTuiController } from './tui-controller.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
 
@@ -30,13 +31,17 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     throw new MoatError('usage', 'the interactive UI needs a terminal: use moat -p "task" in scripts and pipes');
   }
   const paths = moatPaths(env);
+  // Skills as in -p (root-command.ts): listed to the model, runnable through the skill tool, and `/name args`
+  // in the prompt runs one. A bad SKILL.md is a warning line, printed before the UI takes the terminal.
+  const skills = loadSkillsReporting(definitionRoots(o.settings.cwd, env));
+  o.settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   const store = openStore(paths.dbFile);
   let controller;
   // WebAssembly tools (issue 4): warnings print before the UI takes the terminal; later ones show in `moat tool list`.
   let uiStarted = false;
   let wasm: { close(): void } | undefined;
   try {
-    const registry = new ToolRegistry(builtinTools());
+    const registry = new ToolRegistry([...builtinTools(), createSkillTool(skills)]);
     wasm = await attachWasmTools(registry, {
       env,
       projectRoot: o.loaded.projectRoot,
@@ -51,6 +56,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       settings: o.settings,
       loaded: o.loaded,
       logFile: join(paths.dataDir, 'logs', 'tui.log'),
+      skills,
       ...(o.resume ? { resume: o.resume } : {}),
     });
   } catch (e) {
@@ -62,6 +68,8 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   uiStarted = true;
   try {
     return await runTui(controller, {
+      // `[keymap]` was checked when the config loaded: a bad key already stopped moat with file and line.
+      keymap: o.loaded.config.keymap,
       testHooks: env.MOAT_TEST_HOOKS === '1',
       ...(o.prompt ? { initialPrompt: o.prompt } : {}),
     });

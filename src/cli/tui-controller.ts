@@ -16,11 +16,12 @@ import {
   type PermissionMode,
   type UserPart,
 } from '../agent/index.ts';
-import { addPermissionRule, type LoadedConfig } from '../config/index.ts';
+import { addPermissionRule, removePermissionRule, type LoadedConfig } from '../config/index.ts';
 import type { Provider } from '../providers/index.ts';
+import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
 import type { Store } from '../store/index.ts';
 import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
-import type { PermissionRuleView, PromptInput, ShellResult, TuiController, TuiInfo } from '../tui/index.ts';
+import type { PermissionRuleView, PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
 import ignore from 'ignore';
 import { errorMessage } from '../util/index.ts';
 
@@ -33,6 +34,8 @@ export interface TuiControllerDeps {
   /** Where `log()` writes (details that must not reach the screen). */
   logFile: string;
   resume?: string;
+  /** Skills (SKILL.md) the user can run as `/name args`; the model sees them through `settings.skills` and the skill tool. */
+  skills?: readonly Skill[];
 }
 
 const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-5', 'claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4'];
@@ -40,7 +43,10 @@ const MAX_ATTACHMENT_BYTES = 256 * 1024;
 const SHELL_OUTPUT_CAP = 30_000;
 
 export function createTuiController(deps: TuiControllerDeps): TuiController {
+  // `settings` holds what the next session starts with (/clear keeps the model and the mode);
+  // the open session keeps its own copy, changed through its setters.
   const { store, settings, loaded } = deps;
+  const skills = deps.skills ?? [];
   const broker = new PermissionBroker();
   const sessionRules: PermissionRuleView[] = [];
   const agentDeps: AgentDeps = {
@@ -67,15 +73,18 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     }
   };
 
-  const info = (): TuiInfo => ({
-    version: pkg.version,
-    model: settings.model,
-    cwd: settings.cwd,
-    ...(branch ? { gitBranch: branch } : {}),
-    permissionMode: settings.permissionMode,
-    sessionId: session.id,
-    contextWindow: contextWindow(settings.model),
-  });
+  const info = (): TuiInfo => {
+    const current = session.currentSettings();
+    return {
+      version: pkg.version,
+      model: current.model,
+      cwd: current.cwd,
+      ...(branch ? { gitBranch: branch } : {}),
+      permissionMode: current.permissionMode,
+      sessionId: session.id,
+      contextWindow: contextWindow(current.model),
+    };
+  };
 
   const conversation = (): Message[] => [...session.messages()];
 
@@ -87,15 +96,17 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       broker.respond(requestId, decision);
     },
     setPermissionMode: (mode: PermissionMode) => {
-      // The session reads its settings at the start of every run.
+      session.setPermissionMode(mode);
       settings.permissionMode = mode;
-      store.sessions.setPermissionMode(session.id, mode);
     },
     setModel: (model) => {
+      session.setModel(model);
       settings.model = model;
-      store.sessions.setModel(session.id, model);
     },
-    models: () => (MODELS.includes(settings.model) ? MODELS : [settings.model, ...MODELS]),
+    models: () => {
+      const model = session.currentSettings().model;
+      return MODELS.includes(model) ? MODELS : [model, ...MODELS];
+    },
     newSession: () => {
       broker.cancelAll();
       session = AgentSession.open(agentDeps);
@@ -113,6 +124,17 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     promptHistory: () => store.history.list(loaded.projectRoot, 500).reverse(),
     addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
     tools: () => deps.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),
+    skills: () => skills.map((s): SkillInfo => skillInfo(s)),
+    skillPrompt: (name, args) => {
+      try {
+        const expansion = expandSlashCommand(`/${name}${args ? ` ${args}` : ''}`, skills);
+        return expansion.type === 'skill' ? expansion.prompt : undefined;
+      } catch (e) {
+        // A missing required argument: the message names it and gives the usage line.
+        if (e instanceof SkillUsageError) throw new Error(e.message);
+        throw e;
+      }
+    },
     permissionRules: () => [
       ...loaded.rules.map((r) => ({ rule: r.rule, behavior: r.list, source: r.source.kind === 'file' ? r.source.scope : r.source.kind })),
       ...sessionRules,
@@ -121,12 +143,25 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       const [parsed] = parseRuleList([rule]);
       if (!parsed) throw new Error(`not a rule: ${rule}`);
       addPermissionRule(scope === 'project' ? loaded.files.project : loaded.files.user, behavior, rule);
-      // Effective from the next call: the session reads these lists at each run.
-      (behavior === 'allow' ? settings.allow : settings.deny).push(parsed);
+      // Effective from the next call: the session reads its lists at each run; later sessions start from `settings`.
+      for (const s of new Set([settings, session.currentSettings()])) (behavior === 'allow' ? s.allow : s.deny).push(parsed);
       sessionRules.push({ rule, behavior, source: scope });
     },
-    // Rules live in hand-edited TOML; removing one is left to the user's editor.
-    removePermissionRule: () => false,
+    removePermissionRule: (raw, behavior) => {
+      const rule = raw.trim();
+      // Both files: a rule is where the user (or "don't ask again") put it. Comments and layout survive.
+      const fromProject = removePermissionRule(loaded.files.project, behavior, rule);
+      const fromUser = removePermissionRule(loaded.files.user, behavior, rule);
+      const inSession = sessionRules.some((r) => r.rule === rule && r.behavior === behavior);
+      if (!fromProject && !fromUser && !inSession && !loaded.rules.some((r) => r.rule === rule && r.list === behavior)) return false;
+      for (const s of new Set([settings, session.currentSettings()])) {
+        const list = behavior === 'allow' ? s.allow : s.deny;
+        for (let i = list.length - 1; i >= 0; i--) if (list[i]?.text === rule) list.splice(i, 1);
+      }
+      loaded.rules = loaded.rules.filter((r) => !(r.rule === rule && r.list === behavior));
+      for (let i = sessionRules.length - 1; i >= 0; i--) if (sessionRules[i]?.rule === rule && sessionRules[i]?.behavior === behavior) sessionRules.splice(i, 1);
+      return true;
+    },
     runShell: (command, signal) => runShell(command, settings.cwd, signal),
     listFiles: () => listProjectFiles(settings.cwd),
     cost: () => {
@@ -139,6 +174,11 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     },
     log,
   };
+}
+
+function skillInfo(s: Skill): SkillInfo {
+  const args = skillUsage(s).slice(s.name.length + 2);
+  return { name: s.name, description: s.description, ...(args ? { args } : {}) };
 }
 
 /** Shell context, then attached files, then the prompt text: what the model gets as one user message. */

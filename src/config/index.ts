@@ -1,5 +1,5 @@
 export { loadConfig, displayPath } from './load-config.ts';
-export { addPermissionRule } from './permission-rules.ts';
+export { addPermissionRule, removePermissionRule } from './permission-rules.ts';
 export { parseConfigText, readConfigFile, type ConfigFile } from './config-file.ts';
 export { moatPaths, expandHome, type MoatPaths, type Env } from './paths.ts';
 export { findProjectRoot, projectConfigFile } from './project-root.ts';
@@ -16,3 +16,4 @@ export {
 } from './schema.ts';
 export type * from './types.ts';
 export { mergeToolLimits, DEFAULT_SANDBOX_CEILING, type ToolLimitsConfig, type ToolLimitOverride, type SandboxCeiling } from './tool-limits.ts';
+export { KEYMAP_ACTIONS, normalizeKeySpec, type KeymapAction, type KeymapConfig } from './keymap.ts';

@@ -14,6 +14,7 @@ import {
 } from './schema.ts';
 import { Secret } from './secret.ts';
 import { lineOfPath } from './toml-outline.ts';
+import type { KeymapConfig } from './keymap.ts';
 import { mergeToolLimits } from './tool-limits.ts';
 import type { Config, ConfigFlags, ConfigKey, ConfigSource, LoadConfigOptions, LoadedConfig } from './types.ts';
 
@@ -122,7 +123,7 @@ function flagLayer(flags: ConfigFlags, cwd: string): Layer {
   };
 }
 
-type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox'>;
+type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox' | 'keymap'>;
 
 /** snake_case file key → Config key, for the scalar settings. */
 const SCALARS: Record<Scalar, ConfigKey> = {
@@ -189,9 +190,11 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
   }
   sources.permissions = { kind: 'default' };
   sources.addDirs = { kind: 'default' };
+  sources.keymap = { kind: 'default' };
 
   const rules: LoadedConfig['rules'] = [];
   const addDirs: string[] = [];
+  const keymap: KeymapConfig = {};
   for (const layer of layers) {
     for (const list of ['allow', 'deny'] as const) {
       const items = layer.data.permissions?.[list] ?? [];
@@ -208,6 +211,11 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
       if (!addDirs.includes(abs)) addDirs.push(abs);
     }
     if (dirs.length > 0) sources.addDirs = layer.sourceOf(['add_dirs']);
+    // Per action, the project's binding replaces the user's.
+    if (layer.data.keymap && Object.keys(layer.data.keymap).length > 0) {
+      Object.assign(keymap, layer.data.keymap);
+      sources.keymap = layer.sourceOf(['keymap']);
+    }
   }
 
   const maxTokens = top('max_tokens')?.value ?? DEFAULT_MAX_TOKENS;
@@ -236,6 +244,7 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     apiKey,
     maxTokens,
     thinkingBudget: thinking?.value,
+    keymap,
   };
   return { config, sources, rules, projectRoot, files, loadedFiles, toolLimits: mergeToolLimits(layers) };
 }

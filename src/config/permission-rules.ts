@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { dirname } from 'node:path';
 import { MoatError, errorMessage } from '../util/index.ts';
 import { type ConfigFile, parseConfigText } from './config-file.ts';
-import type { KeyEntry, TomlOutline } from './toml-outline.ts';
+import type { KeyEntry, Span, TomlOutline } from './toml-outline.ts';
 
 type RuleList = 'allow' | 'deny';
 
@@ -92,6 +92,30 @@ function apply(text: string, edits: Edit[]): string {
   return out;
 }
 
+/** The file's text and mode; a missing file is empty. */
+function readForEdit(file: string, display: string): { text: string; mode: number; exists: boolean } {
+  try {
+    return { text: readFileSync(file, 'utf8'), mode: statSync(file).mode & 0o777, exists: true };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new MoatError('config', `${display}: cannot read: ${errorMessage(e)}`, { cause: e });
+    }
+    return { text: '', mode: 0o644, exists: false };
+  }
+}
+
+/** Replaces the file in one step (write beside it, then rename), so a crash never leaves half a config. */
+function writeAtomically(file: string, text: string, mode: number, display: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, text, { mode });
+    renameSync(tmp, file);
+  } catch (e) {
+    throw new MoatError('config', `${display}: cannot write: ${errorMessage(e)}`, { cause: e });
+  }
+}
+
 /**
  * Appends a permission rule to `permissions.allow` or `.deny` in a config
  * file, creating the file (and its folder, e.g. `.moat/`) if needed. The file
@@ -103,16 +127,7 @@ export function addPermissionRule(file: string, list: RuleList, rawRule: string,
   // Rules are compared trimmed, as the schema reads them.
   const rule = rawRule.trim();
   if (rule === '') throw new MoatError('usage', 'a permission rule cannot be empty');
-  let text = '';
-  let mode = 0o644;
-  try {
-    text = readFileSync(file, 'utf8');
-    mode = statSync(file).mode & 0o777;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new MoatError('config', `${display}: cannot read: ${errorMessage(e)}`, { cause: e });
-    }
-  }
+  const { text, mode } = readForEdit(file, display);
   // A broken file is reported, not edited: the user should see their mistake first.
   const current = parseConfigText(text, file, display);
   if (current.data.permissions?.[list]?.includes(rule)) return false;
@@ -122,13 +137,60 @@ export function addPermissionRule(file: string, list: RuleList, rawRule: string,
   if (!check.data.permissions?.[list]?.includes(rule)) {
     throw new MoatError('internal', `${display}: adding ${tomlString(rule)} to permissions.${list} did not take`);
   }
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, next, { mode });
-    renameSync(tmp, file);
-  } catch (e) {
-    throw new MoatError('config', `${display}: cannot write: ${errorMessage(e)}`, { cause: e });
+  writeAtomically(file, next, mode, display);
+  return true;
+}
+
+/** Where one element of an array sits, as the cut that removes it and its separator. */
+function cutElement(text: string, elements: readonly Span[], index: number): { from: number; to: number } {
+  const el = elements[index] as Span;
+  const next = elements[index + 1];
+  const prev = elements[index - 1];
+  const lineStart = lineStartOf(text, el.start);
+  const lineEnd = nextLineStart(text, el.end);
+  // Alone on its line(s), maybe with a comma and a comment: the whole line goes, comment included.
+  const before = text.slice(lineStart, el.start);
+  const after = text.slice(el.end, lineEnd);
+  if (/^[ \t]*$/.test(before) && /^[ \t]*,?[ \t]*(#.*)?\r?\n?$/.test(after)) return { from: lineStart, to: lineEnd };
+  // Inline: the element, then the comma and spaces up to the next one (or, for the last, the comma before it).
+  if (next && !/[\n#]/.test(text.slice(el.end, next.start))) return { from: el.start, to: next.start };
+  if (prev && !/[\n#]/.test(text.slice(prev.end, el.start))) return { from: prev.end, to: el.end };
+  const comma = /^[ \t]*,[ \t]*/.exec(text.slice(el.end));
+  return { from: el.start, to: el.end + (comma?.[0].length ?? 0) };
+}
+
+/**
+ * Removes a rule from `permissions.allow` or `.deny`, editing the file as
+ * text (comments and layout elsewhere survive; a comment on the rule's own
+ * line goes with it). Idempotent: returns false when the rule is not there,
+ * or the file does not exist. Every copy of the rule is removed. As with
+ * adding, the result is parsed and checked before it replaces the file.
+ */
+export function removePermissionRule(file: string, list: RuleList, rawRule: string, display: string = file): boolean {
+  const rule = rawRule.trim();
+  const { text, mode, exists } = readForEdit(file, display);
+  if (!exists) return false;
+  let current = parseConfigText(text, file, display);
+  const before = current.data.permissions?.[list] ?? [];
+  if (!before.includes(rule)) return false;
+  let next = text;
+  // One copy per pass: after each cut the offsets are recomputed from the edited text.
+  for (let pass = 0; pass < before.length; pass++) {
+    const values = current.data.permissions?.[list] ?? [];
+    const index = values.indexOf(rule);
+    if (index < 0) break;
+    const entry = current.outline.keys.find((k) => k.path.join('\0') === `permissions\0${list}`);
+    if (!entry?.array || entry.array.elements.length !== values.length) {
+      throw unsupported(current, current.outline, entry?.start ?? 0, `cannot find ${tomlString(rule)} in permissions.${list}; remove it by hand`);
+    }
+    const cut = cutElement(next, entry.array.elements, index);
+    next = next.slice(0, cut.from) + next.slice(cut.to);
+    current = parseConfigText(next, file, display);
   }
+  const after = current.data.permissions?.[list] ?? [];
+  if (after.includes(rule) || JSON.stringify(after) !== JSON.stringify(before.filter((r) => r !== rule))) {
+    throw new MoatError('internal', `${display}: removing ${tomlString(rule)} from permissions.${list} did not take`);
+  }
+  writeAtomically(file, next, mode, display);
   return true;
 }

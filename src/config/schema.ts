@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KEYMAP_ACTIONS, KEYMAP_SHAPE } from './keymap.ts';
 
 /**
  * The shape of one config file (user or project), as written in TOML:
@@ -16,7 +17,7 @@ export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermis
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** Sections planned but not implemented; named in the error so users know it is not a typo. */
-export const RESERVED_SECTIONS: readonly string[] = ['keymap'];
+export const RESERVED_SECTIONS: readonly string[] = [];
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5';
 export const DEFAULT_MAX_TOKENS = 32_000;
@@ -73,6 +74,8 @@ export const FILE_SHAPE = z.strictObject({
   thinking_budget: z.number().int().min(MIN_THINKING_BUDGET).optional(),
   tools: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a tool name'), TOOL_LIMITS_SHAPE).optional(),
   sandbox: SANDBOX_SHAPE.optional(),
+  /** `[keymap]`: TUI key bindings by action (keymap.ts). */
+  keymap: KEYMAP_SHAPE.optional(),
 });
 
 export type FileConfig = z.infer<typeof FILE_SHAPE>;
@@ -83,6 +86,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(FILE_SHAPE.shape),
   permissions: Object.keys(PERMISSIONS_SHAPE.shape),
   sandbox: Object.keys(SANDBOX_SHAPE.shape),
+  keymap: KEYMAP_ACTIONS,
   // Any [tools.<name>] table.
   'tools.*': Object.keys(TOOL_LIMITS_SHAPE.shape),
 };

@@ -1,6 +1,7 @@
 import type { PermissionMode } from './schema.ts';
 import type { Secret } from './secret.ts';
 import type { Env } from './paths.ts';
+import type { KeymapConfig } from './keymap.ts';
 import type { ToolLimitsConfig } from './tool-limits.ts';
 
 /** The merged, validated configuration the rest of moat uses (camelCase, units in names). */
@@ -24,6 +25,8 @@ export interface Config {
   maxTokens: number;
   /** Undefined: extended thinking off. */
   thinkingBudget: number | undefined;
+  /** `[keymap]`: TUI key bindings, keys normalised (`ctrl+o`); only the actions set. */
+  keymap: KeymapConfig;
 }
 
 export type ConfigKey = keyof Config;

@@ -7,10 +7,10 @@
  */
 import type { PermissionDecision, PermissionMode } from '../agent/index.ts';
 import { errorMessage } from '../util/index.ts';
-import { COMMANDS, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
+import { COMMANDS, isBuiltinCommand, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
 import type { ShellResult, TuiController, TuiInfo } from './controller.ts';
 import type { Keymap } from './keymap.ts';
-import { completeCommand, completeFile, mentionedFiles } from './state/completion.ts';
+import { completeCommand, completeFile, mentionedFiles, type CommandSpec } from './state/completion.ts';
 import { EMPTY_EDITOR, type EditorState } from './state/line-editor.ts';
 import { createStore, type Store } from './state/store.ts';
 import { Transcript } from './state/transcript.ts';
@@ -33,6 +33,8 @@ export class AppModel {
   readonly ui: Store<UiState>;
   readonly controller: TuiController;
   readonly keymap: Keymap;
+  /** Built-in commands, then the skills (a skill cannot shadow a built-in): what `/` completes. */
+  readonly commands: CommandSpec[];
   private readonly exitApp: () => void;
   private readonly now: () => number;
   private abort: AbortController | undefined;
@@ -56,6 +58,8 @@ export class AppModel {
     const info = this.controller.info();
     this.ui = createStore(initialUi(info));
     this.modes = info.permissionMode === 'bypassPermissions' ? [...MODE_CYCLE, 'bypassPermissions'] : MODE_CYCLE;
+    const skills = this.controller.skills().filter((s) => !isBuiltinCommand(s.name));
+    this.commands = [...COMMANDS, ...skills.map((s) => ({ name: s.name, description: s.description, ...(s.args ? { args: s.args } : {}), skill: true }))];
   }
 
   /** The banner, the resumed conversation, the prompt history and the file list. */
@@ -96,7 +100,7 @@ export class AppModel {
   updateCompletion(): void {
     const u = this.ui.get();
     const { value, cursor } = u.editor;
-    const completion = completeCommand(value, cursor, COMMANDS) ?? completeFile(value, cursor, this.files);
+    const completion = completeCommand(value, cursor, this.commands) ?? completeFile(value, cursor, this.files);
     const same = completion && u.completion && completion.start === u.completion.start && completion.options.length === u.completion.options.length;
     this.ui.set({ ...u, completion, completionIndex: same ? u.completionIndex : 0 });
   }
@@ -143,10 +147,39 @@ export class AppModel {
     if (trimmed.startsWith('!')) {
       this.idle = this.runShell(trimmed.slice(1).trim());
     } else if (/^\/\S/.test(trimmed)) {
-      runSlashCommand(trimmed, this.commandContext());
+      this.runCommand(text);
     } else {
       this.idle = this.runPrompt(text);
     }
+  }
+
+  /** `/name args`: a built-in command, else a skill, else "unknown". `/etc/hosts is slow` is a prompt, not a command. */
+  private runCommand(text: string): void {
+    const trimmed = text.trim();
+    const m = /^\/([A-Za-z0-9][\w.-]*)(?=\s|$)([\s\S]*)$/.exec(trimmed);
+    if (!m) {
+      this.idle = this.runPrompt(text);
+      return;
+    }
+    const name = m[1] ?? '';
+    if (isBuiltinCommand(name) || !this.commands.some((c) => c.skill && c.name === name)) {
+      runSlashCommand(trimmed, this.commandContext());
+      return;
+    }
+    let prompt: string | undefined;
+    try {
+      prompt = this.controller.skillPrompt(name, (m[2] ?? '').trim());
+    } catch (e) {
+      // A missing argument: the message is the usage line. Nothing is sent.
+      this.transcript.commit({ kind: 'notice', level: 'warning', text: errorMessage(e) });
+      return;
+    }
+    if (prompt === undefined) {
+      this.transcript.commit({ kind: 'notice', level: 'warning', text: `Unknown command /${name}. /help lists the commands and skills.` });
+      return;
+    }
+    // The transcript shows what was typed; the model gets the skill's body.
+    this.idle = this.runPrompt(text, prompt);
   }
 
   private next(): void {
@@ -154,7 +187,8 @@ export class AppModel {
     if (text !== undefined) this.dispatch(text);
   }
 
-  async runPrompt(text: string): Promise<void> {
+  /** `text` is shown and its @files attached; `sent` (a skill's expanded body) is what the model gets, when given. */
+  async runPrompt(text: string, sent = text): Promise<void> {
     const t = this.transcript;
     t.commit({ kind: 'user', text });
     const attachments = mentionedFiles(text, this.fileSet);
@@ -164,7 +198,7 @@ export class AppModel {
     this.abort = abort;
     t.startRun();
     try {
-      for await (const event of this.controller.run({ text, attachments, shellContext }, abort.signal)) {
+      for await (const event of this.controller.run({ text: sent, attachments, shellContext }, abort.signal)) {
         t.apply(event);
       }
     } catch (e) {
@@ -280,6 +314,7 @@ export class AppModel {
     return {
       controller: this.controller,
       keymap: this.keymap,
+      skills: this.commands.filter((c) => c.skill),
       print: (lines) => this.transcript.commit({ kind: 'lines', lines }),
       notice: (level, text) => this.transcript.commit({ kind: 'notice', level, text }),
       openPicker: (p) => this.openPicker(p),

@@ -4,6 +4,7 @@
  * Components ask "which action is this key?" and never compare raw keys.
  */
 import type { Key } from 'ink';
+import { normalizeKeySpec } from '../config/index.ts';
 
 export const KEY_ACTIONS = [
   // Whole app
@@ -74,39 +75,15 @@ export const DEFAULT_KEYMAP: Keymap = {
   cancel: ['escape'],
 };
 
-const MODIFIERS = ['ctrl', 'alt', 'shift'] as const;
-const NAMED_KEYS = new Set([
-  'enter',
-  'escape',
-  'tab',
-  'backspace',
-  'delete',
-  'up',
-  'down',
-  'left',
-  'right',
-  'home',
-  'end',
-  'pageup',
-  'pagedown',
-  'space',
-]);
+const NAMED_KEYS = new Set(['enter', 'escape', 'tab', 'backspace', 'delete', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown', 'space']);
 
-/** Canonical form: modifiers in a fixed order, lower case. Throws on a chord that can never match. */
+/**
+ * Canonical form: modifiers in a fixed order, lower case. Throws on a chord
+ * that can never match. The grammar is config's, so a `[keymap]` entry that
+ * loaded is one the TUI can match.
+ */
 export function normalizeChord(chord: string): KeyChord {
-  const parts = chord.trim().toLowerCase().split('+');
-  const last = parts.pop();
-  const name = last === '' && chord.endsWith('+') ? '+' : last;
-  if (name === undefined || name === '') throw new Error(`empty key chord "${chord}"`);
-  const mods = new Set<string>();
-  for (const p of parts) {
-    const m = p === 'meta' || p === 'option' ? 'alt' : p === 'control' ? 'ctrl' : p;
-    if (!(MODIFIERS as readonly string[]).includes(m)) throw new Error(`unknown modifier "${p}" in "${chord}"`);
-    mods.add(m);
-  }
-  const key = name === 'esc' ? 'escape' : name === 'return' ? 'enter' : name === 'del' ? 'delete' : name;
-  if (!NAMED_KEYS.has(key) && [...key].length !== 1) throw new Error(`unknown key "${name}" in "${chord}"`);
-  return [...MODIFIERS.filter((m) => mods.has(m)), key].join('+');
+  return normalizeKeySpec(chord);
 }
 
 /** The default keymap with config overrides applied. Unknown actions and bad chords are reported, not fatal. */
@@ -135,9 +112,13 @@ export function buildKeymap(overrides: KeymapOverrides | Record<string, unknown>
 /**
  * The chord Ink reported, or undefined for plain typed text (which is input,
  * not a binding). Ink gives ctrl+letter as input "a" with key.ctrl, Alt+x as
- * "x" with key.meta, and Alt+Enter as key.return with key.meta.
+ * "x" with key.meta, and Alt+Enter as key.return with key.meta. Ctrl-J is a
+ * line feed, which Ink passes on as the typed text "\n" with no flag: it is
+ * named here, so it follows the keymap (`newline` by default) instead of
+ * always inserting a line.
  */
 export function chordOf(input: string, key: Key): KeyChord | undefined {
+  if (input === '\n' && !key.ctrl && !key.meta && !key.return) return 'ctrl+j';
   let name: string | undefined;
   if (key.return) name = 'enter';
   else if (key.escape) name = 'escape';

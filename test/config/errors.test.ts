@@ -69,16 +69,16 @@ describe('config file errors: one line, FILE:LINE: key.path: what', () => {
     });
   });
 
-  test('unknown keys: at the root, in a table (with a hint), dotted, and planned sections', () => {
+  test('unknown keys: at the root, in a table (with a hint), dotted', () => {
     expect(errorFor('model = "x"\nmodle_name = "y"\n')).toEqual({ code: 'config', message: `${F}:2: modle_name: unknown key` });
     expect(errorFor('model = "x"\n\n[permissions]\nallow = []\nalow = ["Read"]\n')).toEqual({
       code: 'config',
       message: `${F}:5: permissions.alow: unknown key (did you mean allow?)`,
     });
     expect(errorFor('permissions.ask = ["Bash"]\n')).toEqual({ code: 'config', message: `${F}:1: permissions.ask: unknown key` });
-    expect(errorFor('max_turns = 3\n\n[keymap]\nsubmit = "enter"\n')).toEqual({
+    expect(errorFor('max_turns = 3\n\n[keymap]\nsubmit = "enter"\nsubmti = "ctrl+s"\n')).toEqual({
       code: 'config',
-      message: `${F}:3: keymap: not supported by this version of moat`,
+      message: `${F}:5: keymap.submti: unknown key (did you mean submit?)`,
     });
     expect(errorFor('max_turn = 3\n')).toEqual({ code: 'config', message: `${F}:1: max_turn: unknown key (did you mean max_turns?)` });
   });

@@ -38,6 +38,7 @@ const DEFAULTS: Config = {
   apiKey: undefined,
   maxTokens: 32_000,
   thinkingBudget: undefined,
+  keymap: {},
 };
 
 describe('loadConfig', () => {
@@ -59,6 +60,7 @@ describe('loadConfig', () => {
         apiKey: { kind: 'default' },
         maxTokens: { kind: 'default' },
         thinkingBudget: { kind: 'default' },
+        keymap: { kind: 'default' },
       },
       rules: [],
       projectRoot: w.repo,
@@ -120,6 +122,7 @@ describe('loadConfig', () => {
       apiKey: 'sk-secret',
       maxTokens: 32_000,
       thinkingBudget: 4096,
+      keymap: {},
     });
     expect(loaded.sources).toEqual({
       model: { kind: 'env', name: 'ANTHROPIC_MODEL' },
@@ -134,6 +137,7 @@ describe('loadConfig', () => {
       apiKey: { kind: 'env', name: 'ANTHROPIC_API_KEY' },
       maxTokens: { kind: 'default' },
       thinkingBudget: { kind: 'file', scope: 'project', path: w.projectFile, line: 6 },
+      keymap: { kind: 'default' },
     });
     expect(loaded.rules).toEqual([
       { list: 'allow', rule: 'Read', source: { kind: 'file', scope: 'user', path: w.userFile, line: 8 } },

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addPermissionRule, loadConfig } from '../../src/config/index.ts';
+import { addPermissionRule, loadConfig, removePermissionRule } from '../../src/config/index.ts';
 import { MoatError } from '../../src/util/index.ts';
 import { useTmp, write } from './tmp.ts';
 
@@ -127,5 +127,62 @@ describe('addPermissionRule', () => {
     expect(addPermissionRule(file, 'deny', 'WebFetch')).toBe(true);
     expect(existsSync(file)).toBe(true);
     expect(loadConfig({ cwd: tmp(), env: { HOME: home } }).config.permissions).toEqual({ allow: [], deny: ['WebFetch'] });
+  });
+});
+
+describe('removePermissionRule', () => {
+  function remove(text: string, list: 'allow' | 'deny', rule: string) {
+    const r = repo(text);
+    const removed = removePermissionRule(r.file, list, rule);
+    return { removed, text: readFileSync(r.file, 'utf8'), perms: r.reload() };
+  }
+
+  test('single-line arrays: first, middle, last and only element', () => {
+    const base = '[permissions]\nallow = ["Read", "Edit", "Grep"] # keep me\n';
+    expect(remove(base, 'allow', 'Read').text).toBe('[permissions]\nallow = ["Edit", "Grep"] # keep me\n');
+    expect(remove(base, 'allow', 'Edit').text).toBe('[permissions]\nallow = ["Read", "Grep"] # keep me\n');
+    expect(remove(base, 'allow', 'Grep').text).toBe('[permissions]\nallow = ["Read", "Edit"] # keep me\n');
+    expect(remove('[permissions]\ndeny = ["Bash(rm:*)"]\n', 'deny', 'Bash(rm:*)')).toEqual({
+      removed: true,
+      text: '[permissions]\ndeny = []\n',
+      perms: { allow: [], deny: [] },
+    });
+  });
+
+  test('multi-line arrays lose the rule line (with its comment); other comments stay', () => {
+    const text = '# top\n[permissions]\nallow = [\n  "Read",  # reading is fine\n  "Bash(npm test:*)", # tests\n  "Glob"\n]\n';
+    expect(remove(text, 'allow', 'Bash(npm test:*)')).toEqual({
+      removed: true,
+      text: '# top\n[permissions]\nallow = [\n  "Read",  # reading is fine\n  "Glob"\n]\n',
+      perms: { allow: ['Read', 'Glob'], deny: [] },
+    });
+    // The closing bracket on the rule's line stays.
+    expect(remove('[permissions]\nallow = [\n  "Read",\n  "Glob"]\n', 'allow', 'Glob').text).toBe('[permissions]\nallow = [\n  "Read",\n  ]\n');
+  });
+
+  test('dotted keys, literal strings and every copy of the rule', () => {
+    expect(remove("permissions.allow = ['Read', \"Edit\", 'Read']\n", 'allow', 'Read')).toEqual({
+      removed: true,
+      text: 'permissions.allow = ["Edit"]\n',
+      perms: { allow: ['Edit'], deny: [] },
+    });
+  });
+
+  test('is idempotent: an absent rule, list or file changes nothing and returns false', () => {
+    const r = repo('[permissions]\nallow = ["Read"]\n');
+    expect(removePermissionRule(r.file, 'allow', 'Edit')).toBe(false);
+    expect(removePermissionRule(r.file, 'deny', 'Read')).toBe(false);
+    expect(readFileSync(r.file, 'utf8')).toBe('[permissions]\nallow = ["Read"]\n');
+    expect(removePermissionRule(r.file, 'allow', ' Read ')).toBe(true);
+    expect(removePermissionRule(r.file, 'allow', 'Read')).toBe(false);
+    const missing = repo();
+    expect(removePermissionRule(missing.file, 'allow', 'Read')).toBe(false);
+    expect(existsSync(missing.file)).toBe(false);
+  });
+
+  test('a broken file is reported, not edited', () => {
+    const r = repo('[permissions]\nallow = ["Read"\n');
+    expect(() => removePermissionRule(r.file, 'allow', 'Read')).toThrow(MoatError);
+    expect(readFileSync(r.file, 'utf8')).toBe('[permissions]\nallow = ["Read"\n');
   });
 });

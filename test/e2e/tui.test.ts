@@ -4,7 +4,7 @@
  * MOAT_TUI_BIN overrides the binary (e.g. a test build).
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { makeSandbox, MOAT_BIN, type Sandbox } from '../support/run-moat.ts';
@@ -59,6 +59,67 @@ test('a streamed 20 KB answer lands in scrollback exactly once', async () => {
   const scrollback = s.screen({ history: true });
   expect(miscounted(scrollback, markers)).toEqual([]);
 }, 60_000);
+
+test('resizing the window mid-stream: scrollback still holds every line once, the frame re-lays out', async () => {
+  const { text, markers } = bigAnswer();
+  server.script(reply().text(text, { chunkSize: 16, delayMs: 4 }).stop('end_turn'));
+  const s = launch(sandbox());
+  await s.waitFor('Ask moat');
+  await prompt(s, 'write the report');
+  // Narrower and shorter while paragraphs stream, then again inside the long code block.
+  await s.waitFor(/para010/, { timeoutMs: 15_000, history: true });
+  s.resize(80, 24);
+  await s.waitFor(/codeline100/, { timeoutMs: 20_000, history: true });
+  // While it streams, the frame is drawn once at the new size: one spinner line, one prompt line, at the bottom.
+  const live = s.screen().trimEnd().split('\n');
+  expect(live.filter((l) => l.includes('to interrupt'))).toHaveLength(1);
+  expect(live.filter((l) => l.includes('Type to queue'))).toHaveLength(1);
+  expect(live.at(-1)).toContain('Type to queue');
+  s.resize(70, 20);
+  await s.waitFor(/para069 closes the answer/, { timeoutMs: 30_000, history: true });
+  await s.waitFor(() => s.screen().includes('Ask moat'), { timeoutMs: 10_000 });
+  expect(miscounted(s.screen({ history: true }), markers)).toEqual([]);
+  // The frame is drawn for 70 columns: a full-width rule, and no piece of an older, wider one left behind.
+  const screen = s.screen().split('\n');
+  expect(screen.filter((l) => /^─+$/.test(l)).map((l) => l.length)).toEqual([70]);
+  expect(screen.every((l) => [...l].length <= 70)).toBe(true);
+}, 60_000);
+
+test('skills run as /name args and complete with their descriptions; [keymap] rebinds a key', async () => {
+  const sb = sandbox();
+  mkdirSync(join(sb.cwd, '.git'));
+  mkdirSync(join(sb.cwd, '.moat', 'skills', 'shout'), { recursive: true });
+  writeFileSync(join(sb.cwd, '.moat', 'skills', 'shout', 'SKILL.md'), '---\ndescription: Shout the words back\n---\nSHOUT THIS: $ARGUMENTS\n');
+  writeFileSync(join(sb.cwd, '.moat', 'config.toml'), '[keymap]\ncycleMode = ["shift+tab", "ctrl+t"]\n');
+  server.script(reply().text('HELLO THERE').stop('end_turn'));
+  const before = server.requests.length;
+  const s = launch(sb);
+  await s.waitFor('Ask moat');
+  await s.typeAndWait('/sho');
+  await s.waitFor('Shout the words back');
+  await prompt(s, 'ut hello there');
+  await s.waitFor('HELLO THERE');
+  expect(s.screen()).toContain('> /shout hello there');
+  const sent = JSON.stringify(server.requests.slice(before).map((r) => r.body));
+  expect(sent).toContain('SHOUT THIS: hello there');
+  // An unknown /word is not sent.
+  await prompt(s, '/shuot loud');
+  await s.waitFor('Unknown command /shuot');
+  expect(server.requests.length).toBe(before + 1);
+  s.keys('C-t');
+  await s.waitFor('accept edits');
+}, 30_000);
+
+test('a bad [keymap] entry stops moat with the file, line and key', async () => {
+  const sb = sandbox();
+  mkdirSync(join(sb.cwd, '.git'));
+  mkdirSync(join(sb.cwd, '.moat'));
+  writeFileSync(join(sb.cwd, '.moat', 'config.toml'), '# keys\n[keymap]\nexpand = "hyper+o"\n');
+  const s = launch(sb);
+  const screen = await s.waitFor(/EXIT=\d+/);
+  expect(screen).toContain('.moat/config.toml:3: keymap.expand: unknown modifier "hyper" in "hyper+o"');
+  expect(screen).not.toContain('EXIT=0');
+}, 20_000);
 
 test('approvals: allow once, then allow always, then no prompt', async () => {
   const sb = sandbox();

@@ -10,6 +10,7 @@ import type {
   PromptInput,
   SessionSummary,
   ShellResult,
+  SkillInfo,
   ToolInfo,
   TuiController,
   TuiInfo,
@@ -41,6 +42,7 @@ export class FakeController implements TuiController {
   modes: PermissionMode[] = [];
   shellResults: ShellResult[] = [];
   shutdowns = 0;
+  skillList: (SkillInfo & { body?: string; required?: boolean })[] = [];
   private waiters = new Map<string, (d: PermissionDecision) => void>();
 
   info(): TuiInfo {
@@ -105,6 +107,16 @@ export class FakeController implements TuiController {
       { name: 'bash', description: 'Runs a command.', effect: 'execute' },
       { name: 'read', description: 'Reads a file.', effect: 'read' },
     ];
+  }
+  skills(): SkillInfo[] {
+    return this.skillList.map(({ name, description, args }) => ({ name, description, ...(args ? { args } : {}) }));
+  }
+  /** `body` with `$ARGUMENTS` replaced; a `required` skill without arguments throws its usage line. */
+  skillPrompt(name: string, args: string): string | undefined {
+    const s = this.skillList.find((x) => x.name === name);
+    if (!s) return undefined;
+    if (s.required && !args) throw new Error(`/${name} needs ${s.args ?? '<arg>'}: usage: /${name} ${s.args ?? ''}`.trim());
+    return `/${name}\n\n${(s.body ?? '').replace('$ARGUMENTS', args)}`;
   }
   permissionRules(): PermissionRuleView[] {
     return this.rules;

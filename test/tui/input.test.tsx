@@ -37,6 +37,18 @@ describe('prompt editing', () => {
     await waitFor(() => value(h).value === '', 'Ctrl-U');
   });
 
+  test('Ctrl-J adds a line through the keymap (not as typed text)', async () => {
+    const h = start((c) => c.scripts.push([finished('end_turn')]));
+    await h.until('Ask moat');
+    await h.type('one');
+    h.stdin.write('\n');
+    await waitFor(() => value(h).value === 'one\n', 'Ctrl-J newline');
+    await h.type('two');
+    await h.press(KEYS.enter);
+    await waitFor(() => h.controller.prompts.length === 1, 'sent');
+    expect(h.controller.prompts[0]?.text).toBe('one\ntwo');
+  });
+
   test('Alt-Enter and a trailing backslash add lines; Enter sends all of it', async () => {
     const h = start((c) => c.scripts.push([finished('end_turn')]));
     await h.until('Ask moat');
@@ -215,5 +227,7 @@ describe('keymap', () => {
     expect(chordOf('', { ...none, return: true, meta: true })).toBe('alt+enter');
     expect(chordOf('', { ...none, tab: true, shift: true })).toBe('shift+tab');
     expect(chordOf('A', { ...none, shift: true })).toBeUndefined();
+    // Ctrl-J arrives as a bare line feed.
+    expect(chordOf('\n', none)).toBe('ctrl+j');
   });
 });

@@ -99,11 +99,26 @@ test('a retried attempt drops its partial code block; the next attempt starts cl
   t.apply({ type: 'turn_started', turn: 1 });
   t.apply({ type: 'text_delta', turn: 1, text: '```js\nlet a = 1;\nlet b' });
   t.flush();
-  t.apply({ type: 'retry', attempt: 1, delayMs: 10, message: 'overloaded' });
+  t.apply({ type: 'retry', turn: 1, attempt: 1, delayMs: 10, message: 'overloaded' });
   t.apply({ type: 'text_delta', turn: 1, text: 'Plain answer.\n\nSecond.' });
   t.flush();
   const live = t.live.get();
   expect(live.codeTail).toBeUndefined();
   expect(live.codeLinesCommitted).toBe(0);
   expect(live.text).toBe('Second.');
+});
+
+test('a block comment streamed a line at a time keeps its colour in scrollback', () => {
+  setColorLevel(3);
+  try {
+    const code = ['/*', ' * first', ' * second', ' */', 'const x = 1;'].join('\n');
+    const text = `\`\`\`js\n${code}\n\`\`\``;
+    const whole = printed(stream(text, 10_000).all).split('\n');
+    const chunked = printed(stream(text, 3).all).split('\n');
+    // The middle comment lines are grey (comment), not plain, even though each arrived in its own chunk.
+    expect(chunked.find((l) => l.includes('second'))).toContain('\x1b[90m');
+    expect(chunked).toEqual(whole);
+  } finally {
+    setColorLevel(0);
+  }
 });

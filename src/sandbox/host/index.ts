@@ -40,6 +40,10 @@ const ioInterfaces: Record<string, object> = {
 };
 
 export function createHost(o: HostOptions): Host {
+  return buildHost(o);
+}
+
+function buildHost(o: HostOptions): Host {
   const { ctx } = o;
   const stdout = new CaptureSink(ctx.limits.maxOutputBytes);
   const stderr = new CaptureSink(ctx.limits.maxOutputBytes);
@@ -65,5 +69,85 @@ export function createHost(o: HostOptions): Host {
   if (o.network !== undefined) Object.assign(imports, createHttp(o.network, ctx));
   return { imports, stdout, stderr, close: () => fds.closeAll() };
 }
+
+/**
+ * A host whose per-run state is supplied after instantiation: the warm spare
+ * instance is created while moat is idle, before the call it will serve is
+ * known. Its import object is made of the static parts (the resource classes
+ * the glue checks with `instanceof`, the random functions) and, for every
+ * per-run function, a stub that calls the function of the host made by
+ * `bind`. Each LateHost is bound once, for one run: nothing carries over.
+ * Without a network grant only (wasi:http's classes are made per run).
+ */
+export interface LateHost {
+  imports: Record<string, object>;
+  /** Builds this run's host behind the stubs. Throws if called twice. */
+  bind(o: Omit<HostOptions, 'network'>): Host;
+}
+
+type HostFn = (...args: unknown[]) => unknown;
+
+/** interface → names of its per-run functions; everything else in the import object is the same in every run. */
+let perRunShape: Map<string, Set<string>> | undefined;
+
+/**
+ * Found by building two hosts and comparing: what differs is per run. A
+ * per-run value must be a plain function (a stub cannot stand in for a
+ * class the glue would `new` or test with `instanceof`).
+ */
+function shape(): Map<string, Set<string>> {
+  if (perRunShape !== undefined) return perRunShape;
+  const opts = (): HostOptions => ({ args: [], env: {}, preopens: [], ctx: new HostContext({ fuel: 1, memoryBytes: 0, timeoutMs: 0, maxOutputBytes: 0 }) });
+  const a = buildHost(opts()).imports;
+  const b = buildHost(opts()).imports;
+  const out = new Map<string, Set<string>>();
+  for (const [iface, members] of Object.entries(a)) {
+    const other = b[iface] as Record<string, unknown>;
+    for (const [name, v] of Object.entries(members as Record<string, unknown>)) {
+      if (v === other[name]) continue;
+      if (typeof v !== 'function' || 'prototype' in v) throw new Error(`host member ${iface}#${name} is made per run but is not a plain function`);
+      let names = out.get(iface);
+      if (names === undefined) out.set(iface, (names = new Set()));
+      names.add(name);
+    }
+  }
+  perRunShape = out;
+  return out;
+}
+
+export function createLateHost(): LateHost {
+  const perRun = shape();
+  let bound: Record<string, object> | undefined;
+  const template = staticImports ??= buildHost({ args: [], env: {}, preopens: [], ctx: new HostContext({ fuel: 1, memoryBytes: 0, timeoutMs: 0, maxOutputBytes: 0 }) }).imports;
+  const imports: Record<string, object> = {};
+  for (const [iface, members] of Object.entries(template)) {
+    const names = perRun.get(iface);
+    if (names === undefined) {
+      imports[iface] = members;
+      continue;
+    }
+    const out: Record<string, unknown> = { ...members };
+    for (const name of names) {
+      out[name] = (...args: unknown[]): unknown => {
+        // Before bind only instantiation can call in (a start function): refuse it, the spare is then not used.
+        if (bound === undefined) throw new Error('host called before the run was bound');
+        return ((bound[iface] as Record<string, HostFn>)[name] as HostFn)(...args);
+      };
+    }
+    imports[iface] = out;
+  }
+  return {
+    imports,
+    bind(o) {
+      if (bound !== undefined) throw new Error('a late host is bound once');
+      const host = buildHost(o);
+      bound = host.imports;
+      return host;
+    },
+  };
+}
+
+/** The import object of a host built once for its static members (never run). */
+let staticImports: Record<string, object> | undefined;
 
 export { filesystemErrorCode };

@@ -21,6 +21,13 @@ export const COMMANDS: CommandSpec[] = [
   { name: 'exit', description: 'quit moat' },
 ];
 
+const ALIASES = ['quit'];
+
+/** A built-in command name: built-ins win over a skill of the same name. */
+export function isBuiltinCommand(name: string): boolean {
+  return ALIASES.includes(name) || COMMANDS.some((c) => c.name === name);
+}
+
 export const INIT_PROMPT = `Please analyse this repository and write an AGENTS.md file at its root for future coding agents working here. Include:
 - the commands to build, lint, type-check and run the tests (and how to run a single test);
 - the high-level architecture: the main folders, how they depend on each other, and the entry points;
@@ -30,6 +37,8 @@ Keep it concise (about 20–60 lines). If an AGENTS.md (or CLAUDE.md, .cursorrul
 export interface CommandContext {
   controller: TuiController;
   keymap: Keymap;
+  /** Skills, runnable as `/name args`: /help lists them. */
+  skills: CommandSpec[];
   print(lines: string[]): void;
   notice(level: 'info' | 'warning' | 'error', text: string): void;
   openPicker(picker: Omit<Picker, 'index'>): void;
@@ -69,7 +78,9 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
   const { controller } = ctx;
   switch (head) {
     case 'help': {
-      const lines = [k.bold('Commands'), ...COMMANDS.map((cmd) => `  /${cmd.name}${cmd.args ? ` ${cmd.args}` : ''}  ${k.dim(cmd.description)}`)];
+      const usage = (cmd: CommandSpec) => `  /${cmd.name}${cmd.args ? ` ${cmd.args}` : ''}  ${k.dim(cmd.description)}`;
+      const lines = [k.bold('Commands'), ...COMMANDS.map(usage)];
+      if (ctx.skills.length > 0) lines.push('', k.bold('Skills'), ...ctx.skills.map(usage));
       lines.push('', k.bold('Keys'));
       for (const [action, what] of HELP_KEYS) lines.push(`  ${ctx.keymap[action].map(describeChord).join(', ')}  ${k.dim(what)}`);
       lines.push('', k.dim('  !command runs a shell command and gives its output to the model with your next prompt'));
@@ -155,7 +166,7 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
       ctx.exit();
       return;
     default:
-      ctx.notice('warning', `Unknown command /${head}. /help lists the commands.`);
+      ctx.notice('warning', `Unknown command /${head}. /help lists the commands and skills.`);
   }
 }
 
@@ -171,8 +182,11 @@ function permissionsCommand(arg: string, ctx: CommandContext): void {
     const [, verb, rule = ''] = m;
     try {
       if (verb === 'remove') {
-        const removed = controller.removePermissionRule(rule, 'allow') || controller.removePermissionRule(rule, 'deny');
-        ctx.notice(removed ? 'info' : 'warning', removed ? `Removed ${rule}.` : `No project rule ${rule} to remove.`);
+        // From both lists: `remove` means the rule should no longer apply at all.
+        const allowed = controller.removePermissionRule(rule, 'allow');
+        const denied = controller.removePermissionRule(rule, 'deny');
+        const removed = allowed || denied;
+        ctx.notice(removed ? 'info' : 'warning', removed ? `Removed ${rule}.` : `No rule ${rule} to remove. /permissions lists the rules.`);
       } else {
         controller.addPermissionRule(rule, verb === 'deny' ? 'deny' : 'allow', 'project');
         ctx.notice('info', `${verb === 'deny' ? 'Denied' : 'Allowed'} ${rule} for this project (.moat/config.toml).`);

@@ -45,7 +45,11 @@ export function renderItem(item: StaticItem, ctx: ItemContext, expandHint = 'ctr
       case 'markdown':
         return assistantLines(item.text, item.first, ctx.width);
       case 'code': {
-        const lines = highlightLines(item.text, item.lang).flatMap((l) => wrapHard(l, ctx.width - 2));
+        const skip = item.context === undefined ? 0 : item.context.split('\n').length;
+        const source = item.context === undefined ? item.text : `${item.context}\n${item.text}`;
+        const lines = highlightLines(source, item.lang)
+          .slice(skip)
+          .flatMap((l) => wrapHard(l, ctx.width - 2));
         return prefixLines(lines, item.first ? `${c().white(GLYPH.bullet)} ` : '  ', '  ');
       }
       case 'thinking':

@@ -14,6 +14,8 @@ export interface CommandSpec {
   name: string;
   description: string;
   args?: string;
+  /** A skill (SKILL.md), not a built-in command. */
+  skill?: boolean;
 }
 
 /** Fuzzy score of `query` in `target` (higher is better), or -1 when the letters are not all there in order. */

@@ -31,10 +31,18 @@ export interface LiveText {
 }
 
 const FENCE_LINE = /^ {0,3}(?:`{3,}|~{3,})[^\n]*\n/;
+/**
+ * Lines of the block already committed that a new chunk is highlighted with:
+ * enough for most multi-line comments and strings, bounded so a long block
+ * does not cost a full re-highlight per flush.
+ */
+const CONTEXT_LINES = 20;
 
 export class TextStream {
   /** Lines of the open code block at the start of the text already committed. */
   private codeCommitted = 0;
+  /** The last of those lines, for highlighting the next chunk (CONTEXT_LINES). */
+  private codeContext: string[] = [];
 
   constructor(private readonly commit: (item: StaticItemInput) => void) {}
 
@@ -51,18 +59,20 @@ export class TextStream {
       const open = openCodeBlock(text);
       if (open && this.codeCommitted > 0) {
         const lines = open.lines[open.lines.length - 1] === '' ? open.lines.slice(0, -1) : open.lines;
-        if (lines.length > 0) this.commit({ kind: 'code', lang: open.lang, text: lines.join('\n'), first: false, joined: true });
+        if (lines.length > 0) this.commitCode(open.lang, lines, false);
       } else this.commitMarkdown(text, messageStarted);
       messageStarted = true;
     }
     text = '';
     this.codeCommitted = 0;
+    this.codeContext = [];
     return { text, messageStarted, codeLinesCommitted: 0, codeTail: undefined };
   }
 
   /** A retried attempt: its text is discarded. */
   reset(): void {
     this.codeCommitted = 0;
+    this.codeContext = [];
   }
 
   private settle(source: string, started: boolean): LiveText {
@@ -76,9 +86,10 @@ export class TextStream {
         if (this.codeCommitted === 0) this.commitMarkdown(text.slice(0, text.length - rest.length), messageStarted);
         else {
           const lines = lead.code.split('\n');
-          if (lead.code !== '') this.commit({ kind: 'code', lang: lead.lang, text: lines.join('\n'), first: false, joined: true });
+          if (lead.code !== '') this.commitCode(lead.lang, lines, false);
         }
         this.codeCommitted = 0;
+        this.codeContext = [];
         messageStarted = true;
         text = rest;
         continue;
@@ -88,9 +99,7 @@ export class TextStream {
         const complete = open.lines.length - 1; // the last line may still grow
         if (complete > 0) {
           const first = !messageStarted && this.codeCommitted === 0;
-          const joined = this.codeCommitted > 0;
-          this.commit({ kind: 'code', lang: open.lang, text: open.lines.slice(0, complete).join('\n'), first, joined });
-          this.codeCommitted += complete;
+          this.commitCode(open.lang, open.lines.slice(0, complete), first);
           messageStarted = true;
           text = (FENCE_LINE.exec(text)?.[0] ?? '```\n') + (open.lines[complete] ?? '');
         }
@@ -105,6 +114,15 @@ export class TextStream {
       }
       return { text, messageStarted, codeLinesCommitted: 0, codeTail: undefined };
     }
+  }
+
+  /** Lines of the open code block: joined to the ones before it, highlighted with them as context. */
+  private commitCode(lang: string, lines: string[], first: boolean): void {
+    const joined = this.codeCommitted > 0;
+    const context = this.codeContext.length > 0 ? { context: this.codeContext.join('\n') } : {};
+    this.commit({ kind: 'code', lang, text: lines.join('\n'), first, joined, ...context });
+    this.codeCommitted += lines.length;
+    this.codeContext = [...this.codeContext, ...lines].slice(-CONTEXT_LINES);
   }
 
   private commitMarkdown(text: string, messageStarted: boolean): void {

@@ -35,8 +35,12 @@ export type StaticItem =
   | { kind: 'user'; id: number; text: string }
   /** One or more finished markdown blocks of an assistant message; `first` gets the message bullet. */
   | { kind: 'markdown'; id: number; text: string; first: boolean }
-  /** Lines of a code block streamed in chunks; `joined` chunks continue the one before without a gap. */
-  | { kind: 'code'; id: number; lang: string; text: string; first: boolean; joined: boolean }
+  /**
+   * Lines of a code block streamed in chunks; `joined` chunks continue the one before without a gap.
+   * `context`: the block's lines just before these, highlighted with them but not printed, so a
+   * comment or string that spans chunks keeps its colour.
+   */
+  | { kind: 'code'; id: number; lang: string; text: string; first: boolean; joined: boolean; context?: string }
   | { kind: 'thinking'; id: number; text: string; seconds: number }
   | { kind: 'tool'; id: number; call: ToolCallView; expanded?: boolean }
   | { kind: 'notice'; id: number; level: 'info' | 'warning' | 'error'; text: string }
