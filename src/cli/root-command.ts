@@ -117,7 +117,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // -p --worktree: the session works on its own branch; the user's files stay as they are.
   const worktree = opts.worktree ? await startWorktreeRun(cwd, prompt, settings) : undefined;
 
-  const agents = subagentSetup(cwd, env);
+  const agents = subagentSetup(cwd, env, { maxConcurrent: loaded.config.maxConcurrentAgents, maxDepth: loaded.config.maxAgentDepth });
   const store = openStore(moatPaths(env).dbFile);
   // WebAssembly tools (bundled and drop-in) join the registry as a live source; the watcher stops in finally.
   let wasm: { close(): void } | undefined;

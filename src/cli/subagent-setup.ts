@@ -27,7 +27,7 @@ function catalogOf(defs: readonly AgentDefinition[]): AgentCatalog {
 export function subagentSetup(
   cwd: string,
   env: Env,
-  /** From config once it has `max_concurrent_agents` / `max_agent_depth`; the manager's defaults (4, 2) otherwise. */
+  /** From config (`max_concurrent_agents`, `max_agent_depth`); the manager's defaults (4, 2) when unset. */
   limits: { maxConcurrent?: number; maxDepth?: number } = {},
 ): { support: SubagentSupport; shutdown(): Promise<void> } {
   const loaded = loadAgentDefinitions(definitionRoots(cwd, env));

@@ -136,6 +136,8 @@ const SCALARS: Record<Scalar, ConfigKey> = {
   api_base_url: 'apiBaseUrl',
   max_tokens: 'maxTokens',
   thinking_budget: 'thinkingBudget',
+  max_concurrent_agents: 'maxConcurrentAgents',
+  max_agent_depth: 'maxAgentDepth',
 };
 
 /**
@@ -244,6 +246,8 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     apiKey,
     maxTokens,
     thinkingBudget: thinking?.value,
+    maxConcurrentAgents: top('max_concurrent_agents')?.value,
+    maxAgentDepth: top('max_agent_depth')?.value,
     keymap,
   };
   return { config, sources, rules, projectRoot, files, loadedFiles, toolLimits: mergeToolLimits(layers) };

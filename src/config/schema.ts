@@ -72,6 +72,10 @@ export const FILE_SHAPE = z.strictObject({
   api_base_url: z.string().refine(isHttpUrl, 'must be an http:// or https:// URL').optional(),
   max_tokens: z.number().int().positive().optional(),
   thinking_budget: z.number().int().min(MIN_THINKING_BUDGET).optional(),
+  /** Sub-agents running at once; more are queued. */
+  max_concurrent_agents: z.number().int().positive().max(32).optional(),
+  /** How deep sub-agents may nest (a sub-agent's sub-agent is depth 2). */
+  max_agent_depth: z.number().int().positive().max(8).optional(),
   tools: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a tool name'), TOOL_LIMITS_SHAPE).optional(),
   sandbox: SANDBOX_SHAPE.optional(),
   /** `[keymap]`: TUI key bindings by action (keymap.ts). */

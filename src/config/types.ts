@@ -25,6 +25,10 @@ export interface Config {
   maxTokens: number;
   /** Undefined: extended thinking off. */
   thinkingBudget: number | undefined;
+  /** Undefined: the sub-agent manager's default (4). */
+  maxConcurrentAgents: number | undefined;
+  /** Undefined: the default depth (2). */
+  maxAgentDepth: number | undefined;
   /** `[keymap]`: TUI key bindings, keys normalised (`ctrl+o`); only the actions set. */
   keymap: KeymapConfig;
 }

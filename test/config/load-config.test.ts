@@ -38,6 +38,8 @@ const DEFAULTS: Config = {
   apiKey: undefined,
   maxTokens: 32_000,
   thinkingBudget: undefined,
+  maxConcurrentAgents: undefined,
+  maxAgentDepth: undefined,
   keymap: {},
 };
 
@@ -60,6 +62,8 @@ describe('loadConfig', () => {
         apiKey: { kind: 'default' },
         maxTokens: { kind: 'default' },
         thinkingBudget: { kind: 'default' },
+        maxConcurrentAgents: { kind: 'default' },
+        maxAgentDepth: { kind: 'default' },
         keymap: { kind: 'default' },
       },
       rules: [],
@@ -122,6 +126,8 @@ describe('loadConfig', () => {
       apiKey: 'sk-secret',
       maxTokens: 32_000,
       thinkingBudget: 4096,
+      maxConcurrentAgents: undefined,
+      maxAgentDepth: undefined,
       keymap: {},
     });
     expect(loaded.sources).toEqual({
@@ -137,6 +143,8 @@ describe('loadConfig', () => {
       apiKey: { kind: 'env', name: 'ANTHROPIC_API_KEY' },
       maxTokens: { kind: 'default' },
       thinkingBudget: { kind: 'file', scope: 'project', path: w.projectFile, line: 6 },
+      maxConcurrentAgents: { kind: 'default' },
+      maxAgentDepth: { kind: 'default' },
       keymap: { kind: 'default' },
     });
     expect(loaded.rules).toEqual([
