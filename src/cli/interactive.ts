@@ -11,6 +11,7 @@ import { openStore } from '../store/index.ts';
 import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
+import { subagentSetup } from './subagent-setup.ts';
 import { createTuiController } from './tui-controller.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
 
@@ -35,6 +36,9 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   // in the prompt runs one. A bad SKILL.md is a warning line, printed before the UI takes the terminal.
   const skills = loadSkillsReporting(definitionRoots(o.settings.cwd, env));
   o.settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
+  // Sub-agents as in -p (root-command.ts): one manager for the process, the config's limits; a bad agent
+  // definition is a warning line before the UI starts. The controller's shutdown stops them on every exit path.
+  const agents = subagentSetup(o.settings.cwd, env, { maxConcurrent: o.loaded.config.maxConcurrentAgents, maxDepth: o.loaded.config.maxAgentDepth });
   const store = openStore(paths.dbFile);
   let controller;
   // WebAssembly tools (issue 4): warnings print before the UI takes the terminal; later ones show in `moat tool list`.
@@ -57,10 +61,12 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       loaded: o.loaded,
       logFile: join(paths.dataDir, 'logs', 'tui.log'),
       skills,
+      subagents: agents,
       ...(o.resume ? { resume: o.resume } : {}),
     });
   } catch (e) {
     wasm?.close();
+    await agents.shutdown();
     store.close();
     throw e;
   }
@@ -73,6 +79,10 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       testHooks: env.MOAT_TEST_HOOKS === '1',
       ...(o.prompt ? { initialPrompt: o.prompt } : {}),
     });
+  } catch (e) {
+    // Every way out of a running UI shuts the controller down (sub-agents stopped, store closed); this is the UI failing to start.
+    await controller.shutdown();
+    throw e;
   } finally {
     wasm?.close();
   }

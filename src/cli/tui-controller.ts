@@ -11,6 +11,7 @@ import {
   contextWindow,
   PermissionBroker,
   type AgentDeps,
+  type SubagentSupport,
   type AgentSettings,
   type Message,
   type PermissionMode,
@@ -22,6 +23,7 @@ import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../
 import type { Store } from '../store/index.ts';
 import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
 import type { PermissionRuleView, PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
+import { subagentControls } from './tui-subagents.ts';
 import ignore from 'ignore';
 import { errorMessage } from '../util/index.ts';
 
@@ -36,7 +38,12 @@ export interface TuiControllerDeps {
   resume?: string;
   /** Skills (SKILL.md) the user can run as `/name args`; the model sees them through `settings.skills` and the skill tool. */
   skills?: readonly Skill[];
+  /** Sub-agent support (the `task` tools) and how to stop every sub-agent on exit; none: no task tools. */
+  subagents?: { support: SubagentSupport; shutdown(): Promise<void> };
 }
+
+/** How long exiting waits for sub-agents to wind down (commit their worktrees) before closing anyway. */
+const SUBAGENT_SHUTDOWN_MS = 10_000;
 
 const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-5', 'claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4'];
 const MAX_ATTACHMENT_BYTES = 256 * 1024;
@@ -55,6 +62,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     store,
     settings,
     ask: broker.ask,
+    ...(deps.subagents ? { subagents: deps.subagents.support } : {}),
     remember: (rule, scope) => {
       addPermissionRule(scope === 'project' ? loaded.files.project : loaded.files.user, 'allow', rule);
       sessionRules.push({ rule, behavior: 'allow', source: scope });
@@ -87,6 +95,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
   };
 
   const conversation = (): Message[] => [...session.messages()];
+  const agents = subagentControls(deps.subagents?.support, settings.cwd, log);
 
   return {
     info,
@@ -168,8 +177,23 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       const t = store.usage.totals(session.id);
       return { sessionCostUsd: t.costUsd, usage: t.usage, turns: t.turns };
     },
-    shutdown: () => {
+    ...agents,
+    shutdown: async () => {
+      // Open questions first: a sub-agent waiting for an answer could not wind down.
       broker.cancelAll('moat is exiting.');
+      agents.close();
+      const stopping = deps.subagents?.shutdown();
+      if (stopping) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            log('sub-agents did not stop in time; closing anyway (their worktrees show as interrupted)');
+            resolve();
+          }, SUBAGENT_SHUTDOWN_MS);
+        });
+        await Promise.race([stopping.catch((e: unknown) => log(`stopping sub-agents failed: ${errorMessage(e)}`)), late]);
+        clearTimeout(timer);
+      }
       store.close();
     },
     log,

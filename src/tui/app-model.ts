@@ -46,6 +46,7 @@ export class AppModel {
   private fileSet = new Set<string>();
   private readonly modes: PermissionMode[];
   private filesTimer: ReturnType<typeof setTimeout> | undefined;
+  private unsubscribeAgents: (() => void) | undefined;
   /** Settles when the current run (or shell command) is over; tests await it. */
   idle: Promise<void> = Promise.resolve();
 
@@ -71,6 +72,8 @@ export class AppModel {
       this.transcript.commit({ kind: 'notice', level: 'info', text: `Resumed session ${this.controller.info().sessionId.slice(0, 8)}.` });
     }
     this.history = this.controller.promptHistory();
+    // Background sub-agents go on between runs: their cards follow the manager, not the run stream.
+    this.unsubscribeAgents = this.controller.onSubagentUpdate((u) => this.transcript.agents.applyUpdate(u));
     // Listing files spawns git: not before the first frame is up.
     this.filesTimer = setTimeout(() => this.refreshFiles(), 200);
   }
@@ -263,6 +266,7 @@ export class AppModel {
 
   exit(): void {
     clearTimeout(this.filesTimer);
+    this.unsubscribeAgents?.();
     this.interrupt();
     this.transcript.dispose();
     this.exitApp();
@@ -335,6 +339,9 @@ export class AppModel {
       },
       resetSession: () => this.resetSession(),
       exit: () => this.exit(),
+      background: (work) => {
+        work.catch((e: unknown) => this.transcript.commit({ kind: 'notice', level: 'error', text: errorMessage(e) }));
+      },
     };
   }
 

@@ -4,7 +4,7 @@
  * interface on top of an AgentSession, the store and the config, and tests
  * implement it with a scripted fake.
  */
-import type { AgentEvent, Message, PermissionDecision, PermissionMode, Usage } from '../agent/index.ts';
+import type { AgentEvent, AgentInfo, FileChange, MergeOutcome, Message, PermissionDecision, PermissionMode, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
 
 export interface TuiInfo {
   version: string;
@@ -73,6 +73,30 @@ export interface CostInfo {
   turns: number;
 }
 
+/** A sub-agent's status changed; `outcome` is set once it has ended. */
+export interface SubagentUpdate {
+  info: AgentInfo;
+  outcome?: SubagentOutcome;
+}
+
+/** A named agent definition the model can run through the `task` tool. */
+export interface AgentDefinitionInfo {
+  name: string;
+  description: string;
+  model?: string;
+  tools?: readonly string[];
+}
+
+/** A moat worktree of this repository (a sub-agent's branch), as `/agents` offers it. */
+export interface WorktreeView {
+  id: string;
+  branch: string;
+  description: string;
+  state: WorktreeState;
+  /** Committed changes on its branch (empty when the branch is gone). */
+  files: FileChange[];
+}
+
 export interface TuiController {
   info(): TuiInfo;
   /** Messages of a resumed session (`--resume` / `--continue`), shown before the first prompt. */
@@ -108,8 +132,29 @@ export interface TuiController {
   /** Files under cwd for `@path` completion, .gitignore respected, relative paths. */
   listFiles(): Promise<string[]>;
   cost(): CostInfo;
-  /** Saves and closes everything; called once before the process exits. */
-  shutdown(): void;
+  /** Agent definitions the `task` tool can run. */
+  agentDefinitions(): AgentDefinitionInfo[];
+  /** Every sub-agent of this process (any session, any depth), oldest first. */
+  subagents(): AgentInfo[];
+  /**
+   * Follows sub-agents between runs too: a background agent's events stop
+   * reaching the UI when its parent's run ends, its status does not.
+   */
+  onSubagentUpdate(listener: (update: SubagentUpdate) => void): () => void;
+  /** Stops a queued or running sub-agent; false when none by that id is still going. */
+  stopSubagent(agentId: string): boolean;
+  /** moat worktrees of the current repository; empty outside one. */
+  listWorktrees(): Promise<WorktreeView[]>;
+  /** `git diff --stat` of a worktree's work (id or unique prefix). */
+  worktreeDiffStat(id: string): Promise<string>;
+  mergeWorktree(id: string): Promise<{ branch: string; outcome: MergeOutcome }>;
+  /** Removes the worktree and its branch; unmerged work needs `force`. */
+  removeWorktree(id: string, force: boolean): Promise<{ branch: string }>;
+  /**
+   * Stops the sub-agents (their worktrees committed), then saves and closes
+   * everything; called once before the process exits.
+   */
+  shutdown(): Promise<void>;
   /** Details that must not go to the screen (stack traces); the real controller writes a log file. */
   log(message: string): void;
 }

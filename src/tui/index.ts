@@ -13,5 +13,8 @@ export type {
   ToolInfo,
   CostInfo,
   SkillInfo,
+  SubagentUpdate,
+  AgentDefinitionInfo,
+  WorktreeView,
 } from './controller.ts';
 export { KEY_ACTIONS, DEFAULT_KEYMAP, buildKeymap, normalizeChord, type Keymap, type KeyAction, type KeyChord, type KeymapOverrides } from './keymap.ts';

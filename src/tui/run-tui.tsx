@@ -24,6 +24,14 @@ export interface RunTuiOptions {
 
 const RESTORE = '\x1b[?25h\x1b[?2004l';
 
+function safeCount(fn: () => number): number {
+  try {
+    return fn();
+  } catch {
+    return 0;
+  }
+}
+
 export async function runTui(controller: TuiController, opts: RunTuiOptions = {}): Promise<number> {
   const { keymap, errors } = buildKeymap(opts.keymap);
   let resolveExit: (code: number) => void = () => {};
@@ -72,13 +80,18 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
     }
     restoreTerminal();
     if (message) process.stderr.write(message);
-    try {
-      controller.shutdown();
-    } catch (e) {
-      process.stderr.write(`moat: could not save the session: ${e instanceof Error ? e.message : String(e)}\n`);
-    }
-    process.stdin.pause();
-    resolveExit(code);
+    // Background sub-agents are stopped cleanly (their worktrees committed) before the store closes.
+    const going = safeCount(() => controller.subagents().filter((a) => a.status === 'running' || a.status === 'queued').length);
+    if (going > 0) process.stderr.write(`moat: stopping ${going} sub-agent${going === 1 ? '' : 's'}…\n`);
+    controller
+      .shutdown()
+      .catch((e: unknown) => {
+        process.stderr.write(`moat: could not save the session: ${e instanceof Error ? e.message : String(e)}\n`);
+      })
+      .finally(() => {
+        process.stdin.pause();
+        resolveExit(code);
+      });
   }
 
   function crash(e: unknown): void {

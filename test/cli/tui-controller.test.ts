@@ -17,6 +17,8 @@ import { openStore } from '../../src/store/index.ts';
 import { builtinTools, parseRuleList, ToolRegistry } from '../../src/tools/index.ts';
 import type { TuiController } from '../../src/tui/index.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { subagentSetup } from '../../src/cli/subagent-setup.ts';
+import type { SubagentUpdate } from '../../src/tui/index.ts';
 
 let server: FakeAnthropic;
 let root: string;
@@ -26,11 +28,11 @@ beforeAll(async () => {
   server = await startFakeAnthropic();
 });
 afterAll(async () => {
-  controller?.shutdown();
+  await controller?.shutdown();
   await server.close();
 });
-beforeEach(() => {
-  controller?.shutdown();
+beforeEach(async () => {
+  await controller?.shutdown();
   controller = undefined;
   root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-tui-ctl-')));
   mkdirSync(join(root, '.git'));
@@ -46,7 +48,7 @@ const REVIEW: Skill = {
   file: '/x/review/SKILL.md',
 };
 
-function make(projectToml?: string): { c: TuiController; settings: AgentSettings; projectFile: string } {
+function make(projectToml?: string, withAgents = false): { c: TuiController; settings: AgentSettings; projectFile: string } {
   const projectFile = join(root, '.moat', 'config.toml');
   if (projectToml !== undefined) {
     mkdirSync(join(root, '.moat'), { recursive: true });
@@ -76,6 +78,7 @@ function make(projectToml?: string): { c: TuiController; settings: AgentSettings
     loaded,
     logFile: join(root, 'tui.log'),
     skills: [REVIEW],
+    ...(withAgents ? { subagents: subagentSetup(root, env, { maxConcurrent: 2, maxDepth: 1 }) } : {}),
   });
   controller = c;
   return { c, settings, projectFile };
@@ -121,3 +124,42 @@ test('/permissions remove edits the project file (comments kept) and the open se
   expect(readFileSync(projectFile, 'utf8')).not.toContain('Bash(ls:*)');
   expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read']);
 });
+
+test('sub-agents: the task tool runs one, its status reaches the UI between runs, and shutdown stops background ones', async () => {
+  const { c } = make(undefined, true);
+  writeFileSync(join(root, 'notes.txt'), 'the answer is 42\n');
+  expect(c.agentDefinitions().map((d) => d.name)).toContain('explore');
+  const updates: SubagentUpdate[] = [];
+  c.onSubagentUpdate((u) => updates.push(u));
+  server.route('MAIN', reply().toolUse('task', { description: 'Read notes', prompt: 'CHILD: read notes.txt', tools: ['read'], isolation: 'none' }), reply().text('It says 42.'));
+  server.route('CHILD', reply().toolUse('read', { file_path: join(root, 'notes.txt') }), reply().text('The notes say 42.'));
+  const events = await drain(c.run({ text: 'MAIN', attachments: [], shellContext: [] }, new AbortController().signal));
+  expect(events.filter((e) => e.type.startsWith('subagent_') && e.type !== 'subagent_event').map((e) => e.type)).toEqual(['subagent_started', 'subagent_finished']);
+  // Queued, running, …, and once it ended the outcome with its answer.
+  expect(updates[0]?.info.status).toBe('queued');
+  expect(updates.some((u) => u.info.status === 'running' && /^read /.test(u.info.lastActivity))).toBe(true);
+  expect(updates.some((u) => (u.info.tokens ?? 0) > 0)).toBe(true);
+  await Bun.sleep(0);
+  const last = updates.at(-1);
+  expect(last?.outcome).toMatchObject({ status: 'done', result: 'The notes say 42.', turns: 2 });
+  expect(c.subagents().map((a) => [a.description, a.status])).toEqual([['Read notes', 'done']]);
+  // Not a git repository: no worktrees to list, and nothing to stop.
+  expect(await c.listWorktrees()).toEqual([]);
+  expect(c.stopSubagent(last?.info.agentId ?? '')).toBe(false);
+
+  // A background agent still working when moat exits is stopped before shutdown returns (then the store closes).
+  server.route('BG-MAIN', reply().toolUse('task', { description: 'Slow job', prompt: 'BG-CHILD', tools: ['read'], isolation: 'none', run_in_background: true }), reply().text('started'));
+  server.route('BG-CHILD', reply().wait(20_000).text('never'));
+  // A fresh conversation, so the fake server routes it by its own first message.
+  c.newSession();
+  await drain(c.run({ text: 'BG-MAIN', attachments: [], shellContext: [] }, new AbortController().signal));
+  const bg = c.subagents().find((a) => a.description === 'Slow job');
+  expect(bg?.status).toBe('running');
+  const t0 = performance.now();
+  await c.shutdown();
+  controller = undefined;
+  expect(performance.now() - t0).toBeLessThan(5000);
+  expect(c.subagents().find((a) => a.agentId === bg?.agentId)?.status).toBe('stopped');
+  // The unanswered reply stays in the fake server's queue: drop it for the next test.
+  server.requests.length = 0;
+}, 20_000);

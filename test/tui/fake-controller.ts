@@ -3,21 +3,24 @@
  * optionally waiting on gates (permission answers, aborts) like the real
  * agent does.
  */
-import type { AgentEvent, Message, PermissionDecision, PermissionMode } from '../../src/agent/index.ts';
+import type { AgentEvent, AgentInfo, MergeOutcome, Message, PermissionDecision, PermissionMode } from '../../src/agent/index.ts';
 import type {
+  AgentDefinitionInfo,
   CostInfo,
   PermissionRuleView,
   PromptInput,
   SessionSummary,
   ShellResult,
   SkillInfo,
+  SubagentUpdate,
   ToolInfo,
   TuiController,
   TuiInfo,
+  WorktreeView,
 } from '../../src/tui/controller.ts';
 
 /** One step of a scripted run: an event, a pause, or a wait for the UI's permission answer. */
-export type Step = AgentEvent | { wait: number } | { awaitPermission: string } | { awaitAbort: true };
+export type Step = AgentEvent | { wait: number } | { awaitPermission: string } | { awaitAbort: true } | { act: () => void } | { gate: string };
 
 export class FakeController implements TuiController {
   infoValue: TuiInfo = {
@@ -43,7 +46,34 @@ export class FakeController implements TuiController {
   shellResults: ShellResult[] = [];
   shutdowns = 0;
   skillList: (SkillInfo & { body?: string; required?: boolean })[] = [];
+  definitions: AgentDefinitionInfo[] = [
+    { name: 'general', description: 'General-purpose agent for multi-step tasks.' },
+    { name: 'explore', description: 'Read-only codebase exploration.', tools: ['read', 'grep', 'glob'] },
+  ];
+  agentList: AgentInfo[] = [];
+  worktreeList: WorktreeView[] = [];
+  /** What `mergeWorktree` answers. */
+  mergeResult: MergeOutcome = { kind: 'merged', summary: ' a.txt | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)' };
+  actions: string[] = [];
+  private agentListeners = new Set<(u: SubagentUpdate) => void>();
   private waiters = new Map<string, (d: PermissionDecision) => void>();
+  private gates = new Map<string, () => void>();
+
+  /** Lets a run waiting at `{ gate: name }` go on; false while it has not reached it yet. */
+  release(name: string): boolean {
+    const g = this.gates.get(name);
+    this.gates.delete(name);
+    g?.();
+    return g !== undefined;
+  }
+
+  /** As the real manager would report it: the listing follows, the UI is told. */
+  agentUpdate(u: SubagentUpdate): void {
+    const i = this.agentList.findIndex((a) => a.agentId === u.info.agentId);
+    if (i >= 0) this.agentList[i] = u.info;
+    else this.agentList.push(u.info);
+    for (const l of this.agentListeners) l(u);
+  }
 
   info(): TuiInfo {
     return this.infoValue;
@@ -57,6 +87,8 @@ export class FakeController implements TuiController {
     for (const step of script) {
       if (signal.aborted) break;
       if ('wait' in step) await Bun.sleep(step.wait);
+      else if ('act' in step) step.act();
+      else if ('gate' in step) await new Promise<void>((resolve) => this.gates.set(step.gate, resolve));
       else if ('awaitPermission' in step) {
         const id = step.awaitPermission;
         const d = await new Promise<PermissionDecision>((resolve) => this.waiters.set(id, resolve));
@@ -139,7 +171,43 @@ export class FakeController implements TuiController {
   cost(): CostInfo {
     return { sessionCostUsd: 0.0123, usage: { inputTokens: 1000, outputTokens: 200, cacheCreationInputTokens: 0, cacheReadInputTokens: 500 }, turns: 2 };
   }
-  shutdown(): void {
+  agentDefinitions(): AgentDefinitionInfo[] {
+    return this.definitions;
+  }
+  subagents(): AgentInfo[] {
+    return [...this.agentList];
+  }
+  onSubagentUpdate(listener: (u: SubagentUpdate) => void): () => void {
+    this.agentListeners.add(listener);
+    return () => this.agentListeners.delete(listener);
+  }
+  stopSubagent(agentId: string): boolean {
+    this.actions.push(`stop ${agentId}`);
+    return this.agentList.some((a) => a.agentId === agentId && (a.status === 'running' || a.status === 'queued'));
+  }
+  async listWorktrees(): Promise<WorktreeView[]> {
+    return this.worktreeList;
+  }
+  private worktree(id: string): WorktreeView {
+    const w = this.worktreeList.find((x) => x.id.startsWith(id));
+    if (!w) throw new Error(`no moat worktree '${id}' in this repository`);
+    return w;
+  }
+  async worktreeDiffStat(id: string): Promise<string> {
+    this.actions.push(`diff ${id}`);
+    return ` a.txt | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n`;
+  }
+  async mergeWorktree(id: string): Promise<{ branch: string; outcome: MergeOutcome }> {
+    const w = this.worktree(id);
+    this.actions.push(`merge ${w.id}`);
+    return { branch: w.branch, outcome: this.mergeResult };
+  }
+  async removeWorktree(id: string, force: boolean): Promise<{ branch: string }> {
+    const w = this.worktree(id);
+    this.actions.push(`rm ${w.id}${force ? ' --force' : ''}`);
+    return { branch: w.branch };
+  }
+  async shutdown(): Promise<void> {
     this.shutdowns++;
   }
   log(message: string): void {

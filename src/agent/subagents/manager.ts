@@ -18,6 +18,8 @@ export interface AgentInfo {
   status: SubagentStatus;
   turns: number;
   costUsd: number;
+  /** Tokens of its conversation as of its last model request (input, cache and output): the size of its context. */
+  tokens?: number;
   queuedAt: number;
   startedAt?: number;
   finishedAt?: number;

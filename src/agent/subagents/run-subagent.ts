@@ -128,7 +128,10 @@ export async function runSubagent(
       host.emit({ type: 'subagent_event', agentId: ids.agentId, parentToolUseId: ids.parentToolUseId, event: e });
       if (e.type === 'run_finished') finished = e;
       else if (e.type === 'turn_started') report({ turns: e.turn });
-      else if (e.type === 'usage') report({ costUsd: e.sessionCostUsd });
+      else if (e.type === 'usage') {
+        const u = e.turnUsage;
+        report({ costUsd: e.sessionCostUsd, tokens: u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens + u.outputTokens });
+      }
       const now = activityOf(e);
       if (now !== undefined && now !== activity) {
         activity = now;

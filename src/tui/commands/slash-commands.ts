@@ -7,6 +7,7 @@ import { describeChord, type Keymap, type KeyAction } from '../keymap.ts';
 import { c } from '../render/theme.ts';
 import type { CommandSpec } from '../state/completion.ts';
 import type { Picker } from '../state/ui-state.ts';
+import { agentsCommand } from './agents-command.ts';
 
 export const COMMANDS: CommandSpec[] = [
   { name: 'help', description: 'commands and keys' },
@@ -17,6 +18,7 @@ export const COMMANDS: CommandSpec[] = [
   { name: 'sessions', description: 'list saved sessions in this folder' },
   { name: 'permissions', description: 'show rules; allow|deny|remove <rule> edits them', args: '[allow|deny|remove <rule>]' },
   { name: 'tools', description: 'the tools the model can use' },
+  { name: 'agents', description: 'sub-agents and their worktrees: stop, diff, merge, remove', args: '[stop|diff|merge|rm <id>]' },
   { name: 'init', description: 'ask the model to write an AGENTS.md for this repo' },
   { name: 'exit', description: 'quit moat' },
 ];
@@ -49,6 +51,8 @@ export interface CommandContext {
   showHistory(id: string): void;
   resetSession(): void;
   exit(): void;
+  /** Work that finishes later (git, for /agents): a failure becomes an error notice, never an unhandled rejection. */
+  background(work: Promise<void>): void;
 }
 
 const HELP_KEYS: [KeyAction, string][] = [
@@ -158,6 +162,9 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
       ctx.print([k.bold('Tools'), ...tools.map((t) => `  ${t.name.padEnd(12)} ${k.dim(`${t.effect.padEnd(8)} ${t.description.split('\n')[0]?.slice(0, 80) ?? ''}`)}`)]);
       return;
     }
+    case 'agents':
+      agentsCommand(arg, ctx);
+      return;
     case 'init':
       ctx.prompt(INIT_PROMPT);
       return;

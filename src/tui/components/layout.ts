@@ -11,6 +11,8 @@ import { renderCodeLinesTail, renderLiveTail } from '../render/live-tail.ts';
 import { dialogLines } from '../render/permission-dialog.ts';
 import { c, GLYPH } from '../render/theme.ts';
 import { renderToolCard } from '../render/tool-card.ts';
+import { renderLiveAgentCard } from '../render/agent-card.ts';
+import type { ToolCallView } from '../state/types.ts';
 import { prefixLines, truncate } from '../render/wrap.ts';
 
 /** Rows kept free so the frame never fills the screen (a full frame makes Ink clear and redraw everything). */
@@ -60,13 +62,49 @@ export function bottomHeight(app: AppModel, width: number, rows: number): number
   return height;
 }
 
+/**
+ * Sub-agent cards live at once; more running agents are summed up in one
+ * line. Each card is two lines (plus nested agents, capped), so a dozen
+ * parallel agents still leave the screen to the transcript.
+ */
+export const MAX_LIVE_AGENT_CARDS = 4;
+
+/** The active tool calls (a `task` call drawn as its sub-agent's card), then agents no live call shows. */
+function activeLines(app: AppModel, tools: ToolCallView[], width: number, now: number, outputLines: number): string[] {
+  const board = app.transcript.agents;
+  const cwd = app.ui.get().info.cwd;
+  const out: string[] = [];
+  let cards = 0;
+  let hidden = 0;
+  for (const call of tools) {
+    const agent = call.name === 'task' ? board.forTool(call.id) : undefined;
+    if (!agent) {
+      out.push('', ...renderToolCard(call, { width, cwd, now, liveOutputLines: outputLines }));
+    } else if (cards < MAX_LIVE_AGENT_CARDS) {
+      cards++;
+      out.push('', ...renderLiveAgentCard(board.card(agent), { width, cwd, now, maxChildren: 2 }));
+    } else {
+      hidden++;
+    }
+  }
+  for (const agent of board.floating()) {
+    if (cards >= MAX_LIVE_AGENT_CARDS) {
+      hidden++;
+      continue;
+    }
+    cards++;
+    out.push('', ...renderLiveAgentCard(board.card(agent), { width, cwd, now, maxChildren: 2 }));
+  }
+  if (hidden > 0) out.push('', c().dim(truncate(`  ${GLYPH.ellipsis} ${hidden} more sub-agent${hidden === 1 ? '' : 's'} running · /agents lists them`, width)));
+  return out;
+}
+
 /** The live cell: open thinking, the unfinished text block, the active tool calls — at most `maxRows` lines. */
 export function liveLines(app: AppModel, width: number, maxRows: number, now: number): string[] {
   if (maxRows <= 0) return [];
   const k = c();
   const live = app.transcript.live.get();
-  const cwd = app.ui.get().info.cwd;
-  const toolLines = live.tools.flatMap((call) => ['', ...renderToolCard(call, { width, cwd, now, liveOutputLines: live.expanded ? 15 : 5 })]);
+  const toolLines = activeLines(app, live.tools, width, now, live.expanded ? 15 : 5);
   const out: string[] = [];
   if (live.thinking) {
     const text = live.thinking.text.trim();

@@ -13,9 +13,10 @@ export function LiveArea({ app }: { app: AppModel }) {
   const { columns, rows } = useWindowSize();
   const t = app.transcript;
   const live = useStore(t.live);
+  const agents = useStore(t.agents.agents);
   const bottom = useDerived([app.ui, t.permissions, t.todos, t.run, t.live], () => bottomHeight(app, columns, rows));
-  // A running tool shows its elapsed time: tick once a second while one runs.
-  const running = live.tools.some((x) => x.status === 'running');
+  // A running tool or sub-agent shows its elapsed time: tick once a second while one runs.
+  const running = live.tools.some((x) => x.status === 'running') || agents.some((a) => a.status === 'running');
   const [, setTick] = useState(0);
   useEffect(() => {
     if (!running) return;

@@ -4,6 +4,7 @@
  * same as blocks inside one message.
  */
 import type { StaticItem } from '../state/types.ts';
+import { renderAgentCard } from './agent-card.ts';
 import { highlightLines } from './highlight.ts';
 import { renderMarkdown } from './markdown.ts';
 import { c, GLYPH } from './theme.ts';
@@ -55,7 +56,11 @@ export function renderItem(item: StaticItem, ctx: ItemContext, expandHint = 'ctr
       case 'thinking':
         return [thinkingLine(item.seconds, expandHint)];
       case 'tool':
+        // Expanded (the expand key), a task card shows the sub-agent's whole answer as the model got it.
+        if (item.agent && !item.expanded) return renderAgentCard(item.agent, { width: ctx.width, cwd: ctx.cwd, now: ctx.now });
         return renderToolCard(item.call, { width: ctx.width, cwd: ctx.cwd, now: ctx.now, expanded: item.expanded === true });
+      case 'subagent':
+        return renderAgentCard(item.card, { width: ctx.width, cwd: ctx.cwd, now: ctx.now });
       case 'notice': {
         const colour = item.level === 'error' ? k.red : item.level === 'warning' ? k.yellow : k.dim;
         const mark = item.level === 'error' ? GLYPH.error : item.level === 'warning' ? GLYPH.warn : GLYPH.result;

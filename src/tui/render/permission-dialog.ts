@@ -70,12 +70,14 @@ export function dialogLines(
     state.message ? `No, and tell moat: ${state.message.value}${k.inverse(' ')}` : 'No, and tell moat what to do instead',
   ];
   const footer = k.dim(state.message ? 'Enter to send · Esc to go back' : `Enter to choose · 1-4 · Esc to deny`);
-  const fixed = 2 + options.length + 2; // title, blank, options, blank, footer
+  const fixed = 2 + options.length + 2 + (req.agent ? 1 : 0); // title, blank, options, blank, footer
   const body = whatHappens(req, call, width, Math.max(4, maxRows - fixed), cwd);
   const rule = k.yellow('─'.repeat(width));
   return [
     rule,
     truncate(`${k.yellow.bold(title)}${subject}`, width),
+    // A sub-agent's own call: say which one, its card above shows what it is working on.
+    ...(req.agent ? [truncate(k.magenta(`Asked by sub-agent: ${req.agent}`), width)] : []),
     ...body,
     '',
     ...options.map((o, i) => truncate(`${i === state.index ? k.cyan('❯') : ' '} ${i + 1}. ${i === state.index ? k.cyan(o) : o}`, width)),

@@ -13,6 +13,7 @@ import { createStore, type Store } from './store.ts';
 import { TextStream, type LiveText } from './text-stream.ts';
 import type { PermissionRequest, StaticItem, StaticItemInput, TodoItem, ToolCallView } from './types.ts';
 import { itemsFromHistory } from './history-items.ts';
+import { SubagentBoard } from './subagents.ts';
 
 export interface LiveState extends LiveText {
   thinking?: { text: string; startedAt: number };
@@ -76,6 +77,8 @@ export class Transcript {
   readonly usage: Store<UsageState> = createStore<UsageState>({ contextTokens: 0, costUsd: 0 });
   /** Open permission requests; the first one is on screen. */
   readonly permissions: Store<PermissionRequest[]> = createStore<PermissionRequest[]>([]);
+  /** Sub-agents of this process: the `task` cards' live status, and background agents after their card is committed. */
+  readonly agents: SubagentBoard;
 
   private nextId = 1;
   private pendingText = '';
@@ -95,6 +98,12 @@ export class Transcript {
   constructor(opts: TranscriptOptions = {}) {
     this.flushMs = opts.flushMs ?? FLUSH_MS;
     this.now = opts.now ?? Date.now;
+    this.agents = new SubagentBoard({
+      flushMs: this.flushMs,
+      now: this.now,
+      commit: (item) => this.commit(item),
+      isLive: (id) => this.live.get().tools.some((t) => t.id === id),
+    });
   }
 
   commit(item: StaticItemInput): void {
@@ -229,19 +238,20 @@ export class Transcript {
         this.endRun();
         return;
       case 'subagent_started':
-        this.commit({ kind: 'notice', level: 'info', text: `Sub-agent started: ${e.description} (${e.model}${e.worktree ? `, worktree ${e.worktree.branch}` : ''})` });
+      case 'subagent_finished':
+        this.agents.applyEvent(e);
         return;
       case 'subagent_event': {
-        // A sub-agent's own stream is summarised by its task card; only its questions reach the user.
-        let inner: AgentEvent = e.event;
-        while (inner.type === 'subagent_event') inner = inner.event;
-        if (inner.type === 'permission_request' || inner.type === 'permission_resolved' || inner.type === 'notice') this.apply(inner);
-        return;
-      }
-      case 'subagent_finished': {
-        const level = e.status === 'done' ? 'info' : 'warning';
-        const why = e.error ? `: ${e.error}` : '';
-        this.commit({ kind: 'notice', level, text: `Sub-agent ${e.status} after ${e.turns} turns ($${e.costUsd.toFixed(2)})${why}` });
+        // A sub-agent's own stream is summarised by its card; only its questions and notices reach the transcript.
+        const { agentId, event } = this.agents.unwrap(e);
+        if (event.type === 'permission_request') {
+          this.permissions.update((q) => [...q, { ...event, agent: this.agents.label(agentId) }]);
+          this.setPhase('waiting');
+        } else if (event.type === 'permission_resolved') {
+          this.apply(event);
+        } else if (event.type === 'notice') {
+          this.commit({ kind: 'notice', level: event.level, text: `${this.agents.label(agentId)}: ${event.message}` });
+        }
         return;
       }
       default: {
@@ -315,6 +325,7 @@ export class Transcript {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.agents.dispose();
   }
 
   private schedule(): void {
@@ -377,7 +388,8 @@ export class Transcript {
     while (n < live.tools.length && TERMINAL.has(live.tools[n]!.status)) n++;
     if (n === 0) return;
     for (const call of live.tools.slice(0, n)) {
-      this.commit({ kind: 'tool', call });
+      const agent = call.name === 'task' ? this.agents.forTool(call.id) : undefined;
+      this.commit({ kind: 'tool', call, ...(agent ? { agent: this.agents.card(agent) } : {}) });
       this.remember({ kind: 'tool', call });
     }
     this.live.set({ ...this.live.get(), tools: live.tools.slice(n) });

@@ -4,11 +4,15 @@
  */
 import type { AgentEvent } from '../../agent/index.ts';
 import type { ShellResult, TuiInfo } from '../controller.ts';
+import type { AgentCard } from './subagents.ts';
 
 export type ToolDisplay = Extract<AgentEvent, { type: 'tool_update' }>['display'];
 export type CallIntent = Extract<AgentEvent, { type: 'permission_request' }>['intent'];
 export type TodoItem = Extract<AgentEvent, { type: 'todos' }>['items'][number];
-export type PermissionRequest = Extract<AgentEvent, { type: 'permission_request' }>;
+export type PermissionRequest = Extract<AgentEvent, { type: 'permission_request' }> & {
+  /** Which sub-agent asks ("Edit a (explore)"); undefined for the main agent. */
+  agent?: string;
+};
 
 export type ToolStatus = 'streaming' | 'pending' | 'waiting' | 'running' | 'done' | 'error' | 'aborted' | 'denied';
 
@@ -42,7 +46,10 @@ export type StaticItem =
    */
   | { kind: 'code'; id: number; lang: string; text: string; first: boolean; joined: boolean; context?: string }
   | { kind: 'thinking'; id: number; text: string; seconds: number }
-  | { kind: 'tool'; id: number; call: ToolCallView; expanded?: boolean }
+  /** `agent`: a `task` call's sub-agent as it was when the card was committed. */
+  | { kind: 'tool'; id: number; call: ToolCallView; expanded?: boolean; agent?: AgentCard }
+  /** A sub-agent that ended after its `task` card went to scrollback (background agents). */
+  | { kind: 'subagent'; id: number; card: AgentCard }
   | { kind: 'notice'; id: number; level: 'info' | 'warning' | 'error'; text: string }
   | { kind: 'interrupted'; id: number }
   | { kind: 'shell'; id: number; result: ShellResult }
