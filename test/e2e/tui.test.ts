@@ -207,3 +207,26 @@ test('the crash hook does nothing without MOAT_TEST_HOOKS', async () => {
   await s.waitFor(() => performance.now() - since > 800);
   expect(s.screen()).not.toContain('EXIT=');
 }, 20_000);
+
+test('--continue opens the TUI with the earlier transcript, and the next prompt carries its history', async () => {
+  const sb = sandbox();
+  server.script(reply().text('I will remember 42.').stop('end_turn'));
+  const first = Bun.spawn([BIN, '-p', 'remember the number 42'], { cwd: sb.cwd, env: sb.env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  expect(await first.exited).toBe(0);
+  const before = server.requests.length;
+
+  const env = { ...sb.env };
+  delete env.NO_COLOR;
+  const s = new TmuxSession(`${BIN} -c; sleep 60`, { cols: 100, rows: 30, cwd: sb.cwd, env });
+  sessions.push(s);
+  await s.waitFor('Ask moat');
+  const screen = s.screen({ history: true });
+  expect(screen).toContain('remember the number 42');
+  expect(screen).toContain('I will remember 42.');
+
+  server.script(reply().text('It was 42.').stop('end_turn'));
+  await prompt(s, 'which number?');
+  await s.waitFor('It was 42.');
+  const body = server.requests[before]!.body as { messages: { role: string }[] };
+  expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+}, 30_000);
