@@ -48,7 +48,7 @@ async function run(m: ChildRunMessage): Promise<unknown> {
     limits: m.limits,
     ...(m.network === undefined ? {} : { network: m.network }),
     isolation: 'in-process',
-  });
+  }, { spare: false });
   return toWireResult(result);
 }
 

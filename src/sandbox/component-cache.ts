@@ -17,7 +17,7 @@ import type { TranspileOutput } from './transpile.ts';
  */
 
 /** Bump when the layout or the rewriters change: old entries are then rebuilt. */
-export const CACHE_FORMAT = 5;
+export const CACHE_FORMAT = 6;
 
 export const JS_FILE = 'component.js';
 export const METERED_FILE = 'main.metered.wasm';

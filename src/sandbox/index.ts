@@ -4,8 +4,9 @@
  * backstop, the transpile cache, and the network policy shared with web_fetch.
  */
 export * from './types.ts';
-export { loadComponent, loadCached, forgetLoaded, sha256, type LoadOptions } from './load.ts';
-export { runComponent } from './run.ts';
+export { loadComponent, loadCached, sha256, type LoadOptions } from './load.ts';
+export { runComponent, forgetLoaded } from './run.ts';
+export { warmStats } from './warm.ts';
 export { checkImports, interfaceName, ALLOWED_INTERFACES } from './import-policy.ts';
 export { runChildMain } from './child-main.ts';
 export { CHILD_SUBCOMMAND } from './child-protocol.ts';

@@ -4,7 +4,8 @@ import { entryDir, JS_FILE, METERED_FILE, readEntry, writeEntry, type CacheMeta 
 import { checkImports } from './import-policy.ts';
 import { transpileComponent } from './transpile.ts';
 import type { LoadedComponent } from './types.ts';
-import { capMemory, PAGE } from './wasm/memory-cap.ts';
+import { importMemory } from './wasm/import-memory.ts';
+import { capMemory, PAGE, type MemoryLimits } from './wasm/memory-cap.ts';
 import { join } from 'node:path';
 
 /**
@@ -29,8 +30,15 @@ export interface Prepared {
   /** Compiled core modules other than the main one. */
   modules: Map<string, WebAssembly.Module>;
   meteredBytes: Uint8Array;
-  /** Compiled main module per memory cap (in pages). */
+  /** Compiled main module per memory cap (in pages): for a main module whose memory cannot be imported. */
   mainByCap: Map<number, WebAssembly.Module>;
+  /** The main module with its memory imported (compiled once for every cap); null when it cannot be. */
+  memoryModule?: MemoryModule | null;
+}
+
+export interface MemoryModule {
+  module: WebAssembly.Module;
+  limits: MemoryLimits;
 }
 
 const prepared = new Map<string, Prepared>();
@@ -53,8 +61,13 @@ function isInstantiate(m: unknown): m is { instantiate: InstantiateFn } {
 
 async function prepare(cacheDir: string, meta: CacheMeta): Promise<Prepared> {
   const dir = entryDir(cacheDir, meta.hash);
-  const [mod, ...compiled] = await Promise.all([
+  const meteredBytes = await Bun.file(join(dir, METERED_FILE)).bytes();
+  // The main module is compiled here too, with its memory imported, alongside the others: the engine
+  // compiles in the background, so the first run does not pay a synchronous compile of the largest module.
+  const rewritten = importMemory(meteredBytes);
+  const [mod, memoryModule, ...compiled] = await Promise.all([
     import(join(dir, JS_FILE)) as Promise<unknown>,
+    rewritten === undefined ? null : WebAssembly.compile(rewritten.bytes as Uint8Array<ArrayBuffer>).then((module) => ({ module, limits: rewritten.limits })),
     ...meta.coreModules.filter((n) => n !== meta.mainModule).map(async (n) => [n, await WebAssembly.compile(await Bun.file(join(dir, n)).bytes())] as const),
   ]);
   if (!isInstantiate(mod)) throw new MoatError('internal', `cached component ${meta.hash} has no instantiate export`);
@@ -63,8 +76,9 @@ async function prepare(cacheDir: string, meta: CacheMeta): Promise<Prepared> {
     cacheDir,
     instantiate: mod.instantiate,
     modules: new Map(compiled as (readonly [string, WebAssembly.Module])[]),
-    meteredBytes: await Bun.file(join(dir, METERED_FILE)).bytes(),
+    meteredBytes,
     mainByCap: new Map(),
+    memoryModule: memoryModule as MemoryModule | null,
   };
 }
 
@@ -134,6 +148,19 @@ export function mainModuleFor(p: Prepared, bytes: number): WebAssembly.Module {
     p.mainByCap.set(pages, m);
   }
   return m;
+}
+
+/**
+ * The main module with its memory imported, so the host makes the memory
+ * (capped by its maximum) and can recycle it; undefined for a module with no
+ * or several memories, which then runs through mainModuleFor.
+ */
+export function memoryModuleFor(p: Prepared): MemoryModule | undefined {
+  if (p.memoryModule === undefined) {
+    const rewritten = importMemory(p.meteredBytes);
+    p.memoryModule = rewritten === undefined ? null : { module: new WebAssembly.Module(rewritten.bytes as Uint8Array<ArrayBuffer>), limits: rewritten.limits };
+  }
+  return p.memoryModule ?? undefined;
 }
 
 /** Drop the in-memory modules (tests; a hot-reload that deletes a tool). */

@@ -1,8 +1,9 @@
-import { createHost, HostContext, LimitError, limitMessages, WasiExit } from './host/index.ts';
-import { mainModuleFor, type Prepared } from './load.ts';
+import { createHost, HostContext, LimitError, limitMessages, WasiExit, type Host } from './host/index.ts';
+import type { Prepared } from './load.ts';
+import { afterRun, capPages, instantiate, runLimitPages, takeSpare, type RunInstance } from './warm.ts';
 import type { LimitHit, RunRequest, RunResult } from './types.ts';
 import { PAGE } from './wasm/memory-cap.ts';
-import { FUEL_EXPORT, MEMORY_DENIED_EXPORT } from './wasm/meter.ts';
+import { FUEL_EXPORT, MEMORY_DENIED_EXPORT, MEMORY_LIMIT_EXPORT } from './wasm/meter.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 
 /**
@@ -31,45 +32,51 @@ function globalValue(instance: WebAssembly.Instance | undefined, name: string): 
   return typeof v === 'bigint' || typeof v === 'number' ? v : undefined;
 }
 
-export async function runInProcess(p: Prepared, req: RunRequest): Promise<RunResult> {
+export interface InProcessOptions {
+  /** Build a warm spare after the run (not in the one-shot child process). Default true. */
+  spare?: boolean;
+}
+
+export async function runInProcess(p: Prepared, req: RunRequest, opts: InProcessOptions = {}): Promise<RunResult> {
   const started = performance.now();
   const { limits } = req;
   const base = { stdout: new Uint8Array(0), stderr: new Uint8Array(0), fuelUsed: 0 };
   if (p.meta.initialPages * PAGE > limits.memoryBytes) {
     return { ...base, exitCode: TRAP_EXIT_CODE, limitHit: 'memory', message: limitMessages.memory(limits.memoryBytes), peakMemoryBytes: p.meta.initialPages * PAGE, durationMs: performance.now() - started };
   }
+  const pages = capPages(limits.memoryBytes);
   const ctx = new HostContext(limits, req.signal);
-  let host: ReturnType<typeof createHost>;
+  const hostOptions = { args: req.args, env: req.env, stdin: req.stdin, preopens: req.preopens, ctx };
+  // A spare was instantiated while idle; its host gets this run's state now. Never with a network grant.
+  const spare = req.network === undefined ? takeSpare(p, pages) : undefined;
+  let host: Host;
   try {
-    host = createHost({ args: req.args, env: req.env, stdin: req.stdin, preopens: req.preopens, network: req.network, ctx });
+    host = spare !== undefined ? spare.host.bind(hostOptions) : createHost(req.network === undefined ? hostOptions : { ...hostOptions, network: req.network });
   } catch (e) {
     throw new MoatError('tool', `cannot set up the sandbox: ${errorMessage(e)}`, { cause: e });
   }
-  const main = mainModuleFor(p, limits.memoryBytes);
   const budget = BigInt(Math.min(Math.floor(limits.fuel), Number.MAX_SAFE_INTEGER));
-  let mainInstance: WebAssembly.Instance | undefined;
-  const instantiateCore = (module: WebAssembly.Module, imports?: WebAssembly.Imports): WebAssembly.Instance => {
-    // Synchronous instantiation: the generated code then runs to completion without awaiting.
-    const instance = new WebAssembly.Instance(module, imports);
-    if (module === main) {
-      mainInstance = instance;
-      const fuel = instance.exports[FUEL_EXPORT];
-      if (fuel instanceof WebAssembly.Global) fuel.value = budget;
-    }
-    return instance;
-  };
-  const getCoreModule = (name: string): WebAssembly.Module => {
-    if (name === p.meta.mainModule) return main;
-    const m = p.modules.get(name);
-    if (m === undefined) throw new Error(`component asks for unknown core module ${name}`);
-    return m;
-  };
 
   let exitCode = 0;
   let thrown: unknown;
   let exited = false;
+  let instance: RunInstance | undefined = spare?.instance;
+  /** Pages a recycled memory had beyond the module's initial size: not the run's, not reported as its peak. */
+  let startPages = 0;
   try {
-    const exports: unknown = await p.instantiate(getCoreModule, host.imports, instantiateCore);
+    instance ??= await instantiate(p, pages, host.imports);
+    // Set after instantiation, as before: a core start function runs inside `new Instance`.
+    const fuel = instance.main?.exports[FUEL_EXPORT];
+    if (fuel instanceof WebAssembly.Global) fuel.value = budget;
+    const limitPages = runLimitPages(p, instance);
+    const limitGlobal = instance.main?.exports[MEMORY_LIMIT_EXPORT];
+    if (limitPages !== undefined) {
+      // Without the global the memory's own maximum (cap + slack) would be the only cap: refuse to run.
+      if (!(limitGlobal instanceof WebAssembly.Global)) throw new Error('metered module lacks its memory limit');
+      limitGlobal.value = limitPages;
+      startPages = Math.max(0, (instance.memory?.buffer.byteLength ?? 0) / PAGE - p.meta.initialPages);
+    }
+    const { exports } = instance;
     if (!isRunExports(exports)) throw new Error('component does not export wasi:cli/run');
     exports.run.run();
     exited = true;
@@ -78,12 +85,13 @@ export async function runInProcess(p: Prepared, req: RunRequest): Promise<RunRes
   } finally {
     host.close();
   }
+  const mainInstance = instance?.main;
 
   const fuelLeft = globalValue(mainInstance, FUEL_EXPORT);
   const fuelUsed = typeof fuelLeft === 'bigint' ? Number(budget - fuelLeft) : 0;
   const memoryDenied = globalValue(mainInstance, MEMORY_DENIED_EXPORT) === 1;
   const memory = mainInstance?.exports.memory;
-  const peakMemoryBytes = memory instanceof WebAssembly.Memory ? memory.buffer.byteLength : 0;
+  const peakMemoryBytes = memory instanceof WebAssembly.Memory ? memory.buffer.byteLength - startPages * PAGE : 0;
 
   let limitHit: LimitHit | undefined;
   let message: string | undefined;
@@ -127,5 +135,6 @@ export async function runInProcess(p: Prepared, req: RunRequest): Promise<RunRes
     result.trap = trap;
     result.message = `trap: ${trap}`;
   }
+  if (instance !== undefined) afterRun(p, instance, opts.spare !== false && req.network === undefined);
   return result;
 }

@@ -1,7 +1,8 @@
 import { runInChild } from './child-runner.ts';
-import { preparedFor } from './load.ts';
+import { forgetLoaded as forgetModules, preparedFor } from './load.ts';
 import { runInProcess } from './run-in-process.ts';
 import type { LoadedComponent, RunRequest, RunResult } from './types.ts';
+import { dropSpares } from './warm.ts';
 
 /**
  * Run one invocation of a loaded component: a fresh host and a fresh instance
@@ -13,4 +14,10 @@ import type { LoadedComponent, RunRequest, RunResult } from './types.ts';
 export function runComponent(loaded: LoadedComponent, request: RunRequest): Promise<RunResult> {
   const p = preparedFor(loaded);
   return request.isolation === 'child' ? runInChild(p, request) : runInProcess(p, request);
+}
+
+/** Drop the in-memory modules and the warm spares (tests; a hot-reload that deletes a tool). */
+export function forgetLoaded(): void {
+  forgetModules();
+  dropSpares();
 }

@@ -75,6 +75,18 @@ describe('memory', () => {
     expect(r.peakMemoryBytes).toBeGreaterThan(8 * 1024 * 1024);
   });
 
+  test('a recycled memory that is already larger gives the run exactly the same headroom', async () => {
+    // `leak 8` grows the memory by 8 pages; the next run gets that memory back (zeroed), a few pages larger.
+    const plain = await t.run(['bomb']);
+    await t.run(['leak', '8']);
+    const afterGrowth = await t.run(['bomb']);
+    expect(afterGrowth.limitHit).toBe('memory');
+    expect(afterGrowth.peakMemoryBytes).toBeLessThanOrEqual(16 * 1024 * 1024);
+    // The same pages to grow into; the allocator's own layout (a gap below its first new segment) may cost
+    // it a page or two. Without the per-run limit the difference would be the 8+ pages the memory started with.
+    expect(Math.abs(afterGrowth.peakMemoryBytes - plain.peakMemoryBytes)).toBeLessThanOrEqual(4 * 65536);
+  });
+
   test('the cap is per call', async () => {
     const r = await t.run(['alloc', '64'], { limits: { memoryBytes: 128 * 1024 * 1024 } });
     expect({ code: r.exitCode, out: r.out }).toEqual({ code: 0, out: 'allocated 64 MiB\n' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runComponent, DEFAULT_LIMITS } from '../../src/sandbox/index.ts';
+import { runComponent, DEFAULT_LIMITS, warmStats } from '../../src/sandbox/index.ts';
 import { decode, removeDir, tempDir, toolRunner, type ToolRunner } from './support.ts';
 
 /** What a run sees: argv, stdin, only the declared environment, captured stdio; a fresh host each call. */
@@ -87,6 +87,32 @@ describe('isolation between runs', () => {
     await t.run(['trap']);
     const r = await t.run(['echo', 'clean']);
     expect({ code: r.exitCode, out: r.out }).toEqual({ code: 0, out: 'clean\n' });
+  });
+
+  // A run leaves a static counter, a heap block and stack bytes set; every later run must see none of it,
+  // whether its instance was made inline (back to back, recycled memory) or ahead of time (the warm spare).
+  test('a tool writing to a global, the heap and the stack in one call does not see it in the next', async () => {
+    const recycled = warmStats.memoriesRecycled;
+    const back = [await t.run(['leak']), await t.run(['leak']), await t.run(['leak', '8']), await t.run(['leak'])];
+    expect(back.map((r) => r.out)).toEqual(Array(4).fill('calls=0 dirty=0\n'));
+    expect(warmStats.memoriesRecycled).toBeGreaterThan(recycled);
+    const spares = warmStats.sparesUsed;
+    const idle: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await Bun.sleep(5); // idle: the spare for the next call is built now
+      idle.push((await t.run(['leak', i === 1 ? '8' : ''])).out);
+    }
+    expect(idle).toEqual(Array(3).fill('calls=0 dirty=0\n'));
+    expect(warmStats.sparesUsed).toBeGreaterThan(spares);
+  });
+
+  test('a spare is bound to its own run only: argv, env and preopens of the call that takes it', async () => {
+    await t.run(['echo', 'first'], { env: { WHO: 'a' } });
+    await Bun.sleep(5);
+    const r = await t.run(['getenv', 'WHO'], { env: { WHO: 'b' } });
+    expect(r.out).toBe('b\n');
+    await Bun.sleep(5);
+    expect((await t.run(['getenv', 'WHO'])).out).toBe('(unset)\n');
   });
 
   test('a preopen that does not exist is a clear error, not a crash', async () => {

@@ -3,7 +3,8 @@ import { optimizeGlue } from '../../src/sandbox/glue-optimize.ts';
 import { parseSections } from '../../src/sandbox/wasm/binary.ts';
 import { readComponentImports } from '../../src/sandbox/wasm/component-imports.ts';
 import { capMemory, readMemories } from '../../src/sandbox/wasm/memory-cap.ts';
-import { FUEL_EXPORT, MEMORY_DENIED_EXPORT, meterModule } from '../../src/sandbox/wasm/meter.ts';
+import { FUEL_EXPORT, MEMORY_DENIED_EXPORT, MEMORY_LIMIT_EXPORT, meterModule } from '../../src/sandbox/wasm/meter.ts';
+import { importMemory, MEMORY_IMPORT_MODULE, MEMORY_IMPORT_NAME } from '../../src/sandbox/wasm/import-memory.ts';
 import { readModuleInfo } from '../../src/sandbox/wasm/module-info.ts';
 import { buildFixtures, wat } from './fixtures/build-fixtures.ts';
 
@@ -27,6 +28,8 @@ interface SmallExports {
   grow(pages: number): number;
   [FUEL_EXPORT]: WebAssembly.Global;
   [MEMORY_DENIED_EXPORT]: WebAssembly.Global;
+  [MEMORY_LIMIT_EXPORT]: WebAssembly.Global;
+  memory?: WebAssembly.Memory;
 }
 
 function instantiate(bytes: Uint8Array, fuel: bigint): SmallExports {
@@ -71,6 +74,32 @@ describe('fuel metering', () => {
     expect(e[MEMORY_DENIED_EXPORT].value).toBe(1);
   });
 
+  test('a grow past __memory_limit is refused below the engine maximum, and sets the flag', () => {
+    const e = instantiate(meterModule(SMALL), 1_000_000n);
+    e[MEMORY_LIMIT_EXPORT].value = 3;
+    expect(e.grow(2)).toBe(1);
+    expect(e[MEMORY_DENIED_EXPORT].value).toBe(0);
+    expect(e.grow(1)).toBe(-1);
+    expect(e[MEMORY_DENIED_EXPORT].value).toBe(1);
+    e[MEMORY_LIMIT_EXPORT].value = 4;
+    expect(e.grow(1)).toBe(3);
+    // A delta so large that size + delta wraps is still refused (by the engine).
+    expect(e.grow(-1)).toBe(-1);
+  });
+
+  test('importMemory turns the defined memory into an import the host provides', () => {
+    const out = importMemory(meterModule(SMALL));
+    if (out === undefined) throw new Error('not rewritten');
+    expect(out.limits).toEqual({ initialPages: 1, maxPages: undefined });
+    const mod = new WebAssembly.Module(out.bytes as Uint8Array<ArrayBuffer>);
+    expect(WebAssembly.Module.imports(mod)).toEqual([{ module: MEMORY_IMPORT_MODULE, name: MEMORY_IMPORT_NAME, kind: 'memory' }]);
+    const memory = new WebAssembly.Memory({ initial: 2, maximum: 3 });
+    const e = new WebAssembly.Instance(mod, { [MEMORY_IMPORT_MODULE]: { [MEMORY_IMPORT_NAME]: memory } }).exports as unknown as SmallExports;
+    expect(e.grow(1)).toBe(2);
+    expect(e.grow(1)).toBe(-1);
+    expect(importMemory(out.bytes)).toBeUndefined();
+  });
+
   test('metering twice is refused', () => {
     expect(() => meterModule(meterModule(SMALL))).toThrow('already metered');
   });
@@ -93,7 +122,7 @@ describe('the real tool', () => {
     const before = readModuleInfo(parseSections(core));
     const after = readModuleInfo(parseSections(metered));
     expect(after.functionTypes).toEqual(before.functionTypes);
-    expect(after.exports.map((e) => e.name)).toEqual([...before.exports.map((e) => e.name), FUEL_EXPORT, MEMORY_DENIED_EXPORT]);
+    expect(after.exports.map((e) => e.name)).toEqual([...before.exports.map((e) => e.name), FUEL_EXPORT, MEMORY_DENIED_EXPORT, MEMORY_LIMIT_EXPORT]);
   });
 
   test('the memory cap rewrites the maximum only', () => {

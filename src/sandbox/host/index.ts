@@ -1,7 +1,7 @@
 import type { NetworkGrant, Preopen } from '../types.ts';
 import { createCli } from './cli.ts';
 import { createClocks, randomInterfaces } from './clocks-random.ts';
-import type { HostContext } from './context.ts';
+import { HostContext } from './context.ts';
 import { createFilesystem, FdTable, filesystemErrorCode } from './filesystem.ts';
 import { createHttp } from './http.ts';
 import { BufferSource, CaptureSink, InputStream, IoError, OutputStream, Pollable, poll } from './streams.ts';

@@ -13,7 +13,12 @@ import { readModuleInfo, type ModuleInfo } from './module-info.ts';
  * same instruction every run.
  *
  * Also adds an i32 global `__memory_denied`, set when a `memory.grow` returns
- * -1, so the host can tell "the memory cap stopped it" from any other trap.
+ * -1, so the host can tell "the memory cap stopped it" from any other trap,
+ * and an i32 global `__memory_limit` (pages; no limit until the host sets
+ * it): a grow that would take the memory past it returns -1 without growing.
+ * The host uses it when it hands an instance a recycled memory that is
+ * already larger than the module's initial size: the run then gets exactly
+ * the headroom a fresh memory would have (see src/sandbox/warm.ts).
  *
  * No import is added and nothing is renumbered: new globals and the one new
  * local per function that grows memory are appended after the existing ones.
@@ -21,6 +26,7 @@ import { readModuleInfo, type ModuleInfo } from './module-info.ts';
 
 export const FUEL_EXPORT = '__fuel';
 export const MEMORY_DENIED_EXPORT = '__memory_denied';
+export const MEMORY_LIMIT_EXPORT = '__memory_limit';
 
 /** Instrument `module`; the fuel global starts at i64 max (the host sets the budget after instantiation). */
 export function meterModule(module: Uint8Array): Uint8Array {
@@ -29,10 +35,11 @@ export function meterModule(module: Uint8Array): Uint8Array {
   if (info.exports.some((e) => e.name === FUEL_EXPORT)) throw new WasmFormatError('module is already metered');
   const fuel = info.importedGlobals + info.definedGlobals;
   const denied = fuel + 1;
+  const limit = fuel + 2;
   const code = sections.find((s) => s.id === SectionId.code);
-  if (code !== undefined) sections = putSection(sections, SectionId.code, meterCode(code.body, info, fuel, denied));
+  if (code !== undefined) sections = putSection(sections, SectionId.code, meterCode(code.body, info, fuel, denied, limit));
   sections = putSection(sections, SectionId.global, addGlobals(sections));
-  sections = putSection(sections, SectionId.export, addExports(sections, fuel, denied));
+  sections = putSection(sections, SectionId.export, addExports(sections, fuel, denied, limit));
   return encodeSections(sections);
 }
 
@@ -40,22 +47,24 @@ function addGlobals(sections: readonly Section[]): Uint8Array {
   const old = sections.find((s) => s.id === SectionId.global);
   const r = new Reader(old?.body ?? new Uint8Array([0]));
   const count = r.u32();
-  const w = new Writer(r.end + 32).u32(count + 2);
+  const w = new Writer(r.end + 40).u32(count + 3);
   w.bytes(r.bytes.subarray(r.pos, r.end));
-  // (global (mut i64) (i64.const 0x7fff_ffff_ffff_ffff)) and (global (mut i32) (i32.const 0))
+  // (global (mut i64) (i64.const 0x7fff_ffff_ffff_ffff)), (global (mut i32) (i32.const 0)), (global (mut i32) (i32.const 65536))
   w.byte(0x7e).byte(0x01).byte(0x42).s64(0x7fff_ffff_ffff_ffffn).byte(0x0b);
   w.byte(0x7f).byte(0x01).byte(0x41).byte(0x00).byte(0x0b);
+  w.byte(0x7f).byte(0x01).byte(0x41).s64(65536n).byte(0x0b);
   return w.finish();
 }
 
-function addExports(sections: readonly Section[], fuel: number, denied: number): Uint8Array {
+function addExports(sections: readonly Section[], fuel: number, denied: number, limit: number): Uint8Array {
   const old = sections.find((s) => s.id === SectionId.export);
   const r = new Reader(old?.body ?? new Uint8Array([0]));
   const count = r.u32();
-  const w = new Writer(r.end + 40).u32(count + 2);
+  const w = new Writer(r.end + 60).u32(count + 3);
   w.bytes(r.bytes.subarray(r.pos, r.end));
   w.name(FUEL_EXPORT).byte(0x03).u32(fuel);
   w.name(MEMORY_DENIED_EXPORT).byte(0x03).u32(denied);
+  w.name(MEMORY_LIMIT_EXPORT).byte(0x03).u32(limit);
   return w.finish();
 }
 
@@ -65,7 +74,7 @@ function charge(w: Writer, fuel: number, n: number): void {
   w.byte(0x23).u32(fuel).byte(0x42).byte(0x00).byte(0x53).byte(0x04).byte(0x40).byte(0x00).byte(0x0b);
 }
 
-function meterCode(body: Uint8Array, info: ModuleInfo, fuel: number, denied: number): Uint8Array {
+function meterCode(body: Uint8Array, info: ModuleInfo, fuel: number, denied: number, limit: number): Uint8Array {
   const r = new Reader(body);
   const count = r.u32();
   if (count !== info.functionTypes.length) throw new WasmFormatError('function and code section counts differ');
@@ -76,7 +85,7 @@ function meterCode(body: Uint8Array, info: ModuleInfo, fuel: number, denied: num
     const end = r.pos + size;
     const params = info.typeParams[info.functionTypes[i] ?? -1];
     if (params === undefined) throw new WasmFormatError(`function ${i} has an unknown type`);
-    w.sized(meterFunction(new Reader(body, r.pos, end), params, fuel, denied));
+    w.sized(meterFunction(new Reader(body, r.pos, end), params, fuel, { denied, limit }));
     r.pos = end;
   }
   return w.finish();
@@ -88,7 +97,7 @@ interface Point {
   region: number;
 }
 
-function meterFunction(r: Reader, params: number, fuel: number, denied: number): Uint8Array {
+function meterFunction(r: Reader, params: number, fuel: number, growGlobals: GrowGlobals): Uint8Array {
   const start = r.pos;
   // Locals: keep the declarations, count them so a scratch local can be appended.
   let locals = params;
@@ -137,20 +146,33 @@ function meterFunction(r: Reader, params: number, fuel: number, denied: number):
   let copied = declsEnd;
   let gi = 0;
   for (const p of points) {
-    while (gi < grows.length && (grows[gi] as { at: number }).at < p.at) copied = spliceGrow(w, r.bytes, copied, grows[gi++] as { at: number; end: number }, scratch, denied);
+    while (gi < grows.length && (grows[gi] as { at: number }).at < p.at) copied = spliceGrow(w, r.bytes, copied, grows[gi++] as { at: number; end: number }, scratch, growGlobals);
     w.bytes(r.bytes.subarray(copied, p.at));
     copied = p.at;
     charge(w, fuel, counts[p.region] ?? 1);
   }
-  while (gi < grows.length) copied = spliceGrow(w, r.bytes, copied, grows[gi++] as { at: number; end: number }, scratch, denied);
+  while (gi < grows.length) copied = spliceGrow(w, r.bytes, copied, grows[gi++] as { at: number; end: number }, scratch, growGlobals);
   w.bytes(r.bytes.subarray(copied, r.end));
   return w.finish();
 }
 
-/** `memory.grow` → `memory.grow; local.tee t; i32.const -1; i32.eq; if; i32.const 1; global.set denied; end; local.get t` */
-function spliceGrow(w: Writer, bytes: Uint8Array, copied: number, grow: { at: number; end: number }, scratch: number, denied: number): number {
-  w.bytes(bytes.subarray(copied, grow.end));
+interface GrowGlobals {
+  denied: number;
+  limit: number;
+}
+
+/**
+ * `memory.grow` →
+ * `local.tee t; memory.size; i32.add; global.get limit; i32.gt_u; if (result i32) i32.const -1 else local.get t; memory.grow end;`
+ * `local.tee t; i32.const -1; i32.eq; if; i32.const 1; global.set denied; end; local.get t`
+ * (a delta so large that the sum wraps passes the first check and is refused by the engine itself).
+ */
+function spliceGrow(w: Writer, bytes: Uint8Array, copied: number, grow: { at: number; end: number }, scratch: number, g: GrowGlobals): number {
+  w.bytes(bytes.subarray(copied, grow.at));
+  const memidx = bytes.subarray(grow.at + 1, grow.end);
+  w.byte(0x22).u32(scratch).byte(0x3f).bytes(memidx).byte(0x6a).byte(0x23).u32(g.limit).byte(0x4b);
+  w.byte(0x04).byte(0x7f).byte(0x41).byte(0x7f).byte(0x05).byte(0x20).u32(scratch).bytes(bytes.subarray(grow.at, grow.end)).byte(0x0b);
   w.byte(0x22).u32(scratch).byte(0x41).byte(0x7f).byte(0x46).byte(0x04).byte(0x40);
-  w.byte(0x41).byte(0x01).byte(0x24).u32(denied).byte(0x0b).byte(0x20).u32(scratch);
+  w.byte(0x41).byte(0x01).byte(0x24).u32(g.denied).byte(0x0b).byte(0x20).u32(scratch);
   return grow.end;
 }
