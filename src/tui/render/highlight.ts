@@ -5,7 +5,18 @@
  * line so that each line stands alone (the live tail shows only the last
  * lines of a block, and Ink may draw any line on its own).
  */
-import hljs from 'highlight.js/lib/common';
+import type { HLJSApi } from 'highlight.js';
+
+/**
+ * highlight.js builds its ~37 language grammars when it is loaded, which cost
+ * a large part of the UI's first frame. Nothing needs it before the first code
+ * block, so it is required on first use (synchronously: rendering is sync).
+ */
+let loaded: HLJSApi | undefined;
+function hljs(): HLJSApi {
+  loaded ??= require('highlight.js/lib/common') as HLJSApi;
+  return loaded;
+}
 import { c } from './theme.ts';
 
 type Paint = (s: string) => string;
@@ -66,7 +77,7 @@ export function knownLanguage(lang: string | undefined): string | undefined {
   if (!lang) return undefined;
   const l = lang.toLowerCase().trim().split(/\s+/)[0] ?? '';
   const name = ALIASES[l] ?? l;
-  return hljs.getLanguage(name) ? name : undefined;
+  return hljs().getLanguage(name) ? name : undefined;
 }
 
 /** Highlighted lines of `code`; unknown languages come back uncoloured (no guessing: it is slow and often wrong). */
@@ -75,7 +86,7 @@ export function highlightLines(code: string, lang: string | undefined): string[]
   if (!language || c().level === 0) return code.split('\n');
   let html: string;
   try {
-    html = hljs.highlight(code, { language, ignoreIllegals: true }).value;
+    html = hljs().highlight(code, { language, ignoreIllegals: true }).value;
   } catch {
     return code.split('\n');
   }
