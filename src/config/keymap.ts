@@ -6,19 +6,20 @@
  *   newline = ["alt+enter", "ctrl+j"]
  *
  * Config may not import the TUI (ARCHITECTURE.md), so the action names are
- * listed here too; test/config/keymap.test.ts keeps this list equal to the
- * TUI's KEY_ACTIONS. The key grammar lives here only: the TUI normalises its
- * own defaults with `normalizeKeySpec`, so what config accepts is exactly
- * what the TUI can match.
+ * defined here and the TUI binds exactly these. The key grammar lives here
+ * too: the TUI normalises its own defaults with `normalizeKeySpec`, so what
+ * config accepts is exactly what the TUI can match.
  */
 import { z } from 'zod';
 
 export const KEYMAP_ACTIONS = [
-  'interrupt',
-  'clearOrExit',
-  'exit',
-  'cycleMode',
-  'expand',
+  // Whole app
+  'interrupt', // stop the running turn (Esc)
+  'clearOrExit', // clear the input / interrupt; twice within 2 s exits
+  'exit', // on an empty prompt: exit (Ctrl-D)
+  'cycleMode', // default → acceptEdits → plan
+  'expand', // show the last collapsed thinking / tool output in full
+  // Prompt editing
   'submit',
   'newline',
   'cursorLeft',
@@ -35,6 +36,7 @@ export const KEYMAP_ACTIONS = [
   'historyPrev',
   'historyNext',
   'complete',
+  // Menus, pickers, dialogs
   'menuUp',
   'menuDown',
   'accept',

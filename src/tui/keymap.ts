@@ -4,40 +4,15 @@
  * Components ask "which action is this key?" and never compare raw keys.
  */
 import type { Key } from 'ink';
-import { normalizeKeySpec } from '../config/index.ts';
+import { KEYMAP_ACTIONS, normalizeKeySpec, type KeymapAction } from '../config/index.ts';
 
-export const KEY_ACTIONS = [
-  // Whole app
-  'interrupt', // stop the running turn (Esc)
-  'clearOrExit', // clear the input / interrupt; twice within 2 s exits
-  'exit', // on an empty prompt: exit (Ctrl-D)
-  'cycleMode', // default → acceptEdits → plan
-  'expand', // show the last collapsed thinking / tool output in full
-  // Prompt editing
-  'submit',
-  'newline',
-  'cursorLeft',
-  'cursorRight',
-  'wordLeft',
-  'wordRight',
-  'lineStart',
-  'lineEnd',
-  'deleteBack',
-  'deleteForward',
-  'deleteWordBack',
-  'deleteToStart',
-  'deleteToEnd',
-  'historyPrev',
-  'historyNext',
-  'complete',
-  // Menus, pickers, dialogs
-  'menuUp',
-  'menuDown',
-  'accept',
-  'cancel',
-] as const;
+/**
+ * The action names live in config (`[keymap]` validates against them, and config
+ * may not import the TUI); the TUI binds exactly those.
+ */
+export const KEY_ACTIONS = KEYMAP_ACTIONS;
 
-export type KeyAction = (typeof KEY_ACTIONS)[number];
+export type KeyAction = KeymapAction;
 
 /** A chord such as `ctrl+a`, `alt+enter`, `shift+tab`, `escape`, `up`. */
 export type KeyChord = string;
