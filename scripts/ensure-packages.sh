@@ -1,0 +1,17 @@
+# Sourced by setup.sh and test.sh: installs the Debian packages given as
+# arguments when they are missing (apt-get, as root or through sudo).
+ensure_packages() {
+  local missing=() p
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "moat: installing ${missing[*]} with apt-get" >&2
+  local sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# The bundled WebAssembly tools are Rust (std only) built with Debian's toolchain.
+BUILD_PACKAGES=(rustc cargo libstd-rust-dev-wasm32)
+# Tests also drive real git repositories and the TUI in tmux, and build C test components.
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32)
