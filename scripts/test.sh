@@ -6,11 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-packages.sh
 ensure_packages "${TEST_PACKAGES[@]}"
-# Tests make commits in temporary repositories; without a git identity, lend
-# one to this run only (the user's global config is left alone).
+# Tests make commits in temporary repositories. Without a git identity, this
+# run gets a global config that includes the user's own and adds one; the
+# user's files are left alone, and a repository's own identity still wins.
 if ! git config user.email >/dev/null 2>&1; then
-  export GIT_AUTHOR_NAME="moat test" GIT_AUTHOR_EMAIL="test@moat.invalid"
-  export GIT_COMMITTER_NAME="moat test" GIT_COMMITTER_EMAIL="test@moat.invalid"
+  gitconfig="$(mktemp)"
+  printf '[include]\n\tpath = %s\n[user]\n\tname = moat test\n\temail = test@moat.invalid\n' "${GIT_CONFIG_GLOBAL:-$HOME/.gitconfig}" > "$gitconfig"
+  export GIT_CONFIG_GLOBAL="$gitconfig"
 fi
 source scripts/ensure-bun.sh
 bun run typecheck
