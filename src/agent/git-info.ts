@@ -21,9 +21,11 @@ function git(cwd: string, args: string[]): string | undefined {
 const STATUS_CAP = 2000;
 
 export function gitInfo(cwd: string): GitInfo | undefined {
-  const root = git(cwd, ['rev-parse', '--show-toplevel']);
-  if (root === undefined) return undefined;
-  const branch = git(cwd, ['branch', '--show-current']) || git(cwd, ['rev-parse', '--short', 'HEAD']) || 'HEAD';
+  // One process for the root and the branch; a repository without commits has no HEAD to name.
+  const head = git(cwd, ['rev-parse', '--show-toplevel', '--abbrev-ref', 'HEAD']);
+  const [root, named] = head === undefined ? [git(cwd, ['rev-parse', '--show-toplevel']), undefined] : head.split('\n');
+  if (!root) return undefined;
+  const branch = named && named !== 'HEAD' ? named : (git(cwd, ['branch', '--show-current']) || git(cwd, ['rev-parse', '--short', 'HEAD']) || 'HEAD');
   let status = git(cwd, ['status', '--short']) ?? '';
   if (status.length > STATUS_CAP) status = `${status.slice(0, STATUS_CAP)}\n… (truncated)`;
   return { root, branch, status };

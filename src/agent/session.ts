@@ -75,7 +75,7 @@ export class AgentSession {
   private activeEmit: ((e: AgentEvent) => void) | undefined;
   private readonly registry: ToolRegistry;
 
-  private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions) {
+  private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions, git: GitInfo | undefined) {
     this.deps = deps;
     this.settings = { ...deps.settings, allow: [...deps.settings.allow], deny: [...deps.settings.deny] };
     this.id = r.id;
@@ -84,7 +84,7 @@ export class AgentSession {
     this.todos = r.todos;
     this.turnBase = r.turnBase;
     this.sessionMeter = new CostMeter(undefined, opts.parentMeter, { usage: r.usage, costUsd: r.costUsd });
-    this.git = gitInfo(this.settings.cwd);
+    this.git = git;
     this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realOrSelf);
     const depth = opts.depth ?? 0;
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
@@ -109,8 +109,9 @@ export class AgentSession {
 
   static open(deps: AgentDeps, opts: OpenOptions = {}): AgentSession {
     const { store, settings } = deps;
-    if (opts.resume) return new AgentSession(deps, restoreSession(store, settings.cwd, opts.resume), opts);
+    // Three git processes: run them once per session, not per use.
     const git = gitInfo(settings.cwd);
+    if (opts.resume) return new AgentSession(deps, restoreSession(store, settings.cwd, opts.resume), opts, git);
     const row = store.sessions.create({
       cwd: settings.cwd,
       projectRoot: settings.projectRoot,
@@ -120,7 +121,7 @@ export class AgentSession {
       parentId: opts.parentId ?? null,
       agentId: opts.agentId ?? null,
     });
-    return new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts);
+    return new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
   }
 
   messages(): readonly Message[] {
