@@ -26,7 +26,7 @@ export const ALLOWED_INTERFACES: readonly string[] = [
   'wasi:random/random',
   'wasi:random/insecure',
   'wasi:random/insecure-seed',
-  // Only usable with a network grant; without one the host leaves them out and instantiation fails.
+  // Requests go through the network policy; without a network grant the allowlist is empty (run.ts).
   'wasi:http/types',
   'wasi:http/outgoing-handler',
 ];

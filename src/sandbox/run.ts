@@ -1,7 +1,8 @@
 import { runInChild } from './child-runner.ts';
 import { forgetLoaded as forgetModules, preparedFor } from './load.ts';
 import { runInProcess } from './run-in-process.ts';
-import type { LoadedComponent, RunRequest, RunResult } from './types.ts';
+import { interfaceName } from './import-policy.ts';
+import type { LoadedComponent, NetworkGrant, RunRequest, RunResult } from './types.ts';
 import { dropSpares } from './warm.ts';
 
 /**
@@ -13,7 +14,21 @@ import { dropSpares } from './warm.ts';
  */
 export function runComponent(loaded: LoadedComponent, request: RunRequest): Promise<RunResult> {
   const p = preparedFor(loaded);
-  return request.isolation === 'child' ? runInChild(p, request) : runInProcess(p, request);
+  const req = request.network === undefined && importsHttp(loaded) ? { ...request, network: NO_NETWORK } : request;
+  return req.isolation === 'child' ? runInChild(p, req) : runInProcess(p, req);
+}
+
+/**
+ * The grant of a wasi:http importer run without one (its help run at
+ * registration, a manifest without [network]): wasi:http is provided with an
+ * empty allowlist, so every request is refused by the policy, with its reason.
+ * Leaving the interfaces out instead would fail instantiation, and such a
+ * component could not even be asked for its --help.
+ */
+const NO_NETWORK: NetworkGrant = Object.freeze({ allowHosts: [] }) as NetworkGrant;
+
+function importsHttp(loaded: LoadedComponent): boolean {
+  return loaded.imports.some((spec) => interfaceName(spec).startsWith('wasi:http/'));
 }
 
 /** Drop the in-memory modules and the warm spares (tests; a hot-reload that deletes a tool). */

@@ -1,8 +1,9 @@
 /**
  * End to end: WebAssembly tools in the compiled dist/moat -p against the
  * scripted fake model server. The bundled tools run precompiled from the
- * binary; a third-party C component dropped into .moat/tools/ mid-run is
- * found by the watcher, called by the model, and gone once deleted.
+ * binary; third-party components dropped into .moat/tools/ mid-run (one in
+ * C, one in JavaScript through componentize-js that fetches over wasi:http)
+ * are found by the watcher, called by the model, and gone once deleted.
  * Run `bun run build` first (scripts/test.sh does).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
@@ -10,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../support/fake-anthropic.ts';
 import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { buildFetchUrl } from '../tools/wasm/fixtures/build-fetch-url.ts';
 import { buildGreet } from '../tools/wasm/fixtures/build-greet.ts';
 import { buildFixtures } from '../sandbox/fixtures/build-fixtures.ts';
 
@@ -24,14 +26,28 @@ let sb: Sandbox;
 let onRequest: (i: number) => void = () => undefined;
 let seen = 0;
 let greet: Uint8Array;
+let fetchUrl: Uint8Array;
+/** The loopback site fetch_url is granted (the only address these tests fetch from). */
+let site: ReturnType<typeof Bun.serve>;
+const sitePaths: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  greet = await buildGreet();
+  // componentize-js takes ~15 s of CPU the first time on a machine, then it is cached.
+  [greet, fetchUrl] = await Promise.all([buildGreet(), buildFetchUrl()]);
   server = await startFakeAnthropic({ onRequest: (_r: RecordedRequest) => onRequest(seen++) });
+  site = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(req) {
+      sitePaths.push(new URL(req.url).pathname);
+      return new Response('hello from loopback', { status: 200 });
+    },
+  });
 }, 120_000);
 afterAll(async () => {
   await server.close();
+  await site.stop(true);
 });
 beforeEach(() => {
   sb = makeSandbox(server.url);
@@ -111,6 +127,68 @@ describe('WebAssembly tools in moat -p', () => {
     expect(results(4)).toEqual([{ text: '[{"type":"text","text":"HELLO"}]', isError: false }]);
     expect(toolNames(5)).not.toContain('greet');
   }, 60_000);
+
+  test('a JavaScript component (componentize-js) fetching over wasi:http: dropped in, granted one host, called, refused elsewhere, removed', async () => {
+    const tools = join(sb.cwd, '.moat', 'tools');
+    // Plain http must be spelled out: a pattern without a scheme means https only.
+    const allowed = `http://127.0.0.1:${site.port}`;
+    onRequest = (i) => {
+      if (i === 1) {
+        mkdirSync(tools, { recursive: true });
+        // The manifest first: the watcher registers the component with its grant.
+        writeFileSync(join(tools, 'fetch_url.toml'), `[network]\nallow = ["${allowed}"]\n`);
+        writeFileSync(join(tools, 'fetch_url.wasm'), fetchUrl);
+      }
+      if (i === 4) rmSync(join(tools, 'fetch_url.wasm'));
+    };
+    sitePaths.length = 0;
+    server.script(
+      reply().toolUse('ls', {}).stop('tool_use'),
+      // A 14 MB component: transpiled and asked for its --help (~2.5 s cold on an idle 2-core machine) while this answer streams.
+      reply().wait(8000).toolUse('ls', {}).stop('tool_use'),
+      reply().toolUse('tool_search', { query: 'select:fetch_url' }).stop('tool_use'),
+      reply()
+        .toolUse('fetch_url', { url: `${allowed}/page` })
+        // Same server, but a host name the manifest does not grant: refused before any connection.
+        .toolUse('fetch_url', { url: `http://localhost:${site.port}/secret` })
+        .stop('tool_use'),
+      reply().wait(1500).toolUse('ls', {}).stop('tool_use'),
+      reply().text('done'),
+    );
+    const r = await runMoat(['-p', 'fetch', '--allowedTools', 'fetch_url'], {
+      cwd: sb.cwd,
+      env: { ...sb.env, MOAT_TEST_HOOKS: '1', MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' },
+    });
+    expect(r).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
+    expect(body(1).tools.find((t) => t.name === 'tool_search')!.description).not.toContain('fetch_url');
+    expect(body(2).tools.find((t) => t.name === 'tool_search')!.description).toContain('fetch_url');
+    expect(toolNames(3)).toContain('fetch_url');
+    const [ok, refused] = results(4);
+    expect(ok).toEqual({ text: '[{"type":"text","text":"200 hello from loopback"}]', isError: false });
+    expect(refused!.isError).toBe(true);
+    expect(refused!.text).toContain(`moat: network request refused: http://localhost:${site.port} is not in the network allowlist (allowed: ${allowed})`);
+    expect(sitePaths).toEqual(['/page']);
+    expect(toolNames(5)).not.toContain('fetch_url');
+  }, 120_000);
+
+  test('without the test hooks a manifest cannot reach loopback: the policy refuses the address', async () => {
+    const tools = join(sb.cwd, '.moat', 'tools');
+    mkdirSync(tools, { recursive: true });
+    writeFileSync(join(tools, 'fetch_url.toml'), `[network]\nallow = ["http://127.0.0.1:${site.port}"]\n`);
+    writeFileSync(join(tools, 'fetch_url.wasm'), fetchUrl);
+    sitePaths.length = 0;
+    server.script(
+      reply().toolUse('tool_search', { query: 'select:fetch_url' }).stop('tool_use'),
+      reply().toolUse('fetch_url', { url: `http://127.0.0.1:${site.port}/page` }).stop('tool_use'),
+      reply().text('done'),
+    );
+    const r = await runMoat(['-p', 'fetch', '--allowedTools', 'fetch_url'], { cwd: sb.cwd, env: { ...sb.env, MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' } });
+    expect(r).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
+    const [refused] = results(2);
+    expect(refused!.isError).toBe(true);
+    expect(refused!.text).toContain(`moat: network request refused: 127.0.0.1 is a loopback address; only public addresses are reachable`);
+    expect(sitePaths).toEqual([]);
+  }, 120_000);
 
   test('a refused component costs one warning line naming the interface; the run goes on', async () => {
     const tools = join(sb.cwd, '.moat', 'tools');

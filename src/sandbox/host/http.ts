@@ -59,7 +59,13 @@ class BodySink implements ByteSink {
   }
 }
 
-export function createHttp(grant: NetworkGrant, ctx: HostContext): Record<string, object> {
+/**
+ * `report` receives the policy's reason for each refused request: wasi:http's
+ * error codes carry no text (a guest sees only `HTTP-request-denied`), so the
+ * host adds the reason to the run's stderr, where a failed tool's message is
+ * taken from.
+ */
+export function createHttp(grant: NetworkGrant, ctx: HostContext, report: (reason: string) => void = () => undefined): Record<string, object> {
   const maxRequest = grant.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
 
   class OutgoingBody {
@@ -234,7 +240,10 @@ export function createHttp(grant: NetworkGrant, ctx: HostContext): Record<string
     ctx.checkDeadline();
     const url = request.url();
     const checked = checkUrl(url, grant);
-    if (!checked.ok) throw refusalCode(checked);
+    if (!checked.ok) {
+      report(checked.reason);
+      throw refusalCode(checked);
+    }
     const body = request.outBody.sink.bytes();
     const timeoutMs = Math.min(grant.timeoutMs ?? DEFAULT_NETWORK_TIMEOUT_MS, ctx.remainingMs());
     const res = fetchSync(
@@ -248,7 +257,10 @@ export function createHttp(grant: NetworkGrant, ctx: HostContext): Record<string
       timeoutMs,
     );
     ctx.checkDeadline();
-    if (!res.ok) return new FutureIncomingResponse({ tag: 'err', val: refusalCode(res) });
+    if (!res.ok) {
+      report(res.reason);
+      return new FutureIncomingResponse({ tag: 'err', val: refusalCode(res) });
+    }
     return new FutureIncomingResponse({ tag: 'ok', val: new IncomingResponse(res.status, Fields.frozen(res.headers), res.body) });
   }
 

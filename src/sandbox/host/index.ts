@@ -66,7 +66,16 @@ function buildHost(o: HostOptions): Host {
     'wasi:filesystem/types': fs.types,
     'wasi:filesystem/preopens': fs.preopens,
   };
-  if (o.network !== undefined) Object.assign(imports, createHttp(o.network, ctx));
+  if (o.network !== undefined) {
+    const report = (reason: string): void => {
+      try {
+        stderr.write(new TextEncoder().encode(`moat: network request refused: ${reason}\n`));
+      } catch {
+        // stderr is full: the refusal itself still reaches the guest as its error code.
+      }
+    };
+    Object.assign(imports, createHttp(o.network, ctx, report));
+  }
   return { imports, stdout, stderr, close: () => fds.closeAll() };
 }
 

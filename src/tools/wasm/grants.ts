@@ -32,6 +32,18 @@ export function grantsFor(manifest: ToolManifest, ctx: GrantContext): Grants {
     if (value !== undefined) env[name] = value;
   }
   const grants: Grants = { preopens, env, limits: { ...DEFAULT_LIMITS, ...manifest.limits } };
-  if (manifest.networkAllow.length > 0) grants.network = { allowHosts: [...manifest.networkAllow] };
+  if (manifest.networkAllow.length > 0) {
+    grants.network = { allowHosts: [...manifest.networkAllow] };
+    if (testAllowsPrivate(ctx.env)) grants.network.allowPrivate = true;
+  }
   return grants;
+}
+
+/**
+ * Tests only: the end-to-end tests run the compiled binary against a server
+ * on 127.0.0.1, which the policy refuses to any manifest. Both variables are
+ * needed; the allowlist still applies. Never set by moat itself.
+ */
+function testAllowsPrivate(env: GrantContext['env']): boolean {
+  return env.MOAT_TEST_HOOKS === '1' && env.MOAT_TEST_ALLOW_PRIVATE_NETWORK === '1';
 }

@@ -127,3 +127,23 @@ describe('grantsFor', () => {
     expect(grantsFor(NO_MANIFEST, { cwd: '/w', env: { LANG: 'C' } })).toEqual({ preopens: [], env: {}, limits: DEFAULT_LIMITS });
   });
 });
+
+describe('grantsFor: the loopback test hook', () => {
+  const manifest = parseManifest('[network]\nallow = ["http://127.0.0.1:8080"]\n', 'x.toml');
+  const grant = (env: Record<string, string>) => grantsFor(manifest, { cwd: '/work', env }).network;
+
+  test('private addresses stay blocked unless both test variables are set; the allowlist is kept either way', () => {
+    expect(grant({})).toEqual({ allowHosts: ['http://127.0.0.1:8080'] });
+    expect(grant({ MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' })).toEqual({ allowHosts: ['http://127.0.0.1:8080'] });
+    expect(grant({ MOAT_TEST_HOOKS: '1' })).toEqual({ allowHosts: ['http://127.0.0.1:8080'] });
+    expect(grant({ MOAT_TEST_HOOKS: '1', MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' })).toEqual({
+      allowHosts: ['http://127.0.0.1:8080'],
+      allowPrivate: true,
+    });
+  });
+
+  test('no network section: no network at all, hooks or not', () => {
+    const none = parseManifest('# nothing\n', 'x.toml');
+    expect(grantsFor(none, { cwd: '/work', env: { MOAT_TEST_HOOKS: '1', MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' } }).network).toBeUndefined();
+  });
+});
