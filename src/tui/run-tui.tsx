@@ -49,7 +49,14 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
     app.submit();
   }
 
-  const inst = render(<App app={app} onError={(e) => crash(e)} />, { exitOnCtrlC: false, maxFps: 30, incrementalRendering: true });
+  // interactive: true — moat only gets here with a terminal on stdin and stdout (interactive.ts checks).
+  // Ink would otherwise treat any CI=true environment as non-interactive and draw nothing until exit.
+  const inst = render(<App app={app} onError={(e) => crash(e)} />, {
+    exitOnCtrlC: false,
+    maxFps: 30,
+    incrementalRendering: true,
+    interactive: true,
+  });
 
   function restoreTerminal(): void {
     try {

@@ -60,6 +60,7 @@ export function renderToFakeTty(controller: FakeController, opts: { columns?: nu
     // The same options as run-tui.tsx.
     maxFps: 30,
     incrementalRendering: true,
+    interactive: true,
   });
   return { app, stdout, errors, unmount: () => inst.unmount() };
 }
