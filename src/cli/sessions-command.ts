@@ -2,6 +2,7 @@ import { moatPaths } from '../config/index.ts';
 import { exportSessionJson, exportSessionMarkdown, openStore, type Store } from '../store/index.ts';
 import { EXIT } from './exit-codes.ts';
 import { out } from './write-out.ts';
+import { formatAge } from '../util/index.ts';
 
 function withStore<T>(fn: (store: Store) => T): T {
   const store = openStore(moatPaths(process.env).dbFile);
@@ -12,13 +13,6 @@ function withStore<T>(fn: (store: Store) => T): T {
   }
 }
 
-function ago(ms: number): string {
-  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.round(s / 60)}m ago`;
-  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86400)}d ago`;
-}
 
 export const sessionsCommands = {
   async sessionsList(opts: { all?: boolean; cwd?: string }): Promise<number> {
@@ -31,7 +25,7 @@ export const sessionsCommands = {
     for (const r of rows) {
       const title = (r.title ?? r.firstPrompt ?? '').replace(/\s+/g, ' ').slice(0, 60);
       const where = opts.all ? `  ${r.cwd}` : '';
-      out(`${r.id}  ${ago(r.updatedAt).padStart(8)}  ${String(r.messageCount).padStart(4)} msgs  ${title}${where}\n`);
+      out(`${r.id}  ${formatAge(r.updatedAt).padStart(8)}  ${String(r.messageCount).padStart(4)} msgs  ${title}${where}\n`);
     }
     return EXIT.ok;
   },

@@ -2,14 +2,8 @@ import { resolve } from 'node:path';
 import { deleteWorktree, diffWorktree, findWorktree, listWorktrees, mergeWorktree, type WorktreeItem } from '../agent/index.ts';
 import { EXIT } from './exit-codes.ts';
 import { err, out } from './write-out.ts';
+import { formatAge } from '../util/index.ts';
 
-function ago(ms: number): string {
-  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.round(s / 60)}m ago`;
-  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86400)}d ago`;
-}
 
 function filesCell(i: WorktreeItem): string {
   if (!i.changes) return '-';
@@ -30,7 +24,7 @@ export const worktreesCommands = {
     }
     for (const i of items) {
       const r = i.record;
-      out(`${r.id}  ${i.state.padEnd(11)}  ${ago(r.createdAt).padStart(8)}  ${filesCell(i).padEnd(20)}  ${r.branch}  ${r.description.replace(/\s+/g, ' ').slice(0, 60)}\n`);
+      out(`${r.id}  ${i.state.padEnd(11)}  ${formatAge(r.createdAt).padStart(8)}  ${filesCell(i).padEnd(20)}  ${r.branch}  ${r.description.replace(/\s+/g, ' ').slice(0, 60)}\n`);
     }
     return EXIT.ok;
   },

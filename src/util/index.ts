@@ -10,3 +10,4 @@ export {
   relativeIfWithin,
   type ContainmentResult,
 } from './containment.ts';
+export { formatAge } from './format-age.ts';

@@ -1,13 +1,9 @@
 import type { AgentInfo, SubagentOutcome } from './manager.ts';
+import { formatAge } from '../../util/index.ts';
 import type { WorktreeChanges } from './worktree.ts';
 
 function usd(n: number): string {
   return `$${n.toFixed(4)}`;
-}
-
-function ago(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  return s < 60 ? `${s}s ago` : `${Math.round(s / 60)}m ago`;
 }
 
 /** `M src/a.ts (+3 -1)` lines and git's stat footer. */
@@ -44,7 +40,7 @@ export function statusLine(a: AgentInfo, now = Date.now()): string {
     `${a.turns} turn${a.turns === 1 ? '' : 's'}`,
     usd(a.costUsd),
     `"${a.description}"`,
-    a.status === 'running' ? `last: ${a.lastActivity} (${ago(now - a.lastActivityAt)})` : undefined,
+    a.status === 'running' ? `last: ${a.lastActivity} (${formatAge(a.lastActivityAt, now)})` : undefined,
     a.background ? 'background' : 'foreground',
     a.worktree ? `branch ${a.worktree.branch}` : undefined,
   ];
