@@ -1,19 +1,10 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import type { AgentEvent } from '../../src/agent/index.ts';
 import { deltas, finished } from './fake-controller.ts';
-import { KEYS, setup, waitFor } from './harness.tsx';
+import { KEYS, start, unmountAll, waitFor } from './harness.tsx';
 
-let cleanup: (() => void) | undefined;
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-});
+afterEach(unmountAll);
 
-function start(configure?: Parameters<typeof setup>[0]) {
-  const h = setup(configure);
-  cleanup = h.unmount;
-  return h;
-}
 
 const PATCH = '--- a.ts\n+++ a.ts\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n keep();\n';
 const editRequest = (n: number): AgentEvent[] => [

@@ -70,3 +70,16 @@ export function setup(configure?: (c: FakeController) => void) {
     },
   };
 }
+
+const mounted: (() => void)[] = [];
+
+/** `setup`, remembered so that `unmountAll` (each file's afterEach) tears it down. */
+export function start(configure?: (c: FakeController) => void) {
+  const h = setup(configure);
+  mounted.push(h.unmount);
+  return h;
+}
+
+export function unmountAll(): void {
+  for (const unmount of mounted.splice(0)) unmount();
+}

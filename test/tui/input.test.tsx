@@ -1,18 +1,9 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { buildKeymap, chordOf, normalizeChord } from '../../src/tui/keymap.ts';
 import { deltas, finished } from './fake-controller.ts';
-import { KEYS, setup, waitFor } from './harness.tsx';
+import { KEYS, start, unmountAll, waitFor } from './harness.tsx';
 
-let cleanup: (() => void) | undefined;
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-});
-function start(configure?: Parameters<typeof setup>[0]) {
-  const h = setup(configure);
-  cleanup = h.unmount;
-  return h;
-}
+afterEach(unmountAll);
 const value = (h: ReturnType<typeof start>) => h.app.ui.get().editor;
 
 describe('prompt editing', () => {

@@ -1,13 +1,9 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import type { FakeController } from './fake-controller.ts';
 import { finished } from './fake-controller.ts';
-import { KEYS, setup, waitFor } from './harness.tsx';
+import { KEYS, start, unmountAll, waitFor } from './harness.tsx';
 
-let cleanup: (() => void) | undefined;
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-});
+afterEach(unmountAll);
 
 function withSkills(c: FakeController): void {
   c.skillList = [
@@ -18,20 +14,17 @@ function withSkills(c: FakeController): void {
   ];
 }
 
-function start(configure?: (c: FakeController) => void) {
-  const h = setup((c) => {
+const startWithSkills = (configure?: (c: FakeController) => void) =>
+  start((c) => {
     withSkills(c);
     configure?.(c);
   });
-  cleanup = h.unmount;
-  return h;
-}
 
 const editor = (h: ReturnType<typeof start>) => h.app.ui.get().editor;
 
 describe('skills', () => {
   test('/ completion lists the skills with their descriptions after the built-ins', async () => {
-    const h = start();
+    const h = startWithSkills();
     await h.until('Ask moat');
     await h.type('/re');
     const options = h.app.ui.get().completion?.options ?? [];
@@ -43,7 +36,7 @@ describe('skills', () => {
   });
 
   test('/name args runs the skill: the transcript shows what was typed, the model gets the skill body', async () => {
-    const h = start((c) => c.scripts.push([finished('end_turn')]));
+    const h = startWithSkills((c) => c.scripts.push([finished('end_turn')]));
     await h.until('Ask moat');
     await h.type('/review src/app.ts');
     await h.press(KEYS.tab);
@@ -56,7 +49,7 @@ describe('skills', () => {
   });
 
   test('a missing required argument shows the usage line and sends nothing', async () => {
-    const h = start();
+    const h = startWithSkills();
     await h.until('Ask moat');
     await h.type('/review');
     await h.press(KEYS.enter);
@@ -65,7 +58,7 @@ describe('skills', () => {
   });
 
   test('an unknown /word says so; a path is a prompt, not a command', async () => {
-    const h = start((c) => c.scripts.push([finished('end_turn')]));
+    const h = startWithSkills((c) => c.scripts.push([finished('end_turn')]));
     await h.until('Ask moat');
     await h.type('/nope please');
     await h.press(KEYS.enter);
@@ -78,7 +71,7 @@ describe('skills', () => {
   });
 
   test('/help lists the skills', async () => {
-    const h = start();
+    const h = startWithSkills();
     await h.until('Ask moat');
     await h.type('/help');
     await h.press(KEYS.enter);
@@ -91,7 +84,7 @@ describe('skills', () => {
 
 describe('/permissions remove', () => {
   test('removes the rule through the controller, and says when there is none', async () => {
-    const h = start();
+    const h = startWithSkills();
     await h.until('Ask moat');
     await h.type('/permissions remove Bash(npm test:*)');
     await h.press(KEYS.enter);

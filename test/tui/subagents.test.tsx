@@ -10,21 +10,12 @@ import { renderAgentCard, renderLiveAgentCard } from '../../src/tui/render/agent
 import { setColorLevel } from '../../src/tui/render/theme.ts';
 import type { SubagentView } from '../../src/tui/state/subagents.ts';
 import { finished } from './fake-controller.ts';
-import { KEYS, setup, waitFor } from './harness.tsx';
+import { KEYS, start, unmountAll, waitFor } from './harness.tsx';
 
 beforeAll(() => setColorLevel(0));
 
-let cleanup: (() => void) | undefined;
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-});
+afterEach(unmountAll);
 
-function start(configure?: Parameters<typeof setup>[0]) {
-  const h = setup(configure);
-  cleanup = h.unmount;
-  return h;
-}
 
 const ZERO = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
 /** Elapsed times change from run to run: snapshots show them as <t>. */
