@@ -12,6 +12,7 @@ import { createAnthropicProvider } from '../../src/providers/index.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import { builtinTools, defineTool, ToolRegistry, type AnyTool } from '../../src/tools/index.ts';
 import { z } from 'zod';
+import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 
 let server: FakeAnthropic;
@@ -31,23 +32,7 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
-function settings(over: Partial<AgentSettings> = {}): AgentSettings {
-  return {
-    model: 'claude-sonnet-4-5',
-    maxTokens: 1000,
-    permissionMode: 'default',
-    allow: [],
-    deny: [],
-    cwd,
-    addDirs: [],
-    projectRoot: cwd,
-    home: cwd,
-    idleTimeoutMs: 5000,
-    bashTimeoutMs: 10_000,
-    retryBaseMs: 10,
-    ...over,
-  };
-}
+const settings = (over: Partial<AgentSettings> = {}) => testSettings(cwd, over);
 
 function open(extraTools: AnyTool[] = [], over: Partial<AgentSettings> = {}, interactive?: { broker: PermissionBroker; remembered: string[] }) {
   return AgentSession.open({

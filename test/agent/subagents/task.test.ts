@@ -23,6 +23,7 @@ import { OutputLine } from '../../../src/print/schema.ts';
 import { createAnthropicProvider } from '../../../src/providers/index.ts';
 import { openStore, type Store } from '../../../src/store/index.ts';
 import { builtinTools, parseRuleList, ToolRegistry } from '../../../src/tools/index.ts';
+import { testSettings } from '../../support/agent-settings.ts';
 import { firstUserText, reply, startFakeAnthropic, type FakeAnthropic } from '../../support/fake-anthropic.ts';
 import { branches, gitOut, makeRepo, status } from './temp-repo.ts';
 
@@ -47,23 +48,8 @@ afterEach(async () => {
   store.close();
 });
 
-function settings(cwd: string, over: Partial<AgentSettings> = {}): AgentSettings {
-  return {
-    model: 'claude-sonnet-4-5',
-    maxTokens: 1000,
-    permissionMode: 'default',
-    allow: [],
-    deny: [],
-    cwd,
-    addDirs: [],
-    projectRoot: cwd,
-    home: cwd,
-    idleTimeoutMs: 5000,
-    bashTimeoutMs: 60_000,
-    retryBaseMs: 10,
-    ...over,
-  };
-}
+// Sub-agent runs spawn git and bash: a longer bash timeout than the default fixture.
+const settings = (cwd: string, over: Partial<AgentSettings> = {}) => testSettings(cwd, { bashTimeoutMs: 60_000, ...over });
 
 function open(cwd: string, over: Partial<AgentSettings> = {}, managerOpts: SubagentManagerOptions = {}, catalog?: AgentCatalog, broker?: PermissionBroker) {
   const manager = new SubagentManager(managerOpts);
