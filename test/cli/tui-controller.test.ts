@@ -16,6 +16,7 @@ import type { Skill } from '../../src/skills/index.ts';
 import { openStore } from '../../src/store/index.ts';
 import { builtinTools, parseRuleList, ToolRegistry } from '../../src/tools/index.ts';
 import type { TuiController } from '../../src/tui/index.ts';
+import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { subagentSetup } from '../../src/cli/subagent-setup.ts';
 import type { SubagentUpdate } from '../../src/tui/index.ts';
@@ -56,20 +57,11 @@ function make(projectToml?: string, withAgents = false): { c: TuiController; set
   }
   const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
   const loaded = loadConfig({ cwd: root, env });
-  const settings: AgentSettings = {
-    model: 'claude-sonnet-4-5',
-    maxTokens: 1000,
-    permissionMode: 'default',
+  const settings = testSettings(root, {
     allow: parseRuleList(loaded.config.permissions.allow),
     deny: parseRuleList(loaded.config.permissions.deny),
-    cwd: root,
-    addDirs: [],
-    projectRoot: root,
     home: env.HOME,
-    idleTimeoutMs: 5000,
-    bashTimeoutMs: 10_000,
-    retryBaseMs: 10,
-  };
+  });
   const c = createTuiController({
     provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
     registry: new ToolRegistry(builtinTools()),
