@@ -3,7 +3,7 @@ import { fetchSync } from '../child-runner.ts';
 import type { NetworkGrant } from '../types.ts';
 import type { HostContext } from './context.ts';
 import { Fields } from './http-fields.ts';
-import { BufferSource, failed, InputStream, OutputStream, Pollable, type ByteSink } from './streams.ts';
+import { BufferSource, concatChunks, failed, InputStream, OutputStream, Pollable, type ByteSink } from './streams.ts';
 
 /**
  * wasi:http/outgoing-handler and the parts of wasi:http/types a client uses,
@@ -49,13 +49,7 @@ class BodySink implements ByteSink {
     this.size += bytes.length;
   }
   bytes(): Uint8Array {
-    const out = new Uint8Array(this.size);
-    let at = 0;
-    for (const c of this.chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
+    return concatChunks(this.chunks, this.size);
   }
 }
 

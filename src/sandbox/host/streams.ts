@@ -195,13 +195,18 @@ export class CaptureSink implements ByteSink {
     this.size += bytes.length;
   }
   bytes(): Uint8Array {
-    if (this.chunks.length === 1) return this.chunks[0] as Uint8Array;
-    const out = new Uint8Array(this.size);
-    let at = 0;
-    for (const c of this.chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
+    return concatChunks(this.chunks, this.size);
   }
+}
+
+/** The chunks a sink collected, as one array (the only chunk itself when there is one). */
+export function concatChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
