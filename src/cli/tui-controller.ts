@@ -18,6 +18,7 @@ import {
   type UserPart,
 } from '../agent/index.ts';
 import { addPermissionRule, removePermissionRule, type LoadedConfig } from '../config/index.ts';
+import { SessionHost } from '../protocol/index.ts';
 import type { Provider } from '../providers/index.ts';
 import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
 import type { Store } from '../store/index.ts';
@@ -69,6 +70,13 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     },
   };
   let session = AgentSession.open(agentDeps, deps.resume ? { resume: deps.resume } : {});
+  // The UI drives the session through the session protocol, like -p and stream-json input do.
+  let host = new SessionHost(session, broker);
+  const switchTo = (next: AgentSession) => {
+    broker.cancelAll();
+    session = next;
+    host = new SessionHost(session, broker);
+  };
   // Read from .git/HEAD: spawning git before the first frame costs startup time.
   const branch = headBranch(settings.cwd);
 
@@ -100,16 +108,14 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
   return {
     info,
     initialMessages: () => (session.resumed ? conversation() : []),
-    run: (prompt, signal) => session.run(promptParts(prompt, settings.cwd), signal),
-    respondPermission: (requestId, decision) => {
-      broker.respond(requestId, decision);
-    },
+    run: (prompt, signal) => host.turn(promptParts(prompt, settings.cwd), signal),
+    respondPermission: (requestId, decision) => host.submit({ type: 'permission_answer', requestId, decision }),
     setPermissionMode: (mode: PermissionMode) => {
-      session.setPermissionMode(mode);
+      host.submit({ type: 'set_permission_mode', mode });
       settings.permissionMode = mode;
     },
     setModel: (model) => {
-      session.setModel(model);
+      host.submit({ type: 'set_model', model });
       settings.model = model;
     },
     models: () => {
@@ -117,8 +123,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       return MODELS.includes(model) ? MODELS : [model, ...MODELS];
     },
     newSession: () => {
-      broker.cancelAll();
-      session = AgentSession.open(agentDeps);
+      switchTo(AgentSession.open(agentDeps));
       return info();
     },
     listSessions: () =>
@@ -126,8 +131,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
         .list({ cwd: settings.cwd })
         .map((s) => ({ id: s.id, title: s.title ?? s.firstPrompt ?? '', updatedAt: s.updatedAt, model: s.model })),
     resume: (id) => {
-      broker.cancelAll();
-      session = AgentSession.open(agentDeps, { resume: id });
+      switchTo(AgentSession.open(agentDeps, { resume: id }));
       return conversation();
     },
     promptHistory: () => store.history.list(loaded.projectRoot, 500).reverse(),
