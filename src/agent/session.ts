@@ -6,18 +6,19 @@ import { ToolRegistry, type AnyTool, type TodoItem } from '../tools/index.ts';
 import { AsyncQueue, errorMessage } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
-import type { AgentEvent, RunStopReason } from './events.ts';
+import type { AgentEvent, ModelUsage, RunStopReason } from './events.ts';
 import { gitInfo, type GitInfo } from './git-info.ts';
 import { mergeConsecutiveUsers } from './history.ts';
 import type { AskPermission, PermissionPolicy, RememberRule } from './permission-gate.ts';
-import { costUsd } from './pricing.ts';
+import { ModelChain, streamTurnOnChain, tally } from './fallback.ts';
+import { costUsd, type ModelLookup } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { CONTINUE_PROMPT, MAX_CONTINUATIONS, type AgentSettings } from './settings.ts';
 import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
 import { dispatchToolCalls } from './tool-dispatch.ts';
-import { keepPartial, streamTurn } from './turn.ts';
+import { keepPartial } from './turn.ts';
 
 export interface AgentDeps {
   provider: Provider;
@@ -29,6 +30,8 @@ export interface AgentDeps {
   remember?: RememberRule;
   /** Sub-agent support (the process-wide manager, agent definitions); without it no task tools are offered. */
   subagents?: SubagentSupport;
+  /** What each `provider/model` costs and holds (the model router, with the user's catalogue entries). */
+  models?: ModelLookup;
 }
 
 export interface OpenOptions {
@@ -239,6 +242,9 @@ export class AgentSession {
     let lastText = '';
     // The last request's usage tells how full the context is (see compaction.ts).
     let lastUsage: Usage | undefined;
+    // The run moves down the fallback chain when a model keeps failing, and stays there.
+    const chain = new ModelChain(settings.model, settings.fallbackModels);
+    const perModel = new Map<string, ModelUsage>();
     const finish = (stopReason: RunStopReason, error?: string) => {
       this.turnBase += turns;
       store.sessions.setStatus(this.id, stopReason === 'aborted' ? 'aborted' : stopReason === 'error' ? 'error' : 'completed');
@@ -251,6 +257,7 @@ export class AgentSession {
         costUsd: meter.costUsd,
         durationMs: Math.round(performance.now() - started),
         ...(error === undefined ? {} : { error }),
+        ...(perModel.size === 0 ? {} : { modelUsage: Object.fromEntries(perModel) }),
       });
     };
 
@@ -258,8 +265,8 @@ export class AgentSession {
       if (signal.aborted) return finish('aborted');
       if (settings.maxTurns !== undefined && turns >= settings.maxTurns) return finish('max_turns');
       if (meter.exhausted()) return finish('budget');
-      if (needsCompaction(lastUsage, settings.model)) {
-        await this.compact({ system, specs, signal, emit, meter, turn: this.turnBase + turns });
+      if (needsCompaction(lastUsage, chain.current, this.deps.models)) {
+        await this.compact({ system, specs, signal, emit, meter, turn: this.turnBase + turns, model: chain.current, perModel });
         lastUsage = undefined;
       }
 
@@ -272,10 +279,11 @@ export class AgentSession {
       }
       const turn = this.turnBase + turns;
       emit({ type: 'turn_started', turn });
-      const outcome = await streamTurn(
+      const spend = (model: string, usage: Usage) => tally(perModel, model, usage, this.account(turn, usage, emit, meter, model));
+      const { outcome, model } = await streamTurnOnChain(
+        chain,
         provider,
         {
-          model: settings.model,
           system,
           messages: mergeConsecutiveUsers(this.history),
           tools: specs,
@@ -285,9 +293,10 @@ export class AgentSession {
         turn,
         { signal, idleTimeoutMs: settings.idleTimeoutMs, retryBaseMs: settings.retryBaseMs },
         emit,
+        spend,
       );
 
-      this.account(turn, outcome.usage, emit, meter);
+      spend(model, outcome.usage);
       lastUsage = outcome.usage;
 
       if (outcome.kind === 'error') {
@@ -305,7 +314,7 @@ export class AgentSession {
 
       const message: AssistantMessage = outcome.message;
       this.persist(message, turn);
-      emit({ type: 'assistant_message', turn, message, usage: outcome.usage });
+      emit({ type: 'assistant_message', turn, message, usage: outcome.usage, ...(model === settings.model ? {} : { model }) });
       const text = textOf(message);
       if (text) lastText = text;
 
@@ -371,15 +380,17 @@ export class AgentSession {
     emit: (e: AgentEvent) => void;
     meter: CostMeter;
     turn: number;
+    model: string;
+    perModel: Map<string, ModelUsage>;
   }): Promise<void> {
     const { settings } = this;
     const before = this.history.length;
     const outcome = await summarize(
       this.deps.provider,
-      { model: settings.model, system: o.system, tools: o.specs, maxTokens: settings.maxTokens, messages: this.history },
+      { model: o.model, system: o.system, tools: o.specs, maxTokens: settings.maxTokens, messages: this.history },
       { signal: o.signal, idleTimeoutMs: settings.idleTimeoutMs, retryBaseMs: settings.retryBaseMs },
     );
-    this.account(o.turn, outcome.usage, o.emit, o.meter);
+    tally(o.perModel, o.model, outcome.usage, this.account(o.turn, outcome.usage, o.emit, o.meter, o.model));
     if (!outcome.ok) {
       o.emit({ type: 'notice', level: 'warning', message: `could not compact the conversation: ${outcome.message}` });
       return;
@@ -391,11 +402,13 @@ export class AgentSession {
     o.emit({ type: 'notice', level: 'info', message: `context compacted: ${before} messages summarized` });
   }
 
-  private account(turn: number, usage: Usage, emit: (e: AgentEvent) => void, meter: CostMeter): void {
-    const cost = costUsd(this.settings.model, usage);
+  /** Counts one request's usage on the model it was spent on; returns its cost. */
+  private account(turn: number, usage: Usage, emit: (e: AgentEvent) => void, meter: CostMeter, model: string): number {
+    const cost = costUsd(model, usage, this.deps.models);
     meter.add(usage, cost);
-    this.deps.store.usage.record({ sessionId: this.id, turn, model: this.settings.model, usage, costUsd: cost });
+    this.deps.store.usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
     const s = this.sessionMeter;
-    emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd });
+    emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd, model });
+    return cost;
   }
 }
