@@ -93,6 +93,8 @@ export class GeminiMapper implements FrameMapper<GenerateContentResponse> {
     }
     if (typeof part.text !== 'string') return;
     const kind = part.thought === true ? 'thinking' : 'text';
+    // The closing chunk often carries an empty text part; it is no block of its own.
+    if (part.text === '' && part.thoughtSignature === undefined && this.open?.kind !== kind) return;
     if (this.open?.kind !== kind) {
       this.close();
       const index = this.next++;

@@ -16,6 +16,8 @@ export function createGeminiProvider(name: string, o: GeminiProviderOptions): Pr
     apiKey: o.apiKey ?? 'no-key',
     httpOptions: {
       baseUrl: o.baseURL,
+      // Thought summaries, thought signatures and JSON-schema tool parameters are v1beta features.
+      apiVersion: 'v1beta',
       ...(o.headers === undefined ? {} : { headers: o.headers }),
       ...(o.timeoutMs === undefined ? {} : { timeout: o.timeoutMs }),
     },
