@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { AgentSession, createSkillTool, type AgentSettings } from '../agent/index.ts';
 import { loadConfig, moatPaths, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
+import { SessionHost } from '../protocol/index.ts';
 import { openStore } from '../store/index.ts';
 import { builtinTools, parseRuleList, ToolRegistry } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
@@ -153,7 +154,9 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
 
-    const finished = await printRun(session.run(prompt, controller.signal), {
+    // -p is a client of the session protocol: one user message, its events, its result.
+    const host = new SessionHost(session);
+    const finished = await printRun(host.turn(prompt, controller.signal), {
       format: opts.outputFormat,
       verbose: opts.verbose ?? false,
       color,

@@ -18,6 +18,7 @@ import {
   type UserPart,
 } from '../agent/index.ts';
 import { addPermissionRule, removePermissionRule, type LoadedConfig } from '../config/index.ts';
+import { SessionHost } from '../protocol/index.ts';
 import type { ModelRouter, Provider } from '../providers/index.ts';
 import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
 import type { Store } from '../store/index.ts';
@@ -81,6 +82,13 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     },
   };
   let session = AgentSession.open(agentDeps, deps.resume ? { resume: deps.resume } : {});
+  // The UI drives the session through the session protocol, like -p and stream-json input do.
+  let host = new SessionHost(session, broker);
+  const switchTo = (next: AgentSession) => {
+    broker.cancelAll();
+    session = next;
+    host = new SessionHost(session, broker);
+  };
   // Read from .git/HEAD: spawning git before the first frame costs startup time.
   const branch = headBranch(settings.cwd);
 
@@ -112,18 +120,16 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
   return {
     info,
     initialMessages: () => (session.resumed ? conversation() : []),
-    run: (prompt, signal) => session.run(promptParts(prompt, settings.cwd), signal),
-    respondPermission: (requestId, decision) => {
-      broker.respond(requestId, decision);
-    },
+    run: (prompt, signal) => host.turn(promptParts(prompt, settings.cwd), signal),
+    respondPermission: (requestId, decision) => host.submit({ type: 'permission_answer', requestId, decision }),
     setPermissionMode: (mode: PermissionMode) => {
-      session.setPermissionMode(mode);
+      host.submit({ type: 'set_permission_mode', mode });
       settings.permissionMode = mode;
     },
     setModel: (model) => {
       // A name no provider takes stays out of the session; the UI reports the error.
       deps.router?.resolve(model);
-      session.setModel(model);
+      host.submit({ type: 'set_model', model });
       settings.model = model;
     },
     models: () => {
@@ -132,8 +138,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       return all.includes(model) ? all : [model, ...all];
     },
     newSession: () => {
-      broker.cancelAll();
-      session = AgentSession.open(agentDeps);
+      switchTo(AgentSession.open(agentDeps));
       return info();
     },
     listSessions: () =>
@@ -141,8 +146,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
         .list({ cwd: settings.cwd })
         .map((s) => ({ id: s.id, title: s.title ?? s.firstPrompt ?? '', updatedAt: s.updatedAt, model: s.model })),
     resume: (id) => {
-      broker.cancelAll();
-      session = AgentSession.open(agentDeps, { resume: id });
+      switchTo(AgentSession.open(agentDeps, { resume: id }));
       return conversation();
     },
     promptHistory: () => store.history.list(loaded.projectRoot, 500).reverse(),
