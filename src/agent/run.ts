@@ -2,8 +2,9 @@
 import type { ToolSpec, Usage } from '../providers/index.ts';
 import type { AnyTool, ToolRegistry } from '../tools/index.ts';
 import { CostMeter } from './cost-meter.ts';
-import type { AgentEvent, RunStopReason } from './events.ts';
-import { MAX_CONTINUATIONS } from './settings.ts';
+import type { AgentEvent, ModelUsage, RunStopReason } from './events.ts';
+import { ModelChain, tally } from './fallback.ts';
+import { MAX_CONTINUATIONS, type AgentSettings } from './settings.ts';
 
 /** The tools one request offers: the list, its names and the specs sent to the model. */
 export interface OfferedTools {
@@ -27,6 +28,10 @@ export class Run {
   lastText = '';
   /** The last request's usage tells how full the context is (see compaction.ts). */
   lastUsage: Usage | undefined;
+  /** The run's model, moving down the fallback chain when one keeps failing (and staying there). */
+  readonly chain: ModelChain;
+  /** What the run spent on each model. */
+  private readonly perModel = new Map<string, ModelUsage>();
   private continuations = 0;
   private offered: OfferedTools | undefined;
 
@@ -36,8 +41,16 @@ export class Run {
     parentMeter: CostMeter,
     /** The session's turn count before this run: turn numbers continue across runs. */
     private readonly turnBase: number,
+    models: Pick<AgentSettings, 'model' | 'fallbackModels'>,
   ) {
     this.meter = new CostMeter(limitUsd, parentMeter);
+    this.chain = new ModelChain(models.model, models.fallbackModels);
+  }
+
+  /** One request's spending, on the model it went to. */
+  spent(model: string, usage: Usage, costUsd: number): void {
+    this.meter.add(usage, costUsd);
+    tally(this.perModel, model, usage, costUsd);
   }
 
   /** The turn number the next request gets (session-wide). */
@@ -75,6 +88,7 @@ export class Run {
       costUsd: this.meter.costUsd,
       durationMs: Math.round(performance.now() - this.started),
       ...(error === undefined ? {} : { error }),
+      ...(this.perModel.size === 0 ? {} : { modelUsage: Object.fromEntries(this.perModel) }),
     };
   }
 }

@@ -12,7 +12,8 @@ import { gitInfo, type GitInfo } from './git-info.ts';
 import { mergeConsecutiveUsers } from './history.ts';
 import { runPreToolUse, type HookCallbackSet } from './hooks.ts';
 import type { AskPermission, PermissionPolicy, RememberRule } from './permission-gate.ts';
-import { costUsd } from './pricing.ts';
+import { streamTurnOnChain } from './fallback.ts';
+import { costUsd, type ModelLookup } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { Run } from './run.ts';
 import { CONTINUE_PROMPT, type AgentSettings } from './settings.ts';
@@ -20,7 +21,7 @@ import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
 import { dispatchToolCalls } from './tool-dispatch.ts';
-import { keepPartial, streamTurn } from './turn.ts';
+import { keepPartial } from './turn.ts';
 
 export interface AgentDeps {
   provider: Provider;
@@ -34,6 +35,8 @@ export interface AgentDeps {
   subagents?: SubagentSupport;
   /** Hooks implemented as callbacks (an SDK program's); run for this session and its sub-agents. */
   hooks?: HookCallbackSet;
+  /** What each `provider/model` costs and holds (the model router, with the user's catalogue entries). */
+  models?: ModelLookup;
 }
 
 export interface OpenOptions {
@@ -175,7 +178,7 @@ export class AgentSession {
   /** Runs one user prompt to completion; the events end with exactly one `run_finished`. */
   run(prompt: string | UserPart[], signal: AbortSignal): AsyncIterable<AgentEvent> {
     const queue = new AsyncQueue<AgentEvent>();
-    const run = new Run((e) => queue.push(e), this.settings.maxBudgetUsd, this.sessionMeter, this.turnBase);
+    const run = new Run((e) => queue.push(e), this.settings.maxBudgetUsd, this.sessionMeter, this.turnBase, this.settings);
     this.current = run;
     this.loop(prompt, signal, run)
       .catch((e: unknown) => this.finish(run, 'error', errorMessage(e)))
@@ -272,7 +275,7 @@ export class AgentSession {
       if (run.meter.exhausted()) return this.finish(run, 'budget');
       // The tool list can change between turns (tool_search found some; a drop-in tool came or went).
       const offered = run.turns === 0 ? first : run.tools(this.offeredTools(), registry);
-      if (needsCompaction(run.lastUsage, settings.model)) {
+      if (needsCompaction(run.lastUsage, run.chain.current, this.deps.models)) {
         await this.compact({ system, specs: offered.specs, signal, run });
         run.lastUsage = undefined;
       }
@@ -280,10 +283,11 @@ export class AgentSession {
       run.turns++;
       const turn = run.turn;
       emit({ type: 'turn_started', turn });
-      const outcome = await streamTurn(
+      // On the run's current model; moves down the fallback chain when it keeps failing.
+      const { outcome, model } = await streamTurnOnChain(
+        run.chain,
         provider,
         {
-          model: settings.model,
           system,
           messages: mergeConsecutiveUsers(this.history),
           tools: offered.specs,
@@ -293,9 +297,10 @@ export class AgentSession {
         turn,
         { signal, idleTimeoutMs: settings.idleTimeoutMs, retryBaseMs: settings.retryBaseMs },
         emit,
+        (spentOn, usage) => this.account(turn, usage, run, spentOn),
       );
 
-      this.account(turn, outcome.usage, run);
+      this.account(turn, outcome.usage, run, model);
       run.lastUsage = outcome.usage;
 
       if (outcome.kind === 'error') {
@@ -313,7 +318,7 @@ export class AgentSession {
 
       const message: AssistantMessage = outcome.message;
       this.persist(message, turn);
-      emit({ type: 'assistant_message', turn, message, usage: outcome.usage });
+      emit({ type: 'assistant_message', turn, message, usage: outcome.usage, ...(model === settings.model ? {} : { model }) });
       const text = textOf(message);
       if (text) run.lastText = text;
 
@@ -383,10 +388,10 @@ export class AgentSession {
     const before = this.history.length;
     const outcome = await summarize(
       this.deps.provider,
-      { model: settings.model, system: o.system, tools: o.specs, maxTokens: settings.maxTokens, messages: this.history },
+      { model: o.run.chain.current, system: o.system, tools: o.specs, maxTokens: settings.maxTokens, messages: this.history },
       { signal: o.signal, idleTimeoutMs: settings.idleTimeoutMs, retryBaseMs: settings.retryBaseMs },
     );
-    this.account(o.run.turn, outcome.usage, o.run);
+    this.account(o.run.turn, outcome.usage, o.run, o.run.chain.current);
     if (!outcome.ok) {
       o.run.emit({ type: 'notice', level: 'warning', message: `could not compact the conversation: ${outcome.message}` });
       return;
@@ -398,11 +403,12 @@ export class AgentSession {
     o.run.emit({ type: 'notice', level: 'info', message: `context compacted: ${before} messages summarized` });
   }
 
-  private account(turn: number, usage: Usage, run: Run): void {
-    const cost = costUsd(this.settings.model, usage);
-    run.meter.add(usage, cost);
-    this.deps.store.usage.record({ sessionId: this.id, turn, model: this.settings.model, usage, costUsd: cost });
+  /** Counts one request's usage on the model it was spent on (after a fallback, not the session's). */
+  private account(turn: number, usage: Usage, run: Run, model: string): void {
+    const cost = costUsd(model, usage, this.deps.models);
+    run.spent(model, usage, cost);
+    this.deps.store.usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
     const s = this.sessionMeter;
-    run.emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd });
+    run.emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd, model });
   }
 }

@@ -18,7 +18,6 @@ export function addCompatOptions(program: Command): void {
     )
     .option('--include-partial-messages', 'with stream-json output: stream_event lines (the model stream, event by event)')
     .option('--json-schema <schema>', 'the final answer is JSON valid against this JSON Schema, returned as structured_output')
-    .option('--fallback-model <model>', 'the model to use when the main one is overloaded')
     .option('--session-id <uuid>', 'the id the new session gets (a UUID)')
     .option('--fork-session', 'with --resume or --continue: go on in a new session and leave the old one as it was')
     .option('--no-session-persistence', 'save nothing: the session is not written to the database')

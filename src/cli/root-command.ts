@@ -11,6 +11,7 @@ import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
 import { runInteractive } from './interactive.ts';
+import { checkModels, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
 import { setUpSession } from './session-setup.ts';
@@ -60,6 +61,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     env,
     flags: {
       model: opts.model,
+      fallback: opts.fallbackModel?.split(',').map((m) => m.trim()).filter((m) => m !== ''),
       maxTurns: opts.maxTurns,
       maxBudgetUsd: opts.maxBudgetUsd,
       permissionMode: opts.dangerouslySkipPermissions ? 'bypassPermissions' : opts.permissionMode,
@@ -68,20 +70,19 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       disallowedTools: opts.disallowedTools,
     },
   });
-  const apiKey = loaded.config.apiKey?.reveal();
-  if (!apiKey) {
-    throw new MoatError('no_api_key', 'no API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy or gateway)');
-  }
+  // Any model: the router reaches each provider; a missing key is one line naming the variable to set.
+  const router = modelRouter(loaded, env);
+  checkModels(router, settingsFrom(loaded, opts, cwd));
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
-  if (opts.inputFormat === 'stream-json') return streamJsonCommand({ loaded, opts, cwd, apiKey, env });
+  if (opts.inputFormat === 'stream-json') return streamJsonCommand({ loaded, opts, cwd, router, env });
   if (!opts.print) {
     // The TUI loads Ink lazily inside runInteractive, so -p and --version never pay for it.
     return runInteractive({
       loaded,
       settings: settingsFrom(loaded, opts, cwd),
-      apiKey,
+      router,
       prompt: promptWords.join(' ').trim(),
       resume: opts.continue ? 'latest' : opts.resume,
     });
@@ -111,7 +112,6 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     loaded,
     settings,
     env,
-    apiKey,
     skills,
     tools: opts.tools,
     extraAgents: agentsFlag(opts.agents),
@@ -120,7 +120,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   });
   try {
     const session = AgentSession.open(
-      { provider: parts.provider, registry: parts.registry, store: parts.store, settings, subagents: parts.subagents },
+      { provider: router, models: router, registry: parts.registry, store: parts.store, settings, subagents: parts.subagents },
       {
         resume: opts.continue ? 'latest' : opts.resume,
         ...(opts.forkSession ? { fork: true } : {}),
@@ -145,7 +145,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       verbose: opts.verbose ?? false,
       color,
       init: {
-        apiKeySource: 'ANTHROPIC_API_KEY',
+        apiKeySource: router.providers[router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none',
         version: pkg.version,
         slashCommands: skills.map((s) => s.name),
         skills: skills.map((s) => s.name),

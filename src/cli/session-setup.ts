@@ -1,7 +1,6 @@
-/** What `-p` and stream-json input share: the store, the tool registry, sub-agents and the provider for one session. */
+/** What `-p` and stream-json input share: the store, the tool registry and sub-agents for one session. */
 import { createSkillTool, type AgentSettings, type SubagentDefinition, type SubagentSupport } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
-import { createAnthropicProvider, type Provider } from '../providers/index.ts';
 import type { Skill } from '../skills/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { builtinTools, ToolRegistry, type AnyTool } from '../tools/index.ts';
@@ -12,7 +11,6 @@ import { attachWasmTools, storeIndex } from './wasm-tools.ts';
 export interface SessionParts {
   store: Store;
   registry: ToolRegistry;
-  provider: Provider;
   subagents: SubagentSupport;
   /** Names of the agent definitions (files and --agents). */
   agentNames: string[];
@@ -26,7 +24,6 @@ export interface SetupOptions {
   loaded: LoadedConfig;
   settings: AgentSettings;
   env: Env;
-  apiKey: string;
   skills: readonly Skill[];
   /** `--tools`: which built-in tools are offered (undefined or "default": all). */
   tools?: string;
@@ -71,7 +68,6 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
     return {
       store,
       registry,
-      provider: createAnthropicProvider({ apiKey: o.apiKey, baseURL: loaded.config.apiBaseUrl }),
       subagents: agents.support,
       agentNames: (agents.support.catalog?.list() ?? []).map((d) => d.name),
       stopAgents: () => agents.shutdown(),

@@ -20,6 +20,7 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
   const thinkingBudget = opts.maxThinkingTokens ?? c.thinkingBudget;
   return {
     model: c.model,
+    ...(c.fallback.length > 0 ? { fallbackModels: c.fallback } : {}),
     maxTurns: c.maxTurns,
     maxBudgetUsd: c.maxBudgetUsd,
     maxTokens: c.maxTokens,

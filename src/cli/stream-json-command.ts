@@ -4,6 +4,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { AgentSession, PermissionBroker } from '../agent/index.ts';
 import type { Env, LoadedConfig } from '../config/index.ts';
 import { OutputMapper } from '../print/index.ts';
+import type { ModelRouter } from '../providers/index.ts';
 import { SessionHost } from '../protocol/index.ts';
 import { runStreamJsonClient, type OpenedSession } from '../sdk/index.ts';
 import { agentDefinitions, agentsFlag } from './agents-json.ts';
@@ -26,7 +27,7 @@ async function* stdinLines(): AsyncIterable<string> {
   for await (const line of rl) yield line;
 }
 
-export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; cwd: string; apiKey: string; env: Env }): Promise<number> {
+export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; cwd: string; router: ModelRouter; env: Env }): Promise<number> {
   const { loaded, opts, cwd, env } = o;
   const skills = loadSkillsReporting(definitionRoots(cwd, env));
   const flagAgents = agentsFlag(opts.agents);
@@ -62,7 +63,6 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
           loaded,
           settings,
           env,
-          apiKey: o.apiKey,
           skills,
           tools: opts.tools,
           extraAgents: [...flagAgents, ...initAgents],
@@ -72,7 +72,8 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         const broker = permissionPrompt ? new PermissionBroker() : undefined;
         const session = AgentSession.open(
           {
-            provider: parts.provider,
+            provider: o.router,
+            models: o.router,
             registry: parts.registry,
             store: parts.store,
             settings,
@@ -86,8 +87,9 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
           },
         );
+        const apiKeySource = o.router.providers[o.router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none';
         const mapper = new OutputMapper(
-          { apiKeySource: 'ANTHROPIC_API_KEY', version: pkg.version, slashCommands: skills.map((s) => s.name), skills: skills.map((s) => s.name), agents: parts.agentNames },
+          { apiKeySource, version: pkg.version, slashCommands: skills.map((s) => s.name), skills: skills.map((s) => s.name), agents: parts.agentNames },
           { includePartialMessages: opts.includePartialMessages ?? false, replayUserMessages: opts.replayUserMessages ?? false },
         );
         const catalog = parts.subagents.catalog?.list() ?? [];
@@ -100,7 +102,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             output_style: 'default',
             available_output_styles: ['default'],
             models: MODELS,
-            account: { apiKeySource: 'ANTHROPIC_API_KEY' },
+            account: { apiKeySource },
             pid: process.pid,
             current_permission_mode: session.currentSettings().permissionMode,
           }),

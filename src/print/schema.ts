@@ -143,6 +143,20 @@ export const WireStreamEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message_stop') }),
 ]);
 
+/**
+ * The model failed after its retries and the turn goes to the next model of
+ * the fallback chain: drop the partial stream_events since the last
+ * `message_start`, as after `api_retry`.
+ */
+export const SystemModelFallback = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('model_fallback'),
+  from_model: z.string(),
+  to_model: z.string(),
+  error: z.string(),
+  ...base,
+});
+
 /** Partial output as it streams (only with --include-partial-messages): the model's stream events. */
 export const StreamEvent = z.object({
   type: z.literal('stream_event'),
@@ -215,15 +229,13 @@ export const SystemSubagentFinished = z.object({
 
 export const ResultSubtype = z.enum(['success', 'error_max_turns', 'error_max_budget_usd', 'error_during_execution', 'error_max_structured_output_retries']);
 
-/** Usage and cost per model used in the run (sub-agents included). */
+/** Usage and cost on one model, as Claude Code's `modelUsage` reports it. */
 const modelUsage = z.object({
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
   cacheReadInputTokens: z.number().int(),
   cacheCreationInputTokens: z.number().int(),
-  webSearchRequests: z.number().int(),
   costUSD: z.number(),
-  contextWindow: z.number().int(),
 });
 
 export const ResultLine = z.object({
@@ -241,8 +253,9 @@ export const ResultLine = z.object({
   stop_reason: z.string(),
   total_cost_usd: z.number(),
   usage,
+  /** Per model (`provider/model` as chosen): more than one entry after a fallback; {} when no request was made. */
   modelUsage: z.record(z.string(), modelUsage),
-  /** Calls refused by a rule, the mode or the person, in order. */
+  /** Calls refused by a rule, a hook, the mode or the person, in order. */
   permission_denials: z.array(z.object({ tool_name: z.string(), tool_use_id: z.string(), tool_input: z.unknown() })),
   /** With --json-schema: the final answer, valid against the schema. */
   structured_output: z.unknown().optional(),
@@ -255,6 +268,7 @@ export const ResultLine = z.object({
 export const OutputLine = z.union([
   SystemInit,
   SystemApiRetry,
+  SystemModelFallback,
   SystemSubagentStarted,
   SystemSubagentFinished,
   StreamEvent,

@@ -1,5 +1,5 @@
 /** Maps the session's events to the public stream-json / json output lines (docs/stream-json.md). */
-import { contextWindow, type AgentEvent, type AssistantMessage, type ToolResultPart, type UserPart, type WorktreeChanges } from '../agent/index.ts';
+import type { AgentEvent, AssistantMessage, ModelUsage, ToolResultPart, UserPart, WorktreeChanges } from '../agent/index.ts';
 import { newId } from '../util/index.ts';
 import { SCHEMA_VERSION, type OutputLine, type ResultLine, type WorktreeInfo } from './schema.ts';
 import { toolUseResult } from './tool-use-result.ts';
@@ -100,8 +100,6 @@ export interface OutputOptions {
   replayUserMessages?: boolean;
 }
 
-type ModelUsage = ResultLine['modelUsage'][string];
-
 /**
  * Maps internal agent events to public output lines: none, one or several
  * per event (an assistant message is one line per content block, sharing the
@@ -117,7 +115,6 @@ export class OutputMapper {
   private readonly agents = new Map<string, Origin>();
   /** Structured results of finished calls, until their tool_result line is written. */
   private readonly finished = new Map<string, unknown>();
-  private modelUsage: Record<string, ModelUsage> = {};
   private denials: ResultLine['permission_denials'] = [];
 
   constructor(
@@ -199,7 +196,6 @@ export class OutputMapper {
         origin.model = e.model;
         if (isAgent) return [];
         // A new run of the main session: the result line's tallies start again.
-        this.modelUsage = {};
         this.denials = [];
         return [
           {
@@ -232,27 +228,8 @@ export class OutputMapper {
       }
       case 'retry':
         return [{ type: 'system', subtype: 'api_retry', attempt: e.attempt, retry_delay_ms: e.delayMs, error: e.message, ...this.base(origin) }];
-      case 'usage': {
-        const model = origin.model;
-        const m = this.modelUsage[model] ?? {
-          inputTokens: 0,
-          outputTokens: 0,
-          cacheReadInputTokens: 0,
-          cacheCreationInputTokens: 0,
-          webSearchRequests: 0,
-          costUSD: 0,
-          contextWindow: contextWindow(model),
-        };
-        this.modelUsage[model] = {
-          ...m,
-          inputTokens: m.inputTokens + e.turnUsage.inputTokens,
-          outputTokens: m.outputTokens + e.turnUsage.outputTokens,
-          cacheReadInputTokens: m.cacheReadInputTokens + e.turnUsage.cacheReadInputTokens,
-          cacheCreationInputTokens: m.cacheCreationInputTokens + e.turnUsage.cacheCreationInputTokens,
-          costUSD: m.costUSD + e.turnCostUsd,
-        };
-        return [];
-      }
+      case 'model_fallback':
+        return [{ type: 'system', subtype: 'model_fallback', from_model: e.from, to_model: e.to, error: e.reason, ...this.base(origin) }];
       case 'assistant_message': {
         const id = origin.messageId ?? `msg_${newId().replaceAll('-', '')}`;
         origin.messageId = undefined;
@@ -262,7 +239,7 @@ export class OutputMapper {
             id,
             type: 'message' as const,
             role: 'assistant' as const,
-            model: origin.model,
+            model: e.model ?? origin.model,
             content: [block],
             stop_reason: null,
             stop_sequence: null,
@@ -309,11 +286,17 @@ export class OutputMapper {
       stop_reason: e.stopReason,
       total_cost_usd: e.costUsd,
       usage: wireUsage(e.usage),
-      modelUsage: this.modelUsage,
+      modelUsage: e.modelUsage === undefined ? {} : wireModelUsage(e.modelUsage),
       permission_denials: this.denials,
       ...(structuredOutput === undefined ? {} : { structured_output: structuredOutput }),
       ...(e.error ? { error: e.error } : {}),
       ...(worktree === undefined ? {} : { worktree }),
     };
   }
+}
+
+function wireModelUsage(m: Record<string, ModelUsage>): NonNullable<ResultLine['modelUsage']> {
+  const out: NonNullable<ResultLine['modelUsage']> = {};
+  for (const [model, { usage, costUsd }] of Object.entries(m)) out[model] = { ...usage, costUSD: costUsd };
+  return out;
 }
