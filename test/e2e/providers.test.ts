@@ -217,3 +217,21 @@ describe('choosing a model', () => {
     rmSync(join(sb.cwd, '.moat'), { recursive: true });
   });
 });
+
+describe('moat models', () => {
+  test('lists each provider, whether it answers, and its models with limits and prices', async () => {
+    const res = await moat(['models']);
+    expect(res.code).toBe(0);
+    const lines = res.stdout.split('\n');
+    // Pointed at the fake server: its list endpoint answers for every format.
+    expect(lines).toContain(`ollama  openai-chat  ${server.url}/v1  — 1 models listed`);
+    expect(lines).toContain(`gemini  gemini  ${server.url}  — 1 models listed`);
+    expect(res.stdout).toContain('ollama/fake-model');
+    expect(res.stdout).toContain('gemini/gemini-fake');
+    expect(res.stdout).toMatch(/\* anthropic\/claude-sonnet-4-5 +200k ctx +64k out +\$3\/\$15 per Mtok \(cache \$0\.3 read, \$3\.75 write\)/);
+    expect(res.stdout).toMatch(/openai\/gpt-5\.1 +400k ctx +128k out +\$1\.25\/\$10/);
+    // No key, no request; not running, one line.
+    expect(res.stdout).toContain('openrouter  openai-chat  https://openrouter.ai/api/v1  — no key (set OPENROUTER_API_KEY)');
+    expect(res.stdout).toMatch(/vllm  openai-chat  http:\/\/127\.0\.0\.1:8000\/v1  — not reachable: /);
+  });
+});
