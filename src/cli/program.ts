@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
+import { addCompatOptions } from './program-compat.ts';
 
 export interface RootOptions {
   print?: boolean;
@@ -9,9 +10,26 @@ export interface RootOptions {
   fallbackModel?: string;
   maxTurns?: number;
   maxBudgetUsd?: number;
-  permissionMode?: 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
+  permissionMode?: 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk';
   allowedTools?: string[];
   disallowedTools?: string[];
+  // Claude Code's flags, for scripts and the Agent SDK (see program-compat.ts).
+  inputFormat: 'text' | 'stream-json';
+  includePartialMessages?: boolean;
+  jsonSchema?: string;
+  sessionId?: string;
+  forkSession?: boolean;
+  sessionPersistence: boolean;
+  settings?: string;
+  settingSources?: string;
+  agents?: string;
+  tools?: string;
+  maxThinkingTokens?: number;
+  replayUserMessages?: boolean;
+  debug?: string | boolean;
+  dangerouslySkipPermissions?: boolean;
+  allowDangerouslySkipPermissions?: boolean;
+  permissionPromptTool?: string;
   addDir?: string[];
   cwd?: string;
   systemPrompt?: string;
@@ -94,11 +112,12 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .option('--max-turns <n>', 'stop after this many model turns (exit 3)', positiveInt('--max-turns'))
     .option('--max-budget-usd <usd>', 'stop once the run has cost this much (exit 4)', positiveNumber('--max-budget-usd'))
     .addOption(
-      new Option('--permission-mode <mode>', 'default, acceptEdits, plan or bypassPermissions').choices([
+      new Option('--permission-mode <mode>', 'default, acceptEdits, plan, bypassPermissions or dontAsk (deny what would be asked)').choices([
         'default',
         'acceptEdits',
         'plan',
         'bypassPermissions',
+        'dontAsk',
       ]),
     )
     .option('--allowedTools <rules...>', 'allow rules, e.g. "Bash(npm test:*)" "Edit(src/**)" Read')
@@ -111,7 +130,9 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .option('-r, --resume <id>', 'resume a session by id (or unique prefix)')
     .option('--verbose', 'with -p text: show progress and tool activity on stderr')
     .option('--worktree', 'with -p: work in a new git worktree on its own branch; prints the branch at the end')
-    .option('--no-color', 'no colours (NO_COLOR is honoured too)')
+    .option('--no-color', 'no colours (NO_COLOR is honoured too)');
+  addCompatOptions(program);
+  program
     .action(async (prompt: string[], opts: RootOptions) => setExit(await handlers.root(prompt, opts)));
 
   // One line per flag and per subcommand, however narrow the terminal.
