@@ -84,6 +84,8 @@ export interface Handlers {
   toolInstall(file: string, opts: { manifest?: string }): Promise<number>;
   toolRm(name: string): Promise<number>;
   toolInit(name: string, opts: { lang: 'rust' | 'c'; cwd?: string }): Promise<number>;
+  // Models across providers.
+  modelsList(opts: { cwd?: string; provider?: string }): Promise<number>;
 }
 
 /**
@@ -171,6 +173,9 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '  moat tool install <file.wasm> [--manifest] copy into ~/.config/moat/tools',
       '  moat tool rm <name>                        remove an installed tool',
       '  moat tool init <name> --lang rust|c        a project that builds into a tool',
+      '',
+      'Model commands:',
+      '  moat models [provider]                     providers, whether they answer, their models, context and prices',
       '',
       'Exit codes: 0 ok, 1 error, 2 usage/config error, 3 --max-turns reached, 4 budget reached, 130 interrupted.',
     ].join('\n'),
@@ -287,6 +292,14 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .addOption(new Option('--lang <lang>', 'rust or c').choices(['rust', 'c']).default('rust'))
     .option('--cwd <dir>', 'where to create it (default: the current folder)')
     .action(async (name: string, opts: { lang: 'rust' | 'c'; cwd?: string }) => setExit(await handlers.toolInit(name, opts)));
+
+  program
+    .command('models [provider]')
+    .description('providers, whether each is reachable, and their models with context window, output cap and prices')
+    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .action(async (provider: string | undefined, opts: { cwd?: string }) =>
+      setExit(await handlers.modelsList({ ...opts, ...(provider === undefined ? {} : { provider }) })),
+    );
 
   return program;
 }
