@@ -1,7 +1,7 @@
 import type { Message, Provider, ProviderRequest, Usage, UserMessage } from '../providers/index.ts';
 import { ZERO_USAGE } from '../providers/index.ts';
 import { mergeConsecutiveUsers } from './history.ts';
-import { contextWindow } from './pricing.ts';
+import { contextWindow, type ModelLookup } from './pricing.ts';
 import { streamWithRetry } from './retry.ts';
 
 /** Compact once the last request filled this share of the model's context window. */
@@ -12,8 +12,8 @@ export function contextTokens(u: Usage): number {
   return u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens + u.outputTokens;
 }
 
-export function needsCompaction(lastUsage: Usage | undefined, model: string): boolean {
-  return lastUsage !== undefined && contextTokens(lastUsage) >= COMPACT_AT * contextWindow(model);
+export function needsCompaction(lastUsage: Usage | undefined, model: string, models?: ModelLookup): boolean {
+  return lastUsage !== undefined && contextTokens(lastUsage) >= COMPACT_AT * contextWindow(model, models);
 }
 
 const SUMMARY_REQUEST = `The conversation so far is about to be replaced by a summary, because it no longer fits the context window. Write that summary now. Do not call any tool.

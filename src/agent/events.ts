@@ -47,7 +47,8 @@ export type AgentEvent =
    * everything streamed since the last `turn_started` (it will be sent again).
    */
   | { type: 'retry'; turn: number; attempt: number; delayMs: number; message: string }
-  | { type: 'assistant_message'; turn: number; message: AssistantMessage; usage: Usage }
+  /** `model`: the model that wrote it, when not the session's (after a fallback). */
+  | { type: 'assistant_message'; turn: number; message: AssistantMessage; usage: Usage; model?: string }
   | { type: 'permission_request'; requestId: string; toolUseId: string; toolName: string; intent: CallIntent }
   | { type: 'permission_resolved'; requestId: string; decision: PermissionDecision }
   | { type: 'tool_started'; toolUseId: string; name: string }
@@ -64,7 +65,22 @@ export type AgentEvent =
   /** All results of one assistant message's tool calls, as sent back to the model. */
   | { type: 'tool_results'; turn: number; results: ToolResultPart[] }
   | { type: 'todos'; items: TodoItem[] }
-  | { type: 'usage'; turn: number; turnUsage: Usage; sessionUsage: Usage; turnCostUsd: number; sessionCostUsd: number }
+  | {
+      type: 'usage';
+      turn: number;
+      turnUsage: Usage;
+      sessionUsage: Usage;
+      turnCostUsd: number;
+      sessionCostUsd: number;
+      /** The model this turn's usage was spent on (`provider/model` as chosen); differs from the session's after a fallback. */
+      model?: string;
+    }
+  /**
+   * The model failed after its retries (overloaded, 5xx, rate limited) and the
+   * turn is being sent to the next model of the fallback chain. As with
+   * `retry`, discard what streamed since the last `turn_started`.
+   */
+  | { type: 'model_fallback'; turn: number; from: string; to: string; reason: string }
   /** A user-visible problem that did not end the run (e.g. a retry in progress, a skipped config entry). */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
   | { type: 'turn_aborted'; turn: number }
@@ -79,7 +95,15 @@ export type AgentEvent =
       durationMs: number;
       /** Set when stopReason is 'error'. */
       error?: string;
+      /** What this run spent per model, when it used any (more than one after a fallback). */
+      modelUsage?: Record<string, ModelUsage>;
     };
+
+/** Usage and cost on one model. */
+export interface ModelUsage {
+  usage: Usage;
+  costUsd: number;
+}
 
 export type AgentEventType = AgentEvent['type'];
 

@@ -3,7 +3,7 @@ export type { AssistantMessage, Message, ToolResultPart, Usage, UserMessage, Use
 export { AgentSession, type AgentDeps, type OpenOptions } from './session.ts';
 export type { AgentSettings } from './settings.ts';
 export type { AskPermission, PermissionMode, RememberRule } from './permission-gate.ts';
-export { costUsd, contextWindow } from './pricing.ts';
+export { costUsd, contextWindow, type ModelLookup } from './pricing.ts';
 export { gitInfo, type GitInfo } from './git-info.ts';
 export { PermissionBroker } from './permission-broker.ts';
 // The TUI shows a tool call's path or command before its input finishes streaming.

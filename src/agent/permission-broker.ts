@@ -1,5 +1,8 @@
+/** Pending permission questions between the agent (which awaits an answer) and a front end (which gives it). */
 import type { PermissionDecision } from './events.ts';
 import type { AskPermission } from './permission-gate.ts';
+
+const INTERRUPTED: PermissionDecision = { behavior: 'deny', message: 'The run was interrupted before an answer came.' };
 
 /**
  * Connects the agent's permission requests to an interactive front end: the
@@ -10,9 +13,15 @@ import type { AskPermission } from './permission-gate.ts';
 export class PermissionBroker {
   private readonly pending = new Map<string, (d: PermissionDecision) => void>();
 
-  readonly ask: AskPermission = (request) =>
+  readonly ask: AskPermission = (request, signal) =>
     new Promise<PermissionDecision>((resolve) => {
-      this.pending.set(request.requestId, resolve);
+      if (signal?.aborted) return resolve(INTERRUPTED);
+      const onAbort = () => this.respond(request.requestId, INTERRUPTED);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(request.requestId, (d) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(d);
+      });
     });
 
   respond(requestId: string, decision: PermissionDecision): boolean {

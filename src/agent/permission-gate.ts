@@ -1,3 +1,4 @@
+/** The permission gate: rules and mode decide a call, or the front end is asked once. */
 import type { AnyTool, CallIntent, PermissionPolicy, Rule } from '../tools/index.ts';
 import { decidePermission, denialHint, parseRuleList, ruleForCall, unmatchableReason } from '../tools/index.ts';
 import { newId } from '../util/index.ts';
@@ -6,34 +7,53 @@ import type { AgentEvent, PermissionDecision } from './events.ts';
 export type { PermissionMode, PermissionPolicy } from '../tools/index.ts';
 
 /** How the front end answers a permission request; absent in -p mode (nothing can ask). */
-export type AskPermission = (request: {
-  requestId: string;
-  toolUseId: string;
-  toolName: string;
-  intent: CallIntent;
-}) => Promise<PermissionDecision>;
+export type AskPermission = (
+  request: {
+    requestId: string;
+    toolUseId: string;
+    toolName: string;
+    intent: CallIntent;
+  },
+  /** The run's signal: when it aborts, the question is withdrawn and counts as a denial. */
+  signal?: AbortSignal,
+) => Promise<PermissionDecision>;
 
 /** Persists an "allow always" answer as a rule (the TUI writes it to .moat/config.toml or the user config). */
 export type RememberRule = (rule: string, scope: 'project' | 'user') => void;
 
 export type GateResult = { ok: true; approvedPaths: string[] } | { ok: false; message: string };
 
+/** The call being decided. */
+export interface GateCall {
+  tool: AnyTool;
+  intent: CallIntent;
+  toolUseId: string;
+}
+
+/** Where the decision comes from and where an answer goes. */
+export interface GateDeps {
+  policy: PermissionPolicy;
+  emit: (e: AgentEvent) => void;
+  /** Absent: nothing can ask (-p without a permission prompt tool); "ask" becomes a denial with a hint. */
+  ask: AskPermission | undefined;
+  /**
+   * An "allow always" answer: the session adds the rule to its own grants
+   * (the next call sees it) and the front end may persist it. The settings'
+   * allow list is never mutated.
+   */
+  grant: (rule: Rule, text: string, scope: 'project' | 'user') => void;
+  /** Called before a dialog opens, so that running calls finish first: nothing runs while the user decides. */
+  beforeAsk: () => Promise<void>;
+  signal: AbortSignal;
+}
+
 /**
  * Decides one call: rules and mode first; when they say "ask", the front end
  * is asked, or — with no front end to ask — the call is denied with a hint
  * naming the flag or rule that would allow it.
  */
-export async function checkPermission(
-  tool: AnyTool,
-  intent: CallIntent,
-  toolUseId: string,
-  policy: PermissionPolicy,
-  emit: (e: AgentEvent) => void,
-  ask: AskPermission | undefined,
-  remember: RememberRule | undefined,
-  /** Called before a dialog opens, so that running calls finish first: nothing runs while the user decides. */
-  beforeAsk: () => Promise<void>,
-): Promise<GateResult> {
+export async function checkPermission({ tool, intent, toolUseId }: GateCall, deps: GateDeps): Promise<GateResult> {
+  const { policy } = deps;
   const call = { toolName: tool.name, effect: tool.effect, intent };
   const decision = decidePermission(call, policy);
   switch (decision.kind) {
@@ -42,12 +62,12 @@ export async function checkPermission(
     case 'deny':
       return { ok: false, message: denialHint(call, decision) };
     case 'ask': {
-      if (!ask) return { ok: false, message: denialHint(call, decision) };
-      await beforeAsk();
+      if (!deps.ask) return { ok: false, message: denialHint(call, decision) };
+      await deps.beforeAsk();
       const requestId = newId();
-      emit({ type: 'permission_request', requestId, toolUseId, toolName: tool.name, intent });
-      const answer = await ask({ requestId, toolUseId, toolName: tool.name, intent });
-      emit({ type: 'permission_resolved', requestId, decision: answer });
+      deps.emit({ type: 'permission_request', requestId, toolUseId, toolName: tool.name, intent });
+      const answer = await deps.ask({ requestId, toolUseId, toolName: tool.name, intent }, deps.signal);
+      deps.emit({ type: 'permission_resolved', requestId, decision: answer });
       if (answer.behavior === 'deny') {
         const why = answer.message ? ` The user said: ${answer.message}` : '';
         return { ok: false, message: `The user denied this ${tool.name} call.${why}` };
@@ -55,9 +75,9 @@ export async function checkPermission(
       // A command no rule can match ($(…), backticks, …) is allowed once; storing a rule for it would be a lie.
       const rememberable = !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
       if (answer.remember && rememberable) {
-        const rule = ruleForCall(call, policy.projectRoot, policy.home);
-        remember?.(rule, answer.remember);
-        policy.allow.push(...parseRuleListSafe(rule));
+        const text = ruleForCall(call, policy.projectRoot, policy.home);
+        const [rule] = parseRuleListSafe(text);
+        if (rule) deps.grant(rule, text, answer.remember);
       }
       // Paths outside the roots were part of what the user approved.
       const outside = intent.paths.map((p) => p.path).filter((p) => !policy.roots.some((r) => p === r || p.startsWith(`${r}/`)));

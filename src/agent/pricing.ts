@@ -1,55 +1,40 @@
-import type { Usage } from '../providers/index.ts';
-
-/** USD per million tokens. Cache writes cost 1.25× input and cache reads 0.1× input (5-minute cache). */
-interface Price {
-  input: number;
-  output: number;
-}
-
 /**
- * Longest prefix wins, so dated model ids (`claude-sonnet-4-5-20250929`) price
- * like their family. Keep in sync with Anthropic's published prices.
+ * Cost and context size of a model, from the models catalogue (providers/
+ * catalog.ts) through a model lookup: the session's router, which knows the
+ * user's `[providers.<name>.models]` entries, or the built-in catalogue alone.
  */
-const PRICES: [prefix: string, price: Price][] = [
-  ['claude-opus-4-5', { input: 5, output: 25 }],
-  ['claude-opus-4-1', { input: 15, output: 75 }],
-  ['claude-opus-4', { input: 15, output: 75 }],
-  ['claude-sonnet-4', { input: 3, output: 15 }],
-  ['claude-3-7-sonnet', { input: 3, output: 15 }],
-  ['claude-3-5-sonnet', { input: 3, output: 15 }],
-  ['claude-haiku-4', { input: 1, output: 5 }],
-  ['claude-3-5-haiku', { input: 0.8, output: 4 }],
-  ['claude-3-haiku', { input: 0.25, output: 1.25 }],
-  ['claude-3-opus', { input: 15, output: 75 }],
-];
+import { costOf, ModelRouter, type ModelInfo, type Usage } from '../providers/index.ts';
 
-/** Unknown models are priced like Sonnet: better an estimate than a silent zero for budgets. */
-const FALLBACK: Price = { input: 3, output: 15 };
+/** Anything that can say what a `provider/model` string is (the ModelRouter does). */
+export interface ModelLookup {
+  info(model: string): ModelInfo;
+}
 
-export function priceFor(model: string): Price {
-  let best: Price | undefined;
-  let bestLen = -1;
-  for (const [prefix, price] of PRICES) {
-    if (model.startsWith(prefix) && prefix.length > bestLen) {
-      best = price;
-      bestLen = prefix.length;
-    }
+/** The built-in catalogue and providers, for callers that have no router of their own. */
+const BUILTIN: ModelLookup = new ModelRouter({ env: {} });
+
+function infoOf(model: string, models: ModelLookup): ModelInfo {
+  try {
+    return models.info(model);
+  } catch {
+    // A name no provider takes was refused when it was chosen; for counting, price it as unknown.
+    return BUILTIN.info(model.replace(/^[^/]*\//, ''));
   }
-  return best ?? FALLBACK;
 }
 
-export function costUsd(model: string, usage: Usage): number {
-  const p = priceFor(model);
-  const perToken = 1 / 1_000_000;
-  return (
-    usage.inputTokens * p.input * perToken +
-    usage.outputTokens * p.output * perToken +
-    usage.cacheCreationInputTokens * p.input * 1.25 * perToken +
-    usage.cacheReadInputTokens * p.input * 0.1 * perToken
-  );
+/** USD per million tokens: input and output. */
+export function priceFor(model: string, models: ModelLookup = BUILTIN): { input: number; output: number } {
+  const { input, output } = infoOf(model, models).price;
+  return { input, output };
 }
 
-/** Context window in tokens, for the TUI's "context used" share. */
-export function contextWindow(model: string): number {
-  return model.includes('[1m]') ? 1_000_000 : 200_000;
+export function costUsd(model: string, usage: Usage, models: ModelLookup = BUILTIN): number {
+  return costOf(infoOf(model, models), usage);
+}
+
+/** Context window in tokens, for the TUI's "context used" share and the compaction threshold. */
+export function contextWindow(model: string, models: ModelLookup = BUILTIN): number {
+  // Claude Code's `[1m]` suffix asks for the 1M-token context beta.
+  if (model.includes('[1m]')) return 1_000_000;
+  return infoOf(model, models).contextWindow;
 }

@@ -1,8 +1,9 @@
+/** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
 import { realpathSync } from 'node:fs';
 import type { AssistantMessage, Message, Provider, ToolSpec, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 import { textOf, ZERO_USAGE } from '../providers/index.ts';
 import type { Store } from '../store/index.ts';
-import { ToolRegistry, type AnyTool, type TodoItem } from '../tools/index.ts';
+import { ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import { AsyncQueue, errorMessage } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
@@ -10,14 +11,16 @@ import type { AgentEvent, RunStopReason } from './events.ts';
 import { gitInfo, type GitInfo } from './git-info.ts';
 import { mergeConsecutiveUsers } from './history.ts';
 import type { AskPermission, PermissionPolicy, RememberRule } from './permission-gate.ts';
-import { costUsd } from './pricing.ts';
+import { streamTurnOnChain } from './fallback.ts';
+import { costUsd, type ModelLookup } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
-import { CONTINUE_PROMPT, MAX_CONTINUATIONS, type AgentSettings } from './settings.ts';
+import { Run } from './run.ts';
+import { CONTINUE_PROMPT, type AgentSettings } from './settings.ts';
 import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
 import { dispatchToolCalls } from './tool-dispatch.ts';
-import { keepPartial, streamTurn } from './turn.ts';
+import { keepPartial } from './turn.ts';
 
 export interface AgentDeps {
   provider: Provider;
@@ -29,6 +32,8 @@ export interface AgentDeps {
   remember?: RememberRule;
   /** Sub-agent support (the process-wide manager, agent definitions); without it no task tools are offered. */
   subagents?: SubagentSupport;
+  /** What each `provider/model` costs and holds (the model router, with the user's catalogue entries). */
+  models?: ModelLookup;
 }
 
 export interface OpenOptions {
@@ -61,8 +66,10 @@ export class AgentSession {
   readonly resumed: boolean;
   private history: Message[];
   private readonly deps: AgentDeps;
-  /** A copy: the model, the mode and the allow rules can change during a session (TUI). */
+  /** A copy: the model, the mode and the rules can change during a session (TUI, control requests). */
   private readonly settings: AgentSettings;
+  /** "Allow always" answers given in this session; they hold for its remaining calls and its sub-agents. */
+  private readonly granted: Rule[] = [];
   private readonly git: GitInfo | undefined;
   private readonly roots: string[];
   private readonly readFiles = new Set<string>();
@@ -70,9 +77,8 @@ export class AgentSession {
   private turnBase: number;
   /** Everything this session and its sub-agents spent; a run's meter adds into it. */
   private readonly sessionMeter: CostMeter;
-  private runMeter: CostMeter | undefined;
-  /** The current run's event sink: sub-agents' events are forwarded into it. */
-  private activeEmit: ((e: AgentEvent) => void) | undefined;
+  /** The run in progress: sub-agents' events and spending go into it. */
+  private current: Run | undefined;
   private readonly registry: ToolRegistry;
 
   private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions, git: GitInfo | undefined) {
@@ -89,17 +95,17 @@ export class AgentSession {
     const depth = opts.depth ?? 0;
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
       sessionId: this.id,
-      settings: () => ({ ...this.settings, allow: [...this.settings.allow], deny: [...this.settings.deny] }),
+      settings: () => ({ ...this.settings, allow: [...this.settings.allow, ...this.granted], deny: [...this.settings.deny] }),
       offeredTools: () => this.offeredTools(),
-      emit: (e) => this.activeEmit?.(e),
-      meter: () => this.runMeter ?? this.sessionMeter,
+      emit: (e) => this.current?.emit(e),
+      meter: () => this.current?.meter ?? this.sessionMeter,
       openChild: (spec) =>
         AgentSession.open(
           {
             ...this.deps,
             registry: new ToolRegistry(spec.tools),
             settings: spec.settings,
-            ask: askWhileRunning(this.deps.ask, () => this.activeEmit !== undefined),
+            ask: askWhileRunning(this.deps.ask, () => this.current !== undefined),
           },
           { parentId: this.id, agentId: spec.agentId, depth: depth + 1, parentMeter: spec.parentMeter, allowSubagents: spec.allowSubagents },
         ),
@@ -154,47 +160,61 @@ export class AgentSession {
   /** Runs one user prompt to completion; the events end with exactly one `run_finished`. */
   run(prompt: string | UserPart[], signal: AbortSignal): AsyncIterable<AgentEvent> {
     const queue = new AsyncQueue<AgentEvent>();
-    const started = performance.now();
-    const emit = (e: AgentEvent) => queue.push(e);
-    this.activeEmit = emit;
-    this.loop(prompt, signal, emit, started)
-      .catch((e: unknown) => {
-        emit({
-          type: 'run_finished',
-          stopReason: 'error',
-          result: '',
-          turns: 0,
-          usage: ZERO_USAGE,
-          costUsd: 0,
-          durationMs: Math.round(performance.now() - started),
-          error: errorMessage(e),
-        });
-      })
-      .finally(() => {
-        this.activeEmit = undefined;
-        this.runMeter = undefined;
-        queue.close();
-      });
+    const run = new Run((e) => queue.push(e), this.settings.maxBudgetUsd, this.sessionMeter, this.turnBase, this.settings);
+    this.current = run;
+    this.loop(prompt, signal, run)
+      .catch((e: unknown) => this.finish(run, 'error', errorMessage(e)))
+      .finally(() => queue.close());
     return queue;
   }
 
+  /** One finished message: into the history and the store (which also stamps the session's updated_at). */
   private persist(message: Message, turn: number): void {
     this.history.push(message);
     this.deps.store.messages.append(this.id, message, turn);
-    this.deps.store.sessions.touch(this.id);
   }
 
-  private async loop(prompt: string | UserPart[], signal: AbortSignal, emit: (e: AgentEvent) => void, started: number): Promise<void> {
+  /**
+   * Ends a run. The session is settled before `run_finished` goes out: a
+   * front end that starts the next run on seeing it finds the turn count
+   * advanced and no run in progress.
+   */
+  private finish(run: Run, stopReason: RunStopReason, error?: string): void {
+    if (this.current !== run) return;
+    this.turnBase += run.turns;
+    this.current = undefined;
+    const status = stopReason === 'aborted' ? 'aborted' : stopReason === 'error' ? 'error' : 'completed';
+    try {
+      this.deps.store.sessions.setStatus(this.id, status);
+    } finally {
+      run.emit(run.finished(stopReason, error));
+    }
+  }
+
+  /** The permission policy for the next call: the settings' rules plus this session's grants. */
+  private policy(): PermissionPolicy {
+    const { settings } = this;
+    return {
+      mode: settings.permissionMode,
+      allow: this.granted.length === 0 ? settings.allow : [...settings.allow, ...this.granted],
+      deny: settings.deny,
+      roots: this.roots,
+      projectRoot: settings.projectRoot,
+      home: settings.home,
+    };
+  }
+
+  private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
     const { provider, store } = this.deps;
-    const registry = this.registry;
-    const settings = this.settings;
-    const offered = this.offeredTools();
+    const { settings, registry } = this;
+    const { emit } = run;
+    const first = run.tools(this.offeredTools(), registry);
     emit({
       type: 'session_started',
       sessionId: this.id,
       cwd: settings.cwd,
       model: settings.model,
-      tools: offered.map((t) => t.name),
+      tools: [...first.names],
       permissionMode: settings.permissionMode,
       resumed: this.resumed,
     });
@@ -206,7 +226,7 @@ export class AgentSession {
       if (title) store.sessions.setTitle(this.id, title);
     }
     store.sessions.setStatus(this.id, 'active');
-    this.persist(userMessage, this.turnBase + 1);
+    this.persist(userMessage, run.turn + 1);
     emit({ type: 'user_message', message: userMessage });
 
     const system = buildSystemPrompt({
@@ -215,135 +235,97 @@ export class AgentSession {
       git: this.git,
       override: settings.systemPrompt,
       append: settings.appendSystemPrompt,
-      // Skills and agent definitions: listed by name and description only (skills engineer).
+      // Skills and agent definitions: listed by name and description only.
       skills: settings.skills,
       agents: settings.agents,
     });
-    let specs = registry.specs(offered.map((t) => t.name));
-    const policy: PermissionPolicy = {
-      mode: settings.permissionMode,
-      // The session's own list: an "allow always" answer holds for the rest of the session.
-      allow: settings.allow,
-      deny: settings.deny,
+    // Built once per run: the tool context of every call in it.
+    const contextSource = {
+      sessionId: this.id,
+      cwd: settings.cwd,
       roots: this.roots,
-      projectRoot: settings.projectRoot,
-      home: settings.home,
-    };
-    let offeredNames = new Set(offered.map((t) => t.name));
-
-    let turns = 0;
-    // Sub-agents started in this run add their spending here too: totals and the budget cover the tree.
-    const meter = new CostMeter(settings.maxBudgetUsd, this.sessionMeter);
-    this.runMeter = meter;
-    let continuations = 0;
-    let lastText = '';
-    // The last request's usage tells how full the context is (see compaction.ts).
-    let lastUsage: Usage | undefined;
-    const finish = (stopReason: RunStopReason, error?: string) => {
-      this.turnBase += turns;
-      store.sessions.setStatus(this.id, stopReason === 'aborted' ? 'aborted' : stopReason === 'error' ? 'error' : 'completed');
-      emit({
-        type: 'run_finished',
-        stopReason,
-        result: lastText,
-        turns,
-        usage: meter.usage,
-        costUsd: meter.costUsd,
-        durationMs: Math.round(performance.now() - started),
-        ...(error === undefined ? {} : { error }),
-      });
+      bashTimeoutMs: settings.bashTimeoutMs,
+      readFiles: this.readFiles,
+      todos: { get: () => this.todos, set: (items: TodoItem[]) => (this.todos = items) },
+      store,
+      emit,
     };
 
     for (;;) {
-      if (signal.aborted) return finish('aborted');
-      if (settings.maxTurns !== undefined && turns >= settings.maxTurns) return finish('max_turns');
-      if (meter.exhausted()) return finish('budget');
-      if (needsCompaction(lastUsage, settings.model)) {
-        await this.compact({ system, specs, signal, emit, meter, turn: this.turnBase + turns });
-        lastUsage = undefined;
+      if (signal.aborted) return this.finish(run, 'aborted');
+      if (settings.maxTurns !== undefined && run.turns >= settings.maxTurns) return this.finish(run, 'max_turns');
+      if (run.meter.exhausted()) return this.finish(run, 'budget');
+      // The tool list can change between turns (tool_search found some; a drop-in tool came or went).
+      const offered = run.turns === 0 ? first : run.tools(this.offeredTools(), registry);
+      if (needsCompaction(run.lastUsage, run.chain.current, this.deps.models)) {
+        await this.compact({ system, specs: offered.specs, signal, run });
+        run.lastUsage = undefined;
       }
 
-      turns++;
-      if (turns > 1) {
-        // Issue 4 (WASM tools): the tool list can change between turns (tool_search found some; a drop-in tool was added or removed).
-        const now = this.offeredTools();
-        specs = registry.specs(now.map((t) => t.name));
-        offeredNames = new Set(now.map((t) => t.name));
-      }
-      const turn = this.turnBase + turns;
+      run.turns++;
+      const turn = run.turn;
       emit({ type: 'turn_started', turn });
-      const outcome = await streamTurn(
+      // On the run's current model; moves down the fallback chain when it keeps failing.
+      const { outcome, model } = await streamTurnOnChain(
+        run.chain,
         provider,
         {
-          model: settings.model,
           system,
           messages: mergeConsecutiveUsers(this.history),
-          tools: specs,
+          tools: offered.specs,
           maxTokens: settings.maxTokens,
           ...(settings.thinkingBudget ? { thinkingBudget: settings.thinkingBudget } : {}),
         },
         turn,
         { signal, idleTimeoutMs: settings.idleTimeoutMs, retryBaseMs: settings.retryBaseMs },
         emit,
+        (spentOn, usage) => this.account(turn, usage, run, spentOn),
       );
 
-      this.account(turn, outcome.usage, emit, meter);
-      lastUsage = outcome.usage;
+      this.account(turn, outcome.usage, run, model);
+      run.lastUsage = outcome.usage;
 
       if (outcome.kind === 'error') {
         if (outcome.error.kind === 'aborted') {
           const kept = keepPartial(outcome.partial);
           if (kept) {
             this.persist(kept, turn);
-            lastText = textOf(kept);
+            run.lastText = textOf(kept);
           }
           emit({ type: 'turn_aborted', turn });
-          return finish('aborted');
+          return this.finish(run, 'aborted');
         }
-        return finish('error', outcome.error.message);
+        return this.finish(run, 'error', outcome.error.message);
       }
 
       const message: AssistantMessage = outcome.message;
       this.persist(message, turn);
-      emit({ type: 'assistant_message', turn, message, usage: outcome.usage });
+      emit({ type: 'assistant_message', turn, message, usage: outcome.usage, ...(model === settings.model ? {} : { model }) });
       const text = textOf(message);
-      if (text) lastText = text;
+      if (text) run.lastText = text;
 
       const calls = message.content.filter((p): p is ToolUsePart => p.type === 'tool_use');
       if (calls.length === 0) {
-        if (outcome.reason === 'max_tokens' && continuations < MAX_CONTINUATIONS) {
-          continuations++;
+        if (outcome.reason === 'max_tokens' && run.mayContinue()) {
           this.persist({ role: 'user', content: [{ type: 'text', text: CONTINUE_PROMPT }] }, turn);
           continue;
         }
-        return finish('end_turn');
+        return this.finish(run, 'end_turn');
       }
 
       const results = await dispatchToolCalls(
         calls,
         {
           registry,
-          offered: offeredNames,
-          policy,
+          offered: offered.names,
+          policy: () => this.policy(),
           intentContext: { cwd: settings.cwd, roots: this.roots },
           ask: this.deps.ask,
-          remember: this.deps.remember,
-          makeContext: (toolUseId, approvedPaths, sig) =>
-            makeToolContext(
-              {
-                sessionId: this.id,
-                cwd: settings.cwd,
-                roots: this.roots,
-                bashTimeoutMs: settings.bashTimeoutMs,
-                readFiles: this.readFiles,
-                todos: { get: () => this.todos, set: (items) => (this.todos = items) },
-                store,
-                emit,
-              },
-              toolUseId,
-              approvedPaths,
-              sig,
-            ),
+          grant: (rule, text, scope) => {
+            this.granted.push(rule);
+            this.deps.remember?.(text, scope);
+          },
+          makeContext: (toolUseId, approvedPaths, sig) => makeToolContext(contextSource, toolUseId, approvedPaths, sig),
           emit,
           record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
         },
@@ -353,7 +335,7 @@ export class AgentSession {
       emit({ type: 'tool_results', turn, results });
       if (signal.aborted) {
         emit({ type: 'turn_aborted', turn });
-        return finish('aborted');
+        return this.finish(run, 'aborted');
       }
     }
   }
@@ -364,38 +346,32 @@ export class AgentSession {
    * transcript); resume replays from the summary on. A failed summary is a
    * warning, not the end of the run.
    */
-  private async compact(o: {
-    system: string;
-    specs: ToolSpec[];
-    signal: AbortSignal;
-    emit: (e: AgentEvent) => void;
-    meter: CostMeter;
-    turn: number;
-  }): Promise<void> {
+  private async compact(o: { system: string; specs: ToolSpec[]; signal: AbortSignal; run: Run }): Promise<void> {
     const { settings } = this;
     const before = this.history.length;
     const outcome = await summarize(
       this.deps.provider,
-      { model: settings.model, system: o.system, tools: o.specs, maxTokens: settings.maxTokens, messages: this.history },
+      { model: o.run.chain.current, system: o.system, tools: o.specs, maxTokens: settings.maxTokens, messages: this.history },
       { signal: o.signal, idleTimeoutMs: settings.idleTimeoutMs, retryBaseMs: settings.retryBaseMs },
     );
-    this.account(o.turn, outcome.usage, o.emit, o.meter);
+    this.account(o.run.turn, outcome.usage, o.run, o.run.chain.current);
     if (!outcome.ok) {
-      o.emit({ type: 'notice', level: 'warning', message: `could not compact the conversation: ${outcome.message}` });
+      o.run.emit({ type: 'notice', level: 'warning', message: `could not compact the conversation: ${outcome.message}` });
       return;
     }
     const message = summaryMessage(outcome.summary);
-    const seq = this.deps.store.messages.append(this.id, message, o.turn);
+    const seq = this.deps.store.messages.append(this.id, message, o.run.turn);
     this.deps.store.sessions.setHistoryStart(this.id, seq);
     this.history = [message];
-    o.emit({ type: 'notice', level: 'info', message: `context compacted: ${before} messages summarized` });
+    o.run.emit({ type: 'notice', level: 'info', message: `context compacted: ${before} messages summarized` });
   }
 
-  private account(turn: number, usage: Usage, emit: (e: AgentEvent) => void, meter: CostMeter): void {
-    const cost = costUsd(this.settings.model, usage);
-    meter.add(usage, cost);
-    this.deps.store.usage.record({ sessionId: this.id, turn, model: this.settings.model, usage, costUsd: cost });
+  /** Counts one request's usage on the model it was spent on (after a fallback, not the session's). */
+  private account(turn: number, usage: Usage, run: Run, model: string): void {
+    const cost = costUsd(model, usage, this.deps.models);
+    run.spent(model, usage, cost);
+    this.deps.store.usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
     const s = this.sessionMeter;
-    emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd });
+    run.emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd, model });
   }
 }

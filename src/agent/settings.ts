@@ -5,6 +5,8 @@ import type { PromptAgent, PromptSkill } from './system-prompt.ts';
 /** Everything a session needs to know, resolved by the CLI from config and flags. */
 export interface AgentSettings {
   model: string;
+  /** Models to move to, in order, when the current one keeps failing after its retries (`provider/model`). */
+  fallbackModels?: string[];
   /** Cap on model requests per run; undefined = no cap. */
   maxTurns?: number;
   /** Stop before the next request once this run has cost this much. */

@@ -1,9 +1,10 @@
+/** Tool dispatch: one assistant message's tool calls, checked, run (reads in parallel) and answered exactly once. */
 import type { ImagePart, TextPart, ToolResultPart, ToolUsePart } from '../providers/index.ts';
-import type { IntentContext, ToolContext, ToolDisplay, ToolRegistry, ToolResult } from '../tools/index.ts';
-import { runTool, unknownToolResult } from '../tools/index.ts';
+import type { AnyTool, IntentContext, Rule, ToolContext, ToolDisplay, ToolRegistry, ToolResult } from '../tools/index.ts';
+import { invalidInputMessage, runParsedTool, unknownToolResult } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
-import { checkPermission, type AskPermission, type PermissionPolicy, type RememberRule } from './permission-gate.ts';
+import { checkPermission, type AskPermission, type PermissionPolicy } from './permission-gate.ts';
 
 export const ABORTED_RESULT = 'Aborted by the user before this tool call finished.';
 
@@ -21,10 +22,12 @@ export interface DispatchDeps {
   registry: ToolRegistry;
   /** Names of the tools offered in this run (plan mode offers fewer); anything else is unknown. */
   offered: ReadonlySet<string>;
-  policy: PermissionPolicy;
+  /** Read at each call: an "allow always" answer holds from the next call on. */
+  policy(): PermissionPolicy;
   intentContext: IntentContext;
   ask: AskPermission | undefined;
-  remember: RememberRule | undefined;
+  /** An "allow always" answer (see GateDeps.grant). */
+  grant(rule: Rule, text: string, scope: 'project' | 'user'): void;
   makeContext(toolUseId: string, approvedPaths: string[], signal: AbortSignal): ToolContext;
   emit(e: AgentEvent): void;
   record(call: ToolCallRecord): void;
@@ -77,13 +80,13 @@ export async function dispatchToolCalls(
     deps.record({ toolUseId: call.id, name: call.name, input: call.input, result: text, isError, startedAt: Date.now() - durationMs, durationMs });
   };
 
-  const execute = async (i: number, call: ToolUsePart, approvedPaths: string[]) => {
-    const tool = deps.registry.get(call.name)!;
+  // The input was validated once, before the permission check: what runs is what was checked.
+  const execute = async (i: number, call: ToolUsePart, tool: AnyTool, input: unknown, approvedPaths: string[]) => {
     const startedAt = performance.now();
     deps.emit({ type: 'tool_started', toolUseId: call.id, name: call.name });
     let result: ToolResult;
     try {
-      result = await runTool(tool, call.input, deps.makeContext(call.id, approvedPaths, signal));
+      result = await runParsedTool(tool, input, deps.makeContext(call.id, approvedPaths, signal));
     } catch (e) {
       // runTool turns tool failures into results; reaching here is an infrastructure bug, still not a crash.
       result = { content: `${call.name} failed: ${errorMessage(e)}`, isError: true };
@@ -102,14 +105,16 @@ export async function dispatchToolCalls(
     }
     const parsed = tool.inputSchema.safeParse(call.input);
     if (!parsed.success) {
-      // runTool words the schema error as an instruction to the model.
-      finish(i, call, await runTool(tool, call.input, deps.makeContext(call.id, [], signal)), startedAt);
+      finish(i, call, { content: invalidInputMessage(tool.name, parsed.error.issues), isError: true }, startedAt);
       continue;
     }
     let gate;
     try {
       const intent = tool.intent(parsed.data, deps.intentContext);
-      gate = await checkPermission(tool, intent, call.id, deps.policy, deps.emit, deps.ask, deps.remember, drain);
+      gate = await checkPermission(
+        { tool, intent, toolUseId: call.id },
+        { policy: deps.policy(), emit: deps.emit, ask: deps.ask, grant: deps.grant, beforeAsk: drain, signal },
+      );
     } catch (e) {
       finish(i, call, { content: `${call.name} failed: ${errorMessage(e)}`, isError: true }, startedAt);
       continue;
@@ -119,11 +124,11 @@ export async function dispatchToolCalls(
       continue;
     }
     if (tool.effect === 'read') {
-      running.push(execute(i, call, gate.approvedPaths));
+      running.push(execute(i, call, tool, parsed.data, gate.approvedPaths));
     } else {
       await drain();
       if (signal.aborted) break;
-      await execute(i, call, gate.approvedPaths);
+      await execute(i, call, tool, parsed.data, gate.approvedPaths);
     }
   }
   await drain();

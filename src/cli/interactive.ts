@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { createSkillTool, type AgentSettings } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
-import { createAnthropicProvider } from '../providers/index.ts';
+import type { ModelRouter } from '../providers/index.ts';
 import { openStore } from '../store/index.ts';
 import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
@@ -18,7 +18,8 @@ import { attachWasmTools, storeIndex } from './wasm-tools.ts';
 export interface InteractiveOptions {
   loaded: LoadedConfig;
   settings: AgentSettings;
-  apiKey: string;
+  /** Reaches every provider; the TUI's /model switches among them. */
+  router: ModelRouter;
   /** `moat "task"`: sent as the first prompt. */
   prompt?: string;
   /** A session id (or prefix), or 'latest' for --continue. */
@@ -54,7 +55,8 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       warn: (line) => void (uiStarted || process.stderr.write(`moat: ${line}\n`)),
     });
     controller = createTuiController({
-      provider: createAnthropicProvider({ apiKey: o.apiKey, baseURL: o.loaded.config.apiBaseUrl }),
+      provider: o.router,
+      router: o.router,
       registry,
       store,
       settings: o.settings,

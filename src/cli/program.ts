@@ -5,6 +5,8 @@ export interface RootOptions {
   print?: boolean;
   outputFormat: 'text' | 'json' | 'stream-json';
   model?: string;
+  /** `--fallback-model a,b`: models to move to when the model keeps failing. */
+  fallbackModel?: string;
   maxTurns?: number;
   maxBudgetUsd?: number;
   permissionMode?: 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
@@ -85,7 +87,8 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
         .default('text')
         .hideHelp(false),
     )
-    .option('--model <model>', 'model to use (e.g. claude-sonnet-4-5)')
+    .option('--model <model>', 'model to use: claude-sonnet-4-5, openai/gpt-5.1, gemini/gemini-2.5-pro, ollama/<name>… (moat models lists them)')
+    .option('--fallback-model <models>', 'when the model is overloaded or failing after its retries, continue on this one (comma-separated for several)')
     .option('--max-turns <n>', 'stop after this many model turns (exit 3)', positiveInt('--max-turns'))
     .option('--max-budget-usd <usd>', 'stop once the run has cost this much (exit 4)', positiveNumber('--max-budget-usd'))
     .addOption(

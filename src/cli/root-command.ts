@@ -4,13 +4,14 @@ import { resolve } from 'node:path';
 import { AgentSession, createSkillTool, type AgentSettings } from '../agent/index.ts';
 import { loadConfig, moatPaths, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
-import { createAnthropicProvider } from '../providers/index.ts';
+import { SessionHost } from '../protocol/index.ts';
 import { openStore } from '../store/index.ts';
 import { builtinTools, parseRuleList, ToolRegistry } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
 import { runInteractive } from './interactive.ts';
+import { checkModels, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
 import { subagentSetup } from './subagent-setup.ts';
@@ -43,6 +44,7 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
   return {
     model: c.model,
+    ...(c.fallback.length > 0 ? { fallbackModels: c.fallback } : {}),
     maxTurns: c.maxTurns,
     maxBudgetUsd: c.maxBudgetUsd,
     maxTokens: c.maxTokens,
@@ -72,6 +74,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     env,
     flags: {
       model: opts.model,
+      fallback: opts.fallbackModel?.split(',').map((m) => m.trim()).filter((m) => m !== ''),
       maxTurns: opts.maxTurns,
       maxBudgetUsd: opts.maxBudgetUsd,
       permissionMode: opts.permissionMode,
@@ -80,17 +83,16 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       disallowedTools: opts.disallowedTools,
     },
   });
-  const apiKey = loaded.config.apiKey?.reveal();
-  if (!apiKey) {
-    throw new MoatError('no_api_key', 'no API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy or gateway)');
-  }
+  // Any model: the router reaches each provider; a missing key is one line naming the variable to set.
+  const router = modelRouter(loaded, env);
+  checkModels(router, settingsFrom(loaded, opts, cwd));
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   if (!opts.print) {
     // The TUI loads Ink lazily inside runInteractive, so -p and --version never pay for it.
     return runInteractive({
       loaded,
       settings: settingsFrom(loaded, opts, cwd),
-      apiKey,
+      router,
       prompt: promptWords.join(' ').trim(),
       resume: opts.continue ? 'latest' : opts.resume,
     });
@@ -132,7 +134,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     });
     const session = AgentSession.open(
       {
-        provider: createAnthropicProvider({ apiKey, baseURL: loaded.config.apiBaseUrl }),
+        provider: router,
+        models: router,
         registry,
         store,
         settings,
@@ -151,11 +154,13 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
 
-    const finished = await printRun(session.run(prompt, controller.signal), {
+    // -p is a client of the session protocol: one user message, its events, its result.
+    const host = new SessionHost(session);
+    const finished = await printRun(host.turn(prompt, controller.signal), {
       format: opts.outputFormat,
       verbose: opts.verbose ?? false,
       color,
-      apiKeySource: 'ANTHROPIC_API_KEY',
+      apiKeySource: router.providers[router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none',
       out,
       err,
       // Background sub-agents stop with moat; then a --worktree session's work is committed.

@@ -18,7 +18,8 @@ import {
   type UserPart,
 } from '../agent/index.ts';
 import { addPermissionRule, removePermissionRule, type LoadedConfig } from '../config/index.ts';
-import type { Provider } from '../providers/index.ts';
+import { SessionHost } from '../protocol/index.ts';
+import type { ModelRouter, Provider } from '../providers/index.ts';
 import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
 import type { Store } from '../store/index.ts';
 import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
@@ -29,6 +30,8 @@ import { errorMessage } from '../util/index.ts';
 
 export interface TuiControllerDeps {
   provider: Provider;
+  /** Model names, prices and context windows across providers (for /model and the status line). */
+  router?: ModelRouter;
   registry: ToolRegistry;
   store: Store;
   settings: AgentSettings;
@@ -46,6 +49,15 @@ export interface TuiControllerDeps {
 const SUBAGENT_SHUTDOWN_MS = 10_000;
 
 const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-5', 'claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4'];
+
+/** Claude models by their bare names first, then every catalogued and configured model as `provider/model`. */
+function modelChoices(router: ModelRouter): string[] {
+  const others = router.catalog
+    .list()
+    .filter((m) => m.provider !== 'anthropic' && router.providers[m.provider] !== undefined)
+    .map((m) => `${m.provider}/${m.id}`);
+  return [...MODELS, ...others];
+}
 const MAX_ATTACHMENT_BYTES = 256 * 1024;
 const SHELL_OUTPUT_CAP = 30_000;
 
@@ -58,6 +70,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
   const sessionRules: PermissionRuleView[] = [];
   const agentDeps: AgentDeps = {
     provider: deps.provider,
+    ...(deps.router === undefined ? {} : { models: deps.router }),
     registry: deps.registry,
     store,
     settings,
@@ -69,6 +82,13 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     },
   };
   let session = AgentSession.open(agentDeps, deps.resume ? { resume: deps.resume } : {});
+  // The UI drives the session through the session protocol, like -p and stream-json input do.
+  let host = new SessionHost(session, broker);
+  const switchTo = (next: AgentSession) => {
+    broker.cancelAll();
+    session = next;
+    host = new SessionHost(session, broker);
+  };
   // Read from .git/HEAD: spawning git before the first frame costs startup time.
   const branch = headBranch(settings.cwd);
 
@@ -90,7 +110,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       ...(branch ? { gitBranch: branch } : {}),
       permissionMode: current.permissionMode,
       sessionId: session.id,
-      contextWindow: contextWindow(current.model),
+      contextWindow: contextWindow(current.model, deps.router),
     };
   };
 
@@ -100,25 +120,25 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
   return {
     info,
     initialMessages: () => (session.resumed ? conversation() : []),
-    run: (prompt, signal) => session.run(promptParts(prompt, settings.cwd), signal),
-    respondPermission: (requestId, decision) => {
-      broker.respond(requestId, decision);
-    },
+    run: (prompt, signal) => host.turn(promptParts(prompt, settings.cwd), signal),
+    respondPermission: (requestId, decision) => host.submit({ type: 'permission_answer', requestId, decision }),
     setPermissionMode: (mode: PermissionMode) => {
-      session.setPermissionMode(mode);
+      host.submit({ type: 'set_permission_mode', mode });
       settings.permissionMode = mode;
     },
     setModel: (model) => {
-      session.setModel(model);
+      // A name no provider takes stays out of the session; the UI reports the error.
+      deps.router?.resolve(model);
+      host.submit({ type: 'set_model', model });
       settings.model = model;
     },
     models: () => {
       const model = session.currentSettings().model;
-      return MODELS.includes(model) ? MODELS : [model, ...MODELS];
+      const all = deps.router === undefined ? MODELS : modelChoices(deps.router);
+      return all.includes(model) ? all : [model, ...all];
     },
     newSession: () => {
-      broker.cancelAll();
-      session = AgentSession.open(agentDeps);
+      switchTo(AgentSession.open(agentDeps));
       return info();
     },
     listSessions: () =>
@@ -126,8 +146,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
         .list({ cwd: settings.cwd })
         .map((s) => ({ id: s.id, title: s.title ?? s.firstPrompt ?? '', updatedAt: s.updatedAt, model: s.model })),
     resume: (id) => {
-      broker.cancelAll();
-      session = AgentSession.open(agentDeps, { resume: id });
+      switchTo(AgentSession.open(agentDeps, { resume: id }));
       return conversation();
     },
     promptHistory: () => store.history.list(loaded.projectRoot, 500).reverse(),

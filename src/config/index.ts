@@ -17,3 +17,12 @@ export {
 export type * from './types.ts';
 export { mergeToolLimits, DEFAULT_SANDBOX_CEILING, type ToolLimitsConfig, type ToolLimitOverride, type SandboxCeiling } from './tool-limits.ts';
 export { KEYMAP_ACTIONS, normalizeKeySpec, type KeymapAction, type KeymapConfig } from './keymap.ts';
+export {
+  projectTrust,
+  trustProject,
+  untrustProject,
+  approveMcpServers,
+  trustFilePath,
+  TrustFileError,
+  type ProjectTrust,
+} from './project-trust.ts';

@@ -66,7 +66,8 @@ function editDistance(a: string, b: string): number {
 
 function unknownKey(parent: readonly (string | number)[], key: string): string {
   if (parent.length === 0 && RESERVED_SECTIONS.includes(key)) return 'not supported by this version of moat';
-  const known = KNOWN_KEYS[parent.join('.')] ?? (parent[0] === 'tools' && parent.length === 2 ? KNOWN_KEYS['tools.*'] : undefined) ?? [];
+  const wildcard = parent.map((p, i) => (i % 2 === 1 ? '*' : String(p))).join('.');
+  const known = KNOWN_KEYS[parent.join('.')] ?? KNOWN_KEYS[wildcard] ?? [];
   const close = known
     .map((k) => ({ k, d: editDistance(key.toLowerCase(), k) }))
     .filter((c) => c.d <= 2)

@@ -16,7 +16,48 @@ import { Secret } from './secret.ts';
 import { lineOfPath } from './toml-outline.ts';
 import type { KeymapConfig } from './keymap.ts';
 import { mergeToolLimits } from './tool-limits.ts';
-import type { Config, ConfigFlags, ConfigKey, ConfigSource, LoadConfigOptions, LoadedConfig } from './types.ts';
+import type {
+  Config,
+  ConfigFlags,
+  ConfigKey,
+  ConfigSource,
+  LoadConfigOptions,
+  LoadedConfig,
+  ModelSettings,
+  ProviderSettings,
+} from './types.ts';
+
+type ProviderTable = NonNullable<FileConfig['providers']>[string];
+
+/** A `[providers.<name>]` table in camelCase, with only the fields it sets. */
+function providerSettings(p: ProviderTable): Omit<ProviderSettings, 'models'> {
+  const out: Omit<ProviderSettings, 'models'> = {};
+  if (p.type !== undefined) out.type = p.type;
+  if (p.base_url !== undefined) out.baseUrl = p.base_url;
+  if (p.api_key_env !== undefined) out.apiKeyEnv = p.api_key_env;
+  if (p.headers !== undefined) out.headers = p.headers;
+  if (p.timeout !== undefined) out.timeoutS = p.timeout;
+  return out;
+}
+
+function modelSettings(models: ProviderTable['models']): Record<string, ModelSettings> {
+  const out: Record<string, ModelSettings> = {};
+  for (const [id, m] of Object.entries(models ?? {})) {
+    const price = { input: m.input_price, output: m.output_price, cacheRead: m.cache_read_price, cacheWrite: m.cache_write_price };
+    const capabilities = { tools: m.tools, images: m.images, reasoning: m.reasoning };
+    out[id] = {
+      ...(m.context_window === undefined ? {} : { contextWindow: m.context_window }),
+      ...(m.max_output === undefined ? {} : { maxOutput: m.max_output }),
+      price: defined(price),
+      capabilities: defined(capabilities),
+    };
+  }
+  return out;
+}
+
+function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
 
 /** One source of settings, already validated against the file shape. */
 interface Layer {
@@ -40,6 +81,7 @@ const FLAG_NAMES: Record<string, string> = {
   api_base_url: '--api-base-url',
   max_tokens: '--max-tokens',
   thinking_budget: '--thinking-budget',
+  fallback: '--fallback-model',
 };
 
 function flagName(path: readonly (string | number)[]): string {
@@ -108,6 +150,7 @@ function flagLayer(flags: ConfigFlags, cwd: string): Layer {
     api_base_url: flags.apiBaseUrl,
     max_tokens: flags.maxTokens,
     thinking_budget: flags.thinkingBudget,
+    fallback: flags.fallback,
   };
   if (flags.allowedTools !== undefined || flags.disallowedTools !== undefined) {
     raw.permissions = { allow: flags.allowedTools, deny: flags.disallowedTools };
@@ -123,7 +166,7 @@ function flagLayer(flags: ConfigFlags, cwd: string): Layer {
   };
 }
 
-type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox' | 'keymap'>;
+type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox' | 'keymap' | 'providers' | 'fallback'>;
 
 /** snake_case file key → Config key, for the scalar settings. */
 const SCALARS: Record<Scalar, ConfigKey> = {
@@ -172,6 +215,10 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     if (project.data.permission_mode === 'bypassPermissions') {
       throw layer.fail(['permission_mode'], 'bypassPermissions can only be set in the user config or with --permission-mode');
     }
+    // Nor may it send the user's API keys somewhere else (a base_url, another key variable).
+    if (project.data.providers !== undefined) {
+      throw layer.fail(['providers'], 'providers can only be set in the user config (~/.config/moat/config.toml)');
+    }
     layers.push(layer);
     loadedFiles.push(files.project);
   }
@@ -193,6 +240,8 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
   sources.permissions = { kind: 'default' };
   sources.addDirs = { kind: 'default' };
   sources.keymap = { kind: 'default' };
+  sources.providers = { kind: 'default' };
+  sources.fallback = { kind: 'default' };
 
   const rules: LoadedConfig['rules'] = [];
   const addDirs: string[] = [];
@@ -217,6 +266,19 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     if (layer.data.keymap && Object.keys(layer.data.keymap).length > 0) {
       Object.assign(keymap, layer.data.keymap);
       sources.keymap = layer.sourceOf(['keymap']);
+    }
+  }
+
+  const providers: Record<string, ProviderSettings> = {};
+  let fallback: string[] = [];
+  for (const layer of layers) {
+    for (const [name, p] of Object.entries(layer.data.providers ?? {})) {
+      providers[name] = { ...providers[name], ...providerSettings(p), models: { ...providers[name]?.models, ...modelSettings(p.models) } };
+      sources.providers = layer.sourceOf(['providers', name]);
+    }
+    if (layer.data.fallback !== undefined) {
+      fallback = layer.data.fallback;
+      sources.fallback = layer.sourceOf(['fallback']);
     }
   }
 
@@ -249,6 +311,8 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     maxConcurrentAgents: top('max_concurrent_agents')?.value,
     maxAgentDepth: top('max_agent_depth')?.value,
     keymap,
+    providers,
+    fallback,
   };
   return { config, sources, rules, projectRoot, files, loadedFiles, toolLimits: mergeToolLimits(layers) };
 }

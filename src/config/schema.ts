@@ -58,6 +58,34 @@ export const SANDBOX_SHAPE = z.strictObject({
   max_timeout_ms: z.number().int().positive().optional(),
 });
 
+/** `[providers.<name>.models.<id>]`: a model's limits, prices (USD per million tokens) and capabilities. */
+export const MODEL_SHAPE = z.strictObject({
+  context_window: z.number().int().positive().optional(),
+  max_output: z.number().int().positive().optional(),
+  input_price: z.number().min(0).optional(),
+  output_price: z.number().min(0).optional(),
+  cache_read_price: z.number().min(0).optional(),
+  cache_write_price: z.number().min(0).optional(),
+  tools: z.boolean().optional(),
+  images: z.boolean().optional(),
+  reasoning: z.boolean().optional(),
+});
+
+/** Wire formats a provider can speak (the adapters in providers/). */
+export const PROVIDER_TYPES = ['anthropic', 'openai-responses', 'openai-chat', 'gemini', 'bedrock', 'vertex'] as const;
+
+/** `[providers.<name>]`: how to reach a provider; every field overrides the built-in entry of that name. */
+export const PROVIDER_SHAPE = z.strictObject({
+  type: z.enum(PROVIDER_TYPES).optional(),
+  base_url: z.string().refine(isHttpUrl, 'must be an http:// or https:// URL').optional(),
+  /** The name of the environment variable holding the key (never the key itself). */
+  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  models: z.record(z.string().min(1), MODEL_SHAPE).optional(),
+  /** Seconds to wait for a response to start. */
+  timeout: z.number().positive().optional(),
+});
+
 export const FILE_SHAPE = z.strictObject({
   model: z.string().trim().min(1).optional(),
   max_turns: z.number().int().positive().optional(),
@@ -80,6 +108,10 @@ export const FILE_SHAPE = z.strictObject({
   sandbox: SANDBOX_SHAPE.optional(),
   /** `[keymap]`: TUI key bindings by action (keymap.ts). */
   keymap: KEYMAP_SHAPE.optional(),
+  /** `[providers.<name>]`: model providers beyond the built-in ones, or changes to them. */
+  providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'must be a lowercase provider name'), PROVIDER_SHAPE).optional(),
+  /** Models tried in order when the current one is overloaded or failing after its retries. */
+  fallback: z.array(z.string().trim().min(1)).optional(),
 });
 
 export type FileConfig = z.infer<typeof FILE_SHAPE>;
@@ -93,4 +125,6 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   keymap: KEYMAP_ACTIONS,
   // Any [tools.<name>] table.
   'tools.*': Object.keys(TOOL_LIMITS_SHAPE.shape),
+  'providers.*': Object.keys(PROVIDER_SHAPE.shape),
+  'providers.*.models.*': Object.keys(MODEL_SHAPE.shape),
 };

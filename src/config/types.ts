@@ -31,6 +31,28 @@ export interface Config {
   maxAgentDepth: number | undefined;
   /** `[keymap]`: TUI key bindings, keys normalised (`ctrl+o`); only the actions set. */
   keymap: KeymapConfig;
+  /** `[providers.<name>]` from the user config (a project's cannot redirect keys), only the fields set. */
+  providers: Record<string, ProviderSettings>;
+  /** Models to fall back on, in order (`fallback`, `--fallback-model`). */
+  fallback: string[];
+}
+
+/** One `[providers.<name>]` table, camelCase; the CLI lays it over the built-in entry. */
+export interface ProviderSettings {
+  type?: 'anthropic' | 'openai-responses' | 'openai-chat' | 'gemini' | 'bedrock' | 'vertex';
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  headers?: Record<string, string>;
+  timeoutS?: number;
+  models?: Record<string, ModelSettings>;
+}
+
+/** One `[providers.<name>.models.<id>]` table. */
+export interface ModelSettings {
+  contextWindow?: number;
+  maxOutput?: number;
+  price?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+  capabilities?: { tools?: boolean; images?: boolean; reasoning?: boolean };
 }
 
 export type ConfigKey = keyof Config;
@@ -58,6 +80,8 @@ export interface ConfigFlags {
   apiBaseUrl?: string;
   maxTokens?: number;
   thinkingBudget?: number;
+  /** `--fallback-model`: replaces the configured fallback list. */
+  fallback?: string[];
 }
 
 export interface LoadConfigOptions {

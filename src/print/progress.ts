@@ -32,6 +32,8 @@ export function progressLine(e: AgentEvent, c: Colors): string | undefined {
         : `${c.green('✓')} ${e.name} ${c.dim(`(${e.durationMs} ms)`)}`;
     case 'retry':
       return c.yellow(`moat: ${e.message}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt})`);
+    case 'model_fallback':
+      return c.yellow(`moat: ${e.from}: ${e.reason}; switching to ${e.to}`);
     case 'notice':
       return e.level === 'error' ? c.red(`moat: ${e.message}`) : c.yellow(`moat: ${e.message}`);
     case 'usage':
@@ -42,7 +44,7 @@ export function progressLine(e: AgentEvent, c: Colors): string | undefined {
       return c.dim(`moat: agent ${e.agentId} ${e.status} after ${e.turns} turns, $${e.costUsd.toFixed(4)}${e.changes ? `; ${e.changes.files.length} files on ${e.changes.branch}` : ''}`);
     case 'subagent_event': {
       // A sub-agent's tool activity, tagged with its id; its turn and usage chatter stays out.
-      const inner = ['tool_call_ready', 'tool_finished', 'retry', 'notice', 'subagent_event', 'subagent_started', 'subagent_finished'].includes(e.event.type)
+      const inner = ['tool_call_ready', 'tool_finished', 'retry', 'model_fallback', 'notice', 'subagent_event', 'subagent_started', 'subagent_finished'].includes(e.event.type)
         ? progressLine(e.event, c)
         : undefined;
       return inner === undefined ? undefined : `${c.dim(`[${e.agentId}]`)} ${inner}`;

@@ -87,6 +87,29 @@ export const SystemApiRetry = z.object({
   ...base,
 });
 
+/**
+ * The model failed after its retries and the turn goes to the next model of
+ * the fallback chain: drop the partial stream_events since the last
+ * `message_start`, as after `api_retry`.
+ */
+export const SystemModelFallback = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('model_fallback'),
+  from_model: z.string(),
+  to_model: z.string(),
+  error: z.string(),
+  ...base,
+});
+
+/** Usage and cost on one model, as Claude Code's `modelUsage` reports it. */
+const modelUsage = z.object({
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  cacheReadInputTokens: z.number().int(),
+  cacheCreationInputTokens: z.number().int(),
+  costUSD: z.number(),
+});
+
 /** Partial output as it streams: the Anthropic stream events, simplified. */
 export const StreamEvent = z.object({
   type: z.literal('stream_event'),
@@ -177,6 +200,8 @@ export const ResultLine = z.object({
   stop_reason: z.string(),
   total_cost_usd: z.number(),
   usage,
+  /** Per model (`provider/model` as chosen): more than one entry after a fallback. */
+  modelUsage: z.record(z.string(), modelUsage).optional(),
   /** Present when is_error: one line saying what went wrong. */
   error: z.string().optional(),
   /** With `--worktree`: where the session's work was committed. */
@@ -186,6 +211,7 @@ export const ResultLine = z.object({
 export const OutputLine = z.union([
   SystemInit,
   SystemApiRetry,
+  SystemModelFallback,
   SystemSubagentStarted,
   SystemSubagentFinished,
   StreamEvent,

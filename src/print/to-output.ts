@@ -1,4 +1,4 @@
-import type { AgentEvent, AssistantMessage, ToolResultPart, Usage, WorktreeChanges } from '../agent/index.ts';
+import type { AgentEvent, AssistantMessage, ModelUsage, ToolResultPart, Usage, WorktreeChanges } from '../agent/index.ts';
 import { newId } from '../util/index.ts';
 import { SCHEMA_VERSION, type OutputLine, type ResultLine, type WorktreeInfo } from './schema.ts';
 
@@ -194,10 +194,12 @@ export class OutputMapper {
         };
       case 'retry':
         return { type: 'system', subtype: 'api_retry', attempt: e.attempt, retry_delay_ms: e.delayMs, error: e.message, ...base };
+      case 'model_fallback':
+        return { type: 'system', subtype: 'model_fallback', from_model: e.from, to_model: e.to, error: e.reason, ...base };
       case 'assistant_message':
         return {
           type: 'assistant',
-          message: { type: 'message', role: 'assistant', model: origin.model, content: wireAssistantContent(e.message), usage: wireUsage(e.usage) },
+          message: { type: 'message', role: 'assistant', model: e.model ?? origin.model, content: wireAssistantContent(e.message), usage: wireUsage(e.usage) },
           ...base,
         };
       case 'tool_results':
@@ -223,8 +225,15 @@ export class OutputMapper {
       stop_reason: e.stopReason,
       total_cost_usd: e.costUsd,
       usage: wireUsage(e.usage),
+      ...(e.modelUsage === undefined ? {} : { modelUsage: wireModelUsage(e.modelUsage) }),
       ...(e.error ? { error: e.error } : {}),
       ...(worktree === undefined ? {} : { worktree }),
     };
   }
+}
+
+function wireModelUsage(m: Record<string, ModelUsage>): NonNullable<ResultLine['modelUsage']> {
+  const out: NonNullable<ResultLine['modelUsage']> = {};
+  for (const [model, { usage, costUsd }] of Object.entries(m)) out[model] = { ...usage, costUSD: costUsd };
+  return out;
 }

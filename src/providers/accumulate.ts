@@ -5,7 +5,14 @@
  * correct adapter can never produce, so a bug in an adapter (or a server that
  * breaks the protocol) surfaces as a typed error instead of a garbled message.
  */
-import { ZERO_USAGE, type AssistantMessage, type AssistantPart, type StopReason, type Usage } from './messages.ts';
+import {
+  ZERO_USAGE,
+  type AssistantMessage,
+  type AssistantPart,
+  type StopReason,
+  type ThinkingSource,
+  type Usage,
+} from './messages.ts';
 import type { ProviderEvent } from './types.ts';
 
 export class AccumulateError extends Error {
@@ -18,13 +25,20 @@ export class AccumulateError extends Error {
 
 type BlockState =
   | { readonly kind: 'text'; readonly open: boolean; readonly text: string }
-  | { readonly kind: 'thinking'; readonly open: boolean; readonly thinking: string; readonly signature: string }
-  | { readonly kind: 'redacted_thinking'; readonly open: boolean; readonly data: string }
+  | {
+      readonly kind: 'thinking';
+      readonly open: boolean;
+      readonly thinking: string;
+      readonly signature: string;
+      readonly source?: ThinkingSource;
+    }
+  | { readonly kind: 'redacted_thinking'; readonly open: boolean; readonly data: string; readonly source?: ThinkingSource }
   | {
       readonly kind: 'tool_use';
       readonly open: boolean;
       readonly id: string;
       readonly name: string;
+      readonly signature?: string;
       /** The raw input JSON as received so far. */
       readonly json: string;
       /** Parsed at `block_end`; undefined while the block is open. */
@@ -68,8 +82,8 @@ export function accumulate(state: AccumulatorState, event: ProviderEvent): Accum
         state,
         event.index,
         event.redactedData === undefined
-          ? { kind: 'thinking', open: true, thinking: '', signature: '' }
-          : { kind: 'redacted_thinking', open: true, data: event.redactedData },
+          ? { kind: 'thinking', open: true, thinking: '', signature: '', ...sourceOf(event.source) }
+          : { kind: 'redacted_thinking', open: true, data: event.redactedData, ...sourceOf(event.source) },
       );
     case 'tool_use_start':
       return startBlock(state, event.index, {
@@ -77,6 +91,7 @@ export function accumulate(state: AccumulatorState, event: ProviderEvent): Accum
         open: true,
         id: event.id,
         name: event.name,
+        ...(event.signature === undefined ? {} : { signature: event.signature }),
         json: '',
         input: undefined,
       });
@@ -130,17 +145,25 @@ export function messageOf(state: AccumulatorState): AssistantMessage {
         content.push({ type: 'text', text: block.text });
         break;
       case 'thinking':
-        content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+        content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature, ...sourceOf(block.source) });
         break;
       case 'redacted_thinking':
-        content.push({ type: 'redacted_thinking', data: block.data });
+        content.push({ type: 'redacted_thinking', data: block.data, ...sourceOf(block.source) });
         break;
       case 'tool_use':
-        if (!block.open) content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+        if (!block.open) {
+          const signature = block.signature === undefined ? {} : { signature: block.signature };
+          content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input, ...signature });
+        }
         break;
     }
   }
   return { role: 'assistant', content };
+}
+
+/** Absent stays absent, so Anthropic messages keep exactly their old shape. */
+function sourceOf(source: ThinkingSource | undefined): { source?: ThinkingSource } {
+  return source === undefined ? {} : { source };
 }
 
 /** The index of the block that is currently open, or undefined. */

@@ -10,3 +10,6 @@ export {
 } from './accumulate.ts';
 export { previewPartialJson } from './preview-partial-json.ts';
 export { createAnthropicProvider, type AnthropicProviderOptions } from './anthropic/index.ts';
+export { ModelRouter, fitRequest, type ModelRef, type ModelRouterOptions } from './model-router.ts';
+export { ModelCatalog, costOf, type ModelInfo, type ModelOverride, type ModelPrice, type ModelCapabilities } from './catalog.ts';
+export { BUILTIN_PROVIDERS, PROVIDER_TYPES, mergeProviders, type ProviderConfig, type ProviderType } from './provider-config.ts';

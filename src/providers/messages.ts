@@ -18,17 +18,28 @@ export interface ImagePart {
   data: string;
 }
 
+/**
+ * The wire format whose model wrote a thinking part. Absent means Anthropic
+ * (also on Bedrock and Vertex), which is what every history stored before
+ * other providers existed holds. Thinking only ever goes back to the format
+ * that made it: another vendor cannot verify its signature.
+ */
+export type ThinkingSource = 'openai-responses' | 'openai-chat' | 'gemini';
+
 /** Extended thinking. The signature must be sent back unchanged on later requests. */
 export interface ThinkingPart {
   type: 'thinking';
   thinking: string;
+  /** Anthropic: the signature; OpenAI Responses: the encrypted reasoning item; Gemini: the thought signature. */
   signature: string;
+  source?: ThinkingSource;
 }
 
 /** Thinking the API returned encrypted; kept opaque and sent back as is. */
 export interface RedactedThinkingPart {
   type: 'redacted_thinking';
   data: string;
+  source?: ThinkingSource;
 }
 
 export interface ToolUsePart {
@@ -36,6 +47,8 @@ export interface ToolUsePart {
   id: string;
   name: string;
   input: unknown;
+  /** Gemini's thought signature on a function call, sent back with it on later requests. */
+  signature?: string;
 }
 
 export interface ToolResultPart {

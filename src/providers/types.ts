@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, StopReason, Usage } from './messages.ts';
+import type { AssistantMessage, Message, StopReason, ThinkingSource, Usage } from './messages.ts';
 
 /** What a provider needs to know of a tool: nothing beyond this. */
 export interface ToolSpec {
@@ -60,10 +60,10 @@ export type ProviderEvent =
   | { type: 'message_start'; model: string; usage: Usage }
   | { type: 'text_start'; index: number }
   | { type: 'text_delta'; index: number; text: string }
-  | { type: 'thinking_start'; index: number; redactedData?: string }
+  | { type: 'thinking_start'; index: number; redactedData?: string; source?: ThinkingSource }
   | { type: 'thinking_delta'; index: number; thinking: string }
   | { type: 'thinking_signature'; index: number; signature: string }
-  | { type: 'tool_use_start'; index: number; id: string; name: string }
+  | { type: 'tool_use_start'; index: number; id: string; name: string; signature?: string }
   | { type: 'tool_use_delta'; index: number; partialJson: string }
   | { type: 'block_end'; index: number }
   | { type: 'usage'; usage: Usage }

@@ -1,7 +1,7 @@
 export * from './types.ts';
 export { ToolRegistry, toolInputJsonSchema, TOOL_SEARCH_THRESHOLD, type ToolSource } from './registry.ts';
 export { TOOL_SEARCH_NAME, searchTools } from './tool-search.ts';
-export { runTool, unknownToolResult, abortedToolResult, invalidInputMessage, ABORTED_TOOL_MESSAGE } from './run-tool.ts';
+export { runTool, runParsedTool, unknownToolResult, abortedToolResult, invalidInputMessage, ABORTED_TOOL_MESSAGE } from './run-tool.ts';
 export { resolveToolPath, intentPath, displayPath, expandHome, type ToolPath } from './paths.ts';
 export { builtinTools, createWebFetchTool, webFetchTool } from './builtin/index.ts';
 export * from './permissions/index.ts';

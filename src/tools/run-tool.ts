@@ -1,3 +1,4 @@
+/** Runs one tool call: input validation, execution, and every failure turned into a result the model can act on. */
 import type { z } from 'zod';
 import { errorMessage } from '../util/index.ts';
 import { ToolError, type AnyTool, type ToolContext, type ToolResult } from './types.ts';
@@ -41,8 +42,18 @@ export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext
   if (ctx.signal.aborted) return abortedToolResult();
   const parsed = tool.inputSchema.safeParse(rawInput);
   if (!parsed.success) return { content: invalidInputMessage(tool.name, parsed.error.issues), isError: true };
+  return runParsedTool(tool, parsed.data, ctx);
+}
+
+/**
+ * Runs a call whose input the caller already validated against the tool's
+ * schema (the agent validates once, before the permission check, and runs
+ * what it checked). Never throws, like `runTool`.
+ */
+export async function runParsedTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
+  if (ctx.signal.aborted) return abortedToolResult();
   try {
-    return await tool.execute(parsed.data, ctx);
+    return await tool.execute(input, ctx);
   } catch (e) {
     // Whatever the tool threw while being aborted, the honest answer is "aborted".
     if (ctx.signal.aborted) return abortedToolResult();

@@ -10,7 +10,7 @@ import { errorMessage } from '../util/index.ts';
 import { COMMANDS, isBuiltinCommand, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
 import type { ShellResult, TuiController, TuiInfo } from './controller.ts';
 import type { Keymap } from './keymap.ts';
-import { completeCommand, completeFile, mentionedFiles, type CommandSpec } from './state/completion.ts';
+import { completeCommand, completeFile, completeModel, mentionedFiles, type CommandSpec } from './state/completion.ts';
 import { EMPTY_EDITOR, type EditorState } from './state/line-editor.ts';
 import { createStore, type Store } from './state/store.ts';
 import { Transcript } from './state/transcript.ts';
@@ -103,7 +103,10 @@ export class AppModel {
   updateCompletion(): void {
     const u = this.ui.get();
     const { value, cursor } = u.editor;
-    const completion = completeCommand(value, cursor, this.commands) ?? completeFile(value, cursor, this.files);
+    const completion =
+      completeCommand(value, cursor, this.commands) ??
+      completeModel(value, cursor, () => this.controller.models()) ??
+      completeFile(value, cursor, this.files);
     const same = completion && u.completion && completion.start === u.completion.start && completion.options.length === u.completion.options.length;
     this.ui.set({ ...u, completion, completionIndex: same ? u.completionIndex : 0 });
   }

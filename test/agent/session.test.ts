@@ -204,6 +204,61 @@ describe('agent loop', () => {
     ]);
   });
 
+  test('allow always holds for the session and its next run without touching the settings it was given', async () => {
+    const broker = new PermissionBroker();
+    const given = settings();
+    server.script(
+      reply().toolUse('bash', { command: 'echo one' }).stop('tool_use'),
+      reply().text('done'),
+      reply().toolUse('bash', { command: 'echo two' }).stop('tool_use'),
+      reply().text('done again'),
+    );
+    const s = AgentSession.open({
+      provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+      registry: new ToolRegistry(builtinTools()),
+      store,
+      settings: given,
+      ask: broker.ask,
+    });
+    let asked = 0;
+    for (const prompt of ['first', 'second']) {
+      for await (const e of s.run(prompt, new AbortController().signal)) {
+        if (e.type === 'permission_request') {
+          asked++;
+          broker.respond(e.requestId, { behavior: 'allow', remember: 'user' });
+        }
+      }
+    }
+    expect(asked).toBe(1);
+    expect(given.allow).toEqual([]);
+    expect(s.currentSettings().allow).toEqual([]);
+  });
+
+  test("each call's input is validated once, and the tool runs with the parsed value", async () => {
+    let parses = 0;
+    const counted = z.object({ n: z.number() }).transform((v) => {
+      parses++;
+      return { n: v.n * 2 };
+    });
+    const seen: number[] = [];
+    const doubler = defineTool({
+      name: 'doubler',
+      description: 'counts validations',
+      inputSchema: counted,
+      effect: 'read',
+      intent: () => ({ ruleName: 'Doubler', paths: [], summary: 'doubler' }),
+      async execute(input) {
+        seen.push(input.n);
+        return { content: String(input.n) };
+      },
+    }) as AnyTool;
+    server.script(reply().toolUse('doubler', { n: 21 }).stop('tool_use'), reply().text('ok'));
+    const events = await collect(open([doubler]).run('go', new AbortController().signal));
+    expect(results(events).map((r) => r.content)).toEqual(['42']);
+    expect(seen).toEqual([42]);
+    expect(parses).toBe(1);
+  });
+
   test('interactive denial with a message reaches the model', async () => {
     const broker = new PermissionBroker();
     server.script(reply().toolUse('bash', { command: 'rm -rf build' }).stop('tool_use'), reply().text('ok'));

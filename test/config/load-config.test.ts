@@ -41,6 +41,8 @@ const DEFAULTS: Config = {
   maxConcurrentAgents: undefined,
   maxAgentDepth: undefined,
   keymap: {},
+  providers: {},
+  fallback: [],
 };
 
 describe('loadConfig', () => {
@@ -65,6 +67,8 @@ describe('loadConfig', () => {
         maxConcurrentAgents: { kind: 'default' },
         maxAgentDepth: { kind: 'default' },
         keymap: { kind: 'default' },
+        providers: { kind: 'default' },
+        fallback: { kind: 'default' },
       },
       rules: [],
       projectRoot: w.repo,
@@ -129,6 +133,8 @@ describe('loadConfig', () => {
       maxConcurrentAgents: undefined,
       maxAgentDepth: undefined,
       keymap: {},
+      providers: {},
+      fallback: [],
     });
     expect(loaded.sources).toEqual({
       model: { kind: 'env', name: 'ANTHROPIC_MODEL' },
@@ -146,6 +152,8 @@ describe('loadConfig', () => {
       maxConcurrentAgents: { kind: 'default' },
       maxAgentDepth: { kind: 'default' },
       keymap: { kind: 'default' },
+      providers: { kind: 'default' },
+      fallback: { kind: 'default' },
     });
     expect(loaded.rules).toEqual([
       { list: 'allow', rule: 'Read', source: { kind: 'file', scope: 'user', path: w.userFile, line: 8 } },

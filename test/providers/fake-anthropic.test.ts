@@ -68,7 +68,7 @@ describe('fake anthropic server', () => {
 
   test('other routes are 404 and do not consume the script', async () => {
     server.script(reply().text('kept'));
-    const res = await fetch(`${server.url}/v1/models`);
+    const res = await fetch(`${server.url}/v1/complete`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);
     expect(server.remaining()).toBe(1);
     await (await post({ model: 'm' })).text();

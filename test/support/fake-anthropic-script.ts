@@ -41,8 +41,32 @@ export type FakeEnding =
   /** Nothing more is ever sent; the stream stays open until the client gives up. */
   | { type: 'stall' };
 
+/**
+ * What real OpenAI-compatible servers do differently from api.openai.com in
+ * Chat Completions streams; each one is seen in the wild (Ollama, vLLM,
+ * llama.cpp, LM Studio, gateways). Only the Chat Completions rendering reads these.
+ */
+export interface ChatQuirks {
+  /** No usage chunk, even though `stream_options.include_usage` was asked for. */
+  noUsage?: boolean;
+  /** `absent`: no finish_reason at all; `stop`: "stop" although tools were called. */
+  finishReason?: 'absent' | 'stop';
+  /** Tool calls without ids. */
+  noIds?: boolean;
+  /** Each tool call's arguments in one piece, in the chunk that names it. */
+  wholeArguments?: boolean;
+  /** Fragments of the tool calls alternate between calls instead of one call after another. */
+  interleave?: boolean;
+  /** The body ends after the finish chunk without `data: [DONE]`. */
+  noDone?: boolean;
+  /** The field reasoning streams in: DeepSeek and vLLM say `reasoning_content`, Ollama and OpenRouter `reasoning`. */
+  reasoningField?: 'reasoning_content' | 'reasoning';
+}
+
 export interface FakeReply {
   kind: 'reply';
+  /** Chat Completions only: server quirks to reproduce. */
+  chat?: ChatQuirks;
   steps: FakeStep[];
   /** Defaults to `tool_use` when the reply has a tool call, else `end_turn`. */
   stopReason?: string;
@@ -140,6 +164,11 @@ export class ReplyBuilder {
 
   headers(headers: Record<string, string>): this {
     this.data.headers = { ...this.data.headers, ...headers };
+    return this;
+  }
+
+  chatQuirks(quirks: ChatQuirks): this {
+    this.data.chat = { ...this.data.chat, ...quirks };
     return this;
   }
 

@@ -1,8 +1,14 @@
 /**
- * A scripted fake of the Anthropic Messages API for tests. `POST /v1/messages`
- * answers with the next scripted response, byte for byte in the real SSE wire
- * format (`event: <name>\ndata: <json>\n\n`), so the real SDK and the real
- * provider code run against it unchanged.
+ * A scripted fake model server for tests. Each request to a streaming
+ * endpoint answers with the next scripted response, byte for byte in that
+ * API's real wire format, so the vendors' SDKs and moat's adapters run against
+ * it unchanged. One script serves every format:
+ *
+ * - `POST /v1/messages`: Anthropic Messages SSE (`event: <name>\ndata: <json>\n\n`);
+ * - `POST /v1/chat/completions`: Chat Completions chunks (fake-openai-frames.ts);
+ * - `POST /v1/responses`: Responses API events (fake-openai-frames.ts);
+ * - `POST /v1beta/models/<model>:streamGenerateContent`: Gemini SSE (fake-gemini-frames.ts);
+ * - `GET /v1/models`, `GET /v1beta/models`: a model list.
  *
  *   const server = await startFakeAnthropic();
  *   server.script(reply().text('Hi').stop('end_turn'), httpError(429, { retryAfter: 1 }));
@@ -17,8 +23,23 @@ import {
   type FakeScriptItem,
   type FakeStep,
 } from './fake-anthropic-script.ts';
+import { geminiFrames, googleStatus } from './fake-gemini-frames.ts';
+import { chatFrames, responsesFrames } from './fake-openai-frames.ts';
+import type { WireFrame } from './fake-wire.ts';
 
 export * from './fake-anthropic-script.ts';
+
+/** The wire formats the fake speaks, by the path asked. */
+export type WireFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
+
+function formatOf(method: string, path: string): WireFormat | undefined {
+  if (method !== 'POST') return undefined;
+  if (path === '/v1/messages') return 'anthropic';
+  if (path === '/v1/chat/completions') return 'openai-chat';
+  if (path === '/v1/responses') return 'openai-responses';
+  if (/^\/v1(beta)?\/models\/[^/]+:streamGenerateContent$/.test(path)) return 'gemini';
+  return undefined;
+}
 
 export interface RecordedRequest {
   method: string;
@@ -50,16 +71,20 @@ export interface FakeAnthropic {
 
 export type RequestMatcher = string | ((request: RecordedRequest) => boolean);
 
-/** The text of the first user message of a Messages API body: a conversation's identity. */
+/** The text of the first user message of a request body (any of the formats): a conversation's identity. */
 export function firstUserText(body: unknown): string {
-  if (!isRecord(body) || !Array.isArray(body['messages'])) return '';
-  const first: unknown = body['messages'].find((m: unknown) => isRecord(m) && m['role'] === 'user');
+  if (!isRecord(body)) return '';
+  const list = body['messages'] ?? body['input'] ?? body['contents'];
+  if (!Array.isArray(list)) return '';
+  const first: unknown = list.find((m: unknown) => isRecord(m) && m['role'] === 'user');
   if (!isRecord(first)) return '';
-  const content = first['content'];
+  const content = first['content'] ?? first['parts'];
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((p: unknown) => (isRecord(p) && p['type'] === 'text' && typeof p['text'] === 'string' ? p['text'] : ''))
+    .map((p: unknown) =>
+      isRecord(p) && (p['type'] === 'text' || p['type'] === 'input_text' || p['type'] === undefined) && typeof p['text'] === 'string' ? p['text'] : '',
+    )
     .join('');
 }
 
@@ -106,7 +131,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       requests.push(recorded);
       options.onRequest?.(recorded);
       const n = ++counter;
-      if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
+      if (req.method === 'GET' && (url.pathname === '/v1/models' || url.pathname === '/v1beta/models')) return modelList(url.pathname);
+      const format = formatOf(req.method, url.pathname);
+      if (format === undefined) {
         return apiError(404, 'not_found_error', `fake-anthropic: no route for ${req.method} ${url.pathname}`, n);
       }
       let next = routes.find((r) => r.queue.length > 0 && matches(r.match, recorded))?.queue.shift();
@@ -119,10 +146,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         return apiError(500, 'api_error', `fake-anthropic: the script is empty (request #${n} had no response)`, n);
       }
       served.push(next);
-      if (next.kind === 'http_error') return httpErrorResponse(next, n);
+      if (next.kind === 'http_error') return format === 'anthropic' ? httpErrorResponse(next, n) : vendorErrorResponse(format, next, n);
       const body = parseJson(text);
-      const model = isRecord(body) && typeof body['model'] === 'string' ? body['model'] : 'claude-fake';
-      return sseResponse(next, model, n, req.signal, parked);
+      const pathModel = /models\/([^/:]+):/.exec(url.pathname)?.[1];
+      const model = isRecord(body) && typeof body['model'] === 'string' ? body['model'] : (pathModel ?? 'claude-fake');
+      return sseResponse(next, wireFrames(format, next, model, n), n, req.signal, parked, format);
     },
   });
 
@@ -163,21 +191,77 @@ function httpErrorResponse(error: FakeHttpError, n: number): Response {
   });
 }
 
+function wireFrames(format: WireFormat, reply: FakeReply, model: string, n: number): WireFrame[] {
+  switch (format) {
+    case 'anthropic':
+      return framesFor(reply, model, n).map((f) =>
+        'delayMs' in f ? f : { text: `event: ${f.event}\ndata: ${JSON.stringify(f.data)}\n\n` },
+      );
+    case 'openai-chat':
+      return chatFrames(reply, model, n);
+    case 'openai-responses':
+      return responsesFrames(reply, model, n);
+    case 'gemini':
+      return geminiFrames(reply, model, n);
+  }
+}
+
+/** The error bodies OpenAI and Google send with an HTTP error status. */
+function vendorErrorResponse(format: WireFormat, error: FakeHttpError, n: number): Response {
+  const retryDelay = error.headers['retry-after'];
+  const body =
+    error.rawBody ??
+    JSON.stringify(
+      format === 'gemini'
+        ? {
+            error: {
+              code: error.status,
+              message: error.message,
+              status: googleStatus(error.status),
+              ...(retryDelay === undefined ? {} : { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retryDelay}s` }] }),
+            },
+          }
+        : { error: { message: error.message, type: error.errorType, param: null, code: null } },
+    );
+  return new Response(body, {
+    status: error.status,
+    headers: {
+      'content-type': error.rawBody === undefined ? 'application/json; charset=utf-8' : 'text/html',
+      'x-request-id': requestId(n),
+      ...error.headers,
+    },
+  });
+}
+
+function modelList(path: string): Response {
+  const body =
+    path === '/v1beta/models'
+      ? { models: [{ name: 'models/gemini-fake', displayName: 'Gemini Fake', inputTokenLimit: 1_048_576, outputTokenLimit: 65_536, supportedGenerationMethods: ['generateContent'] }] }
+      : {
+          object: 'list',
+          data: [{ id: 'fake-model', object: 'model', type: 'model', created: 1_764_000_000, owned_by: 'fake', display_name: 'Fake Model', created_at: '2025-11-24T00:00:00Z' }],
+          has_more: false,
+          first_id: 'fake-model',
+          last_id: 'fake-model',
+        };
+  return Response.json(body);
+}
+
 function sseResponse(
   reply: FakeReply,
-  model: string,
+  frames: WireFrame[],
   n: number,
   signal: AbortSignal,
   parked: Set<() => void>,
+  format: WireFormat,
 ): Response {
-  const frames = framesFor(reply, model, n);
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       const run = async (): Promise<void> => {
         for (const frame of frames) {
           if (signal.aborted) return;
           if ('delayMs' in frame) await Bun.sleep(frame.delayMs);
-          else controller.enqueue(encoder.encode(`event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`));
+          else controller.enqueue(encoder.encode(frame.text));
         }
         switch (reply.ending.type) {
           case 'complete':
@@ -214,9 +298,9 @@ function sseResponse(
   return new Response(stream, {
     status: 200,
     headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
+      'content-type': format === 'gemini' ? 'text/event-stream' : 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
-      'request-id': requestId(n),
+      [format === 'anthropic' ? 'request-id' : 'x-request-id']: requestId(n),
       ...reply.headers,
     },
   });

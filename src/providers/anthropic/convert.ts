@@ -43,7 +43,18 @@ function toTool(spec: ToolSpec): Tool {
 
 function toMessageParam(message: Message): MessageParam {
   if (message.role === 'user') return { role: 'user', content: message.content.map(userBlock) };
-  return { role: 'assistant', content: message.content.map(assistantBlock) };
+  const content = message.content.flatMap(assistantBlock);
+  // Only another vendor's thinking was in it; the API refuses an empty assistant turn.
+  return { role: 'assistant', content: content.length > 0 ? content : [{ type: 'text', text: '(no text)' }] };
+}
+
+/**
+ * Tool-use ids must match `^[a-zA-Z0-9_-]+$`. Ids made by other vendors (a
+ * history begun on another model) are mapped the same way in the call and in
+ * its result, so the pair still matches.
+ */
+export function anthropicToolId(id: string): string {
+  return /^[a-zA-Z0-9_-]+$/.test(id) ? id : id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'toolu_empty';
 }
 
 function userBlock(part: UserPart): ContentBlockParam {
@@ -55,7 +66,7 @@ function userBlock(part: UserPart): ContentBlockParam {
     case 'tool_result': {
       const block: ToolResultBlockParam = {
         type: 'tool_result',
-        tool_use_id: part.toolUseId,
+        tool_use_id: anthropicToolId(part.toolUseId),
         content: part.content.map((c) => (c.type === 'text' ? textBlock(c) : imageBlock(c))),
       };
       if (part.isError) block.is_error = true;
@@ -64,17 +75,19 @@ function userBlock(part: UserPart): ContentBlockParam {
   }
 }
 
-function assistantBlock(part: AssistantPart): ContentBlockParam {
+function assistantBlock(part: AssistantPart): ContentBlockParam[] {
   switch (part.type) {
     case 'text':
-      return textBlock(part);
+      return [textBlock(part)];
     case 'thinking':
+      // Another vendor's reasoning cannot be verified here: dropped, as when switching models.
+      if (part.source !== undefined) return [];
       // Sent back byte for byte: the API verifies the signature against the text.
-      return { type: 'thinking', thinking: part.thinking, signature: part.signature };
+      return [{ type: 'thinking', thinking: part.thinking, signature: part.signature }];
     case 'redacted_thinking':
-      return { type: 'redacted_thinking', data: part.data };
+      return part.source === undefined ? [{ type: 'redacted_thinking', data: part.data }] : [];
     case 'tool_use':
-      return { type: 'tool_use', id: part.id, name: part.name, input: part.input };
+      return [{ type: 'tool_use', id: anthropicToolId(part.id), name: part.name, input: part.input }];
   }
 }
 

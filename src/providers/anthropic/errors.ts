@@ -4,12 +4,19 @@
  * short line: never a stack, never a JSON dump, never an HTML error page.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import {
+  describe,
+  formatSeconds,
+  isRecord,
+  kindForStatus,
+  oneLine,
+  retryAfterMs,
+  statusText,
+  type AbortCause,
+} from '../failure.ts';
 import type { ProviderError, ProviderErrorKind } from '../types.ts';
 
-/** Who aborted the request, when we did: the caller's signal or our idle watchdog. */
-export type AbortCause = 'caller' | 'idle' | null;
-
-const MAX_MESSAGE = 240;
+export { kindForStatus, retryAfterMs, type AbortCause };
 
 export function abortedError(): ProviderError {
   return { kind: 'aborted', message: 'Request aborted.' };
@@ -66,18 +73,9 @@ export function sseError(data: unknown, requestId: string | undefined): Provider
   return error;
 }
 
-export function kindForStatus(status: number): ProviderErrorKind {
-  if (status === 429) return 'rate_limit';
-  if (status === 529) return 'overloaded';
-  if (status === 401 || status === 403) return 'auth';
-  if (status === 408 || status === 409 || status >= 500) return 'server';
-  // 400, 404, 413, 422 and every other 4xx: the request itself is wrong; sending it again cannot help.
-  return 'bad_request';
-}
-
 function httpError(status: number, e: APIError): ProviderError {
   const kind = kindForStatus(status);
-  const detail = e.apiMessage ?? fallbackDetail(status);
+  const detail = e.apiMessage ?? statusText(status);
   const error: ProviderError = { kind, status, message: oneLine(`Anthropic API error ${status}: ${detail}`) };
   const requestId = e.requestID ?? undefined;
   if (requestId) error.requestId = requestId;
@@ -88,68 +86,7 @@ function httpError(status: number, e: APIError): ProviderError {
   return error;
 }
 
-/** For bodies that are not the API's JSON (a proxy's HTML page, an empty body). */
-function fallbackDetail(status: number): string {
-  const known: Record<number, string> = {
-    400: 'bad request',
-    401: 'unauthorized (check your API key)',
-    403: 'forbidden',
-    404: 'not found',
-    408: 'request timeout',
-    409: 'conflict',
-    413: 'request too large',
-    422: 'unprocessable request',
-    429: 'rate limited',
-    500: 'internal server error',
-    502: 'bad gateway',
-    503: 'service unavailable',
-    504: 'gateway timeout',
-    529: 'overloaded',
-  };
-  return known[status] ?? 'request failed';
-}
-
-/**
- * How long the server asks us to wait: `retry-after-ms` first (the API's own
- * precise header), then `retry-after` as seconds or as an HTTP date.
- */
-export function retryAfterMs(headers: Headers, now: number = Date.now()): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '') {
-    const n = Number(ms);
-    if (Number.isFinite(n) && n >= 0) return Math.round(n);
-  }
-  const after = headers.get('retry-after');
-  if (after === null || after.trim() === '') return undefined;
-  const seconds = Number(after);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? Math.round(seconds * 1000) : undefined;
-  const date = Date.parse(after);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
-
 function causeText(e: APIConnectionError): string {
   return e.cause === undefined ? e.message : describe(e.cause);
 }
 
-/** A short description of a thrown value, with the system error code when there is one. */
-function describe(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  const code = (e as Error & { code?: unknown }).code;
-  // Bun appends advice meant for developers ("For more information, pass `verbose: true`…").
-  const message = e.message.replace(/\s*For more information,.*$/s, '').trim() || e.name;
-  return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
-}
-
-function oneLine(s: string): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_MESSAGE ? `${flat.slice(0, MAX_MESSAGE - 3)}...` : flat;
-}
-
-function formatSeconds(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

@@ -10,6 +10,10 @@ export interface AnthropicProviderOptions {
    * configuration flows through the CLI.
    */
   baseURL?: string;
+  /** Extra headers on every request (a company gateway's). */
+  headers?: Record<string, string>;
+  /** Time to the response headers, in ms (the idle watchdog covers the body). */
+  timeoutMs?: number;
 }
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -31,6 +35,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     logLevel: 'off',
     logger: SILENT_LOGGER,
     openTelemetry: false,
+    ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
   });
   return {
     name: 'anthropic',

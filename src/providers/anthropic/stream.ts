@@ -11,7 +11,7 @@
  * Contract (see ../types.ts): never throws once iteration starts; always ends
  * with exactly one `stop` or `error` event carrying the message so far.
  */
-import type Anthropic from '@anthropic-ai/sdk';
+import type { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
 import { AccumulateError, accumulate, createAccumulator, messageOf, type AccumulatorState } from '../accumulate.ts';
@@ -30,7 +30,7 @@ import {
 import { WireMapper } from './events.ts';
 
 export async function* streamMessages(
-  client: Anthropic,
+  client: BaseAnthropic,
   request: ProviderRequest,
   options: StreamOptions,
 ): AsyncGenerator<ProviderEvent, void, undefined> {

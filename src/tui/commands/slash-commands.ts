@@ -101,7 +101,12 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
     }
     case 'model': {
       if (arg) {
-        controller.setModel(arg);
+        try {
+          controller.setModel(arg);
+        } catch (e) {
+          ctx.notice('error', e instanceof Error ? e.message : String(e));
+          return;
+        }
         ctx.setInfo(controller.info());
         ctx.notice('info', `Model set to ${arg}.`);
         return;

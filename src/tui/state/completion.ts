@@ -1,12 +1,13 @@
 /**
  * Completion as you type: `/com` offers slash commands, `@sr/ap` offers files
- * (fuzzy, from the controller's .gitignore-aware listing).
+ * (fuzzy, from the controller's .gitignore-aware listing), `/model gp` offers
+ * models across providers.
  */
 export interface Completion {
   /** Where the completed token starts and ends in the input. */
   start: number;
   end: number;
-  kind: 'command' | 'file';
+  kind: 'command' | 'file' | 'model';
   options: { value: string; label: string; detail?: string }[];
 }
 
@@ -67,6 +68,22 @@ export function completeFile(value: string, cursor: number, files: readonly stri
   if (options.length === 0) return undefined;
   if (options.length === 1 && options[0]?.label === query) return undefined;
   return { start, end: cursor, kind: 'file', options };
+}
+
+/** `/model <partial>`: the models whose `provider/name` fuzzily matches what is typed. */
+export function completeModel(value: string, cursor: number, models: () => readonly string[], limit = 8): Completion | undefined {
+  const m = /^\/model\s+(\S*)$/.exec(value.slice(0, cursor));
+  if (!m || value.slice(cursor).trim() !== '') return undefined;
+  const query = m[1] ?? '';
+  const scored: { model: string; s: number }[] = [];
+  for (const model of models()) {
+    const s = fuzzyScore(query, model);
+    if (s >= 0) scored.push({ model, s });
+  }
+  scored.sort((a, b) => b.s - a.s || a.model.localeCompare(b.model));
+  const options = scored.slice(0, limit).map(({ model }) => ({ value: model, label: model }));
+  if (options.length === 0 || (options.length === 1 && options[0]?.value === query)) return undefined;
+  return { start: cursor - query.length, end: cursor, kind: 'model', options };
 }
 
 /** The input with the chosen option in place of the token, followed by a space. */

@@ -179,6 +179,12 @@ export class Transcript {
       case 'retry':
         this.dropAttempt(e.attempt, e.delayMs, e.message);
         return;
+      case 'model_fallback': {
+        const partial = this.discardLive();
+        this.commit({ kind: 'notice', level: 'warning', text: `${e.from}: ${e.reason} — switching to ${e.to}.${partial}` });
+        this.committedThisTurn = false;
+        return;
+      }
       case 'assistant_message':
         this.finishStreaming();
         return;
@@ -409,7 +415,15 @@ export class Transcript {
   }
 
   private dropAttempt(attempt: number, delayMs: number, message: string): void {
-    // The failed attempt's output will be sent again: drop what is still live.
+    const partial = this.discardLive();
+    const seconds = (delayMs / 1000).toFixed(1);
+    this.commit({ kind: 'notice', level: 'warning', text: `${message} — retrying in ${seconds} s (attempt ${attempt}).${partial}` });
+    this.committedThisTurn = false;
+    this.run.update((r) => (r.phase === 'idle' ? r : { ...r, phase: 'requesting', retry: { attempt, message } }));
+  }
+
+  /** The failed attempt's output will be sent again: drop what is still live; says what happens to what was committed. */
+  private discardLive(): string {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.pendingText = '';
@@ -417,10 +431,6 @@ export class Transcript {
     this.stream.reset();
     const live = this.live.get();
     this.live.set({ ...live, text: '', codeTail: undefined, codeLinesCommitted: 0, thinking: undefined, tools: live.tools.filter((t) => t.status !== 'streaming' && t.status !== 'pending') });
-    const seconds = (delayMs / 1000).toFixed(1);
-    const partial = this.committedThisTurn ? ' The partial answer above is discarded and will be sent again.' : '';
-    this.commit({ kind: 'notice', level: 'warning', text: `${message} — retrying in ${seconds} s (attempt ${attempt}).${partial}` });
-    this.committedThisTurn = false;
-    this.run.update((r) => (r.phase === 'idle' ? r : { ...r, phase: 'requesting', retry: { attempt, message } }));
+    return this.committedThisTurn ? ' The partial answer above is discarded and will be sent again.' : '';
   }
 }

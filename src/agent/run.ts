@@ -1,0 +1,94 @@
+/** One run of a session — a user prompt to its `run_finished` — and the state that lives only that long. */
+import type { ToolSpec, Usage } from '../providers/index.ts';
+import type { AnyTool, ToolRegistry } from '../tools/index.ts';
+import { CostMeter } from './cost-meter.ts';
+import type { AgentEvent, ModelUsage, RunStopReason } from './events.ts';
+import { ModelChain, tally } from './fallback.ts';
+import { MAX_CONTINUATIONS, type AgentSettings } from './settings.ts';
+
+/** The tools one request offers: the list, its names and the specs sent to the model. */
+export interface OfferedTools {
+  readonly tools: readonly AnyTool[];
+  readonly names: ReadonlySet<string>;
+  readonly specs: ToolSpec[];
+}
+
+/**
+ * A run's own state: its meter (sub-agents started in it add their spending
+ * here, so totals and the budget cover the tree), its event sink, its turn
+ * counter, and the offered tools, rebuilt only when the registry's answer
+ * changes (tool_search found some; a drop-in tool came or went).
+ */
+export class Run {
+  readonly meter: CostMeter;
+  readonly started = performance.now();
+  /** Model requests made so far in this run. */
+  turns = 0;
+  /** The last assistant text: the run's result. */
+  lastText = '';
+  /** The last request's usage tells how full the context is (see compaction.ts). */
+  lastUsage: Usage | undefined;
+  /** The run's model, moving down the fallback chain when one keeps failing (and staying there). */
+  readonly chain: ModelChain;
+  /** What the run spent on each model. */
+  private readonly perModel = new Map<string, ModelUsage>();
+  private continuations = 0;
+  private offered: OfferedTools | undefined;
+
+  constructor(
+    readonly emit: (e: AgentEvent) => void,
+    limitUsd: number | undefined,
+    parentMeter: CostMeter,
+    /** The session's turn count before this run: turn numbers continue across runs. */
+    private readonly turnBase: number,
+    models: Pick<AgentSettings, 'model' | 'fallbackModels'>,
+  ) {
+    this.meter = new CostMeter(limitUsd, parentMeter);
+    this.chain = new ModelChain(models.model, models.fallbackModels);
+  }
+
+  /** One request's spending, on the model it went to. */
+  spent(model: string, usage: Usage, costUsd: number): void {
+    this.meter.add(usage, costUsd);
+    tally(this.perModel, model, usage, costUsd);
+  }
+
+  /** The turn number the next request gets (session-wide). */
+  get turn(): number {
+    return this.turnBase + this.turns;
+  }
+
+  /**
+   * The offered tools for the next request. `current` is the registry's
+   * answer now; the names and specs are recomputed only when it differs from
+   * the last one (same tool objects in the same order means nothing changed).
+   */
+  tools(current: readonly AnyTool[], registry: ToolRegistry): OfferedTools {
+    const last = this.offered;
+    if (last && last.tools.length === current.length && last.tools.every((t, i) => t === current[i])) return last;
+    const names = current.map((t) => t.name);
+    this.offered = { tools: current, names: new Set(names), specs: registry.specs(names) };
+    return this.offered;
+  }
+
+  /** A `max_tokens` stop with no tool calls gets an automatic "continue", a few times per run. */
+  mayContinue(): boolean {
+    if (this.continuations >= MAX_CONTINUATIONS) return false;
+    this.continuations++;
+    return true;
+  }
+
+  finished(stopReason: RunStopReason, error?: string): Extract<AgentEvent, { type: 'run_finished' }> {
+    return {
+      type: 'run_finished',
+      stopReason,
+      result: this.lastText,
+      turns: this.turns,
+      usage: this.meter.usage,
+      costUsd: this.meter.costUsd,
+      durationMs: Math.round(performance.now() - this.started),
+      ...(error === undefined ? {} : { error }),
+      ...(this.perModel.size === 0 ? {} : { modelUsage: Object.fromEntries(this.perModel) }),
+    };
+  }
+}

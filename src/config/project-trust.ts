@@ -1,0 +1,109 @@
+// Which project folders the user has trusted, and which of a project's MCP servers they approved: one file moat writes.
+import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { moatPaths } from './paths.ts';
+
+/**
+ * A project's own files (`.claude/settings.json`, `.mcp.json`, `.moat/config.toml`)
+ * may restrict at once, but may grant (allow rules, hooks, env, MCP servers) only
+ * after the user said yes for that folder. A cloned repository must not be able to
+ * start a program or widen its own permissions by itself, so the answer lives in
+ * the user's config folder, never in the project.
+ */
+const ProjectEntry = z.object({
+  trusted: z.boolean().default(false),
+  approvedMcpServers: z.array(z.string()).default([]),
+});
+const TrustFile = z.object({
+  version: z.literal(1).default(1),
+  projects: z.record(z.string(), ProjectEntry).default({}),
+});
+type TrustFile = z.infer<typeof TrustFile>;
+
+export interface ProjectTrust {
+  trusted: boolean;
+  approvedMcpServers: string[];
+}
+
+export class TrustFileError extends Error {
+  readonly code = 'trust_file_invalid';
+}
+
+/** `<configDir>/projects.json`. */
+export function trustFilePath(configDir: string = moatPaths().configDir): string {
+  return join(configDir, 'projects.json');
+}
+
+/** Projects are keyed by real path, so a symlinked checkout and its target are one project. */
+function projectKey(projectRoot: string): string {
+  try {
+    return realpathSync(projectRoot);
+  } catch {
+    return projectRoot;
+  }
+}
+
+function readTrustFile(file: string): TrustFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return TrustFile.parse({});
+    throw e;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new TrustFileError(`${file}: not valid JSON (${(e as Error).message}); fix or delete it`);
+  }
+  const parsed = TrustFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new TrustFileError(`${file}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+/** Write-then-rename, so a crash or a second moat never leaves half a file; mode 0600 because it grants. */
+function writeTrustFile(file: string, data: TrustFile): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
+}
+
+function update(configDir: string | undefined, projectRoot: string, change: (e: ProjectTrust) => ProjectTrust): void {
+  const file = trustFilePath(configDir);
+  const data = readTrustFile(file);
+  const key = projectKey(projectRoot);
+  const before = data.projects[key] ?? { trusted: false, approvedMcpServers: [] };
+  data.projects[key] = change({ trusted: before.trusted, approvedMcpServers: [...before.approvedMcpServers] });
+  writeTrustFile(file, data);
+}
+
+/** What the user has granted this project. An unknown project is untrusted with no approved servers. */
+export function projectTrust(projectRoot: string, configDir?: string): ProjectTrust {
+  const entry = readTrustFile(trustFilePath(configDir)).projects[projectKey(projectRoot)];
+  return { trusted: entry?.trusted ?? false, approvedMcpServers: [...(entry?.approvedMcpServers ?? [])] };
+}
+
+/** The user trusts this folder: its settings may grant permissions and run hooks. */
+export function trustProject(projectRoot: string, configDir?: string): void {
+  update(configDir, projectRoot, (e) => ({ ...e, trusted: true }));
+}
+
+/** Withdraw trust (MCP approvals are kept: they were given one by one). */
+export function untrustProject(projectRoot: string, configDir?: string): void {
+  update(configDir, projectRoot, (e) => ({ ...e, trusted: false }));
+}
+
+/** The user approved these project-scoped MCP servers by name; approving adds, never removes. */
+export function approveMcpServers(projectRoot: string, names: string[], configDir?: string): void {
+  update(configDir, projectRoot, (e) => ({
+    ...e,
+    approvedMcpServers: [...new Set([...e.approvedMcpServers, ...names])].sort(),
+  }));
+}

@@ -1,0 +1,116 @@
+/** The session protocol's dispatcher: operations in, one ordered event stream out; no agent logic of its own. */
+import type { PermissionDecision, PermissionMode, UserPart } from '../agent/index.ts';
+import { assertNever, AsyncQueue, errorMessage } from '../util/index.ts';
+import type { SessionEvent } from './events.ts';
+import type { SessionOp } from './ops.ts';
+
+/** What the host drives: an AgentSession. */
+export interface ProtocolAgent {
+  run(prompt: string | UserPart[], signal: AbortSignal): AsyncIterable<SessionEvent>;
+  setModel(model: string): void;
+  setPermissionMode(mode: PermissionMode): void;
+}
+
+/** Where permission answers go: the PermissionBroker whose `ask` the session was opened with. */
+export interface PermissionAnswers {
+  respond(requestId: string, decision: PermissionDecision): boolean;
+}
+
+/**
+ * Serves one session to one front end. Operations go in through `submit`;
+ * every event of every run comes out of `events`, in order, for the life of
+ * the host. User messages that arrive while a run is going wait their turn.
+ * Each run gets its own AbortController, so `interrupt` reaches the HTTP
+ * request and the running tools through one signal.
+ */
+export class SessionHost {
+  private readonly out = new AsyncQueue<SessionEvent>();
+  private readonly reader = this.out[Symbol.asyncIterator]();
+  private readonly waiting: (string | UserPart[])[] = [];
+  private running: AbortController | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly agent: ProtocolAgent,
+    /** Absent when nothing can answer a question (-p): the session then denies instead of asking. */
+    private readonly answers?: PermissionAnswers,
+  ) {}
+
+  /** Every event, in order; one consumer. Ends after an `end` operation, once the waiting runs are done. */
+  readonly events: AsyncIterable<SessionEvent> = { [Symbol.asyncIterator]: () => this.reader };
+
+  /** True while a run is going. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  submit(op: SessionOp): void {
+    switch (op.type) {
+      case 'user_message':
+        this.waiting.push(op.content);
+        this.pump();
+        return;
+      case 'interrupt':
+        this.running?.abort();
+        return;
+      case 'permission_answer':
+        this.answers?.respond(op.requestId, op.decision);
+        return;
+      case 'set_permission_mode':
+        this.agent.setPermissionMode(op.mode);
+        return;
+      case 'set_model':
+        this.agent.setModel(op.model);
+        return;
+      case 'end':
+        this.ended = true;
+        this.pump();
+        return;
+      default:
+        assertNever(op, 'session operation');
+    }
+  }
+
+  /**
+   * For front ends that run one prompt at a time (the TUI, `-p`): submits it
+   * and yields its events up to and including its `run_finished`. Aborting
+   * `signal` sends `interrupt`.
+   */
+  async *turn(content: string | UserPart[], signal: AbortSignal): AsyncIterable<SessionEvent> {
+    const interrupt = () => this.submit({ type: 'interrupt' });
+    this.submit({ type: 'user_message', content });
+    if (signal.aborted) interrupt();
+    signal.addEventListener('abort', interrupt, { once: true });
+    try {
+      for (;;) {
+        const next = await this.reader.next();
+        if (next.done) return;
+        yield next.value;
+        if (next.value.type === 'run_finished') return;
+      }
+    } finally {
+      signal.removeEventListener('abort', interrupt);
+    }
+  }
+
+  private pump(): void {
+    if (this.running) return;
+    const next = this.waiting.shift();
+    if (next === undefined) {
+      if (this.ended) this.out.close();
+      return;
+    }
+    const controller = new AbortController();
+    this.running = controller;
+    this.drive(next, controller)
+      .catch((e: unknown) => this.out.push({ type: 'notice', level: 'error', message: errorMessage(e) }))
+      .finally(() => {
+        this.running = undefined;
+        this.pump();
+      });
+  }
+
+  private async drive(content: string | UserPart[], controller: AbortController): Promise<void> {
+    for await (const e of this.agent.run(content, controller.signal)) this.out.push(e);
+  }
+}

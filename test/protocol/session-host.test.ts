@@ -1,0 +1,126 @@
+/**
+ * The session protocol's dispatcher over a real AgentSession (real provider
+ * against the fake server, real SQLite): operations in, one ordered event
+ * stream out.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentSession, PermissionBroker } from '../../src/agent/index.ts';
+import { SessionHost, type SessionEvent } from '../../src/protocol/index.ts';
+import { createAnthropicProvider } from '../../src/providers/index.ts';
+import { openStore, type Store } from '../../src/store/index.ts';
+import { builtinTools, ToolRegistry } from '../../src/tools/index.ts';
+import { testSettings } from '../support/agent-settings.ts';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+
+let server: FakeAnthropic;
+let store: Store;
+let root: string;
+
+beforeAll(async () => {
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-protocol-')));
+  store = openStore(join(root, '.db', 'moat.db'));
+  server.requests.length = 0;
+});
+afterEach(() => {
+  store.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function host(interactive: boolean) {
+  const broker = new PermissionBroker();
+  const session = AgentSession.open({
+    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+    registry: new ToolRegistry(builtinTools()),
+    store,
+    settings: testSettings(root),
+    ...(interactive ? { ask: broker.ask } : {}),
+  });
+  return { host: new SessionHost(session, interactive ? broker : undefined), session };
+}
+
+const requestModel = (i: number) => (server.requests[i]!.body as { model: string }).model;
+
+describe('session host', () => {
+  test('user messages queue behind the running one; each run ends with one run_finished; end closes the stream', async () => {
+    server.script(reply().text('one'), reply().text('two'));
+    const { host: h } = host(false);
+    h.submit({ type: 'user_message', content: 'first' });
+    h.submit({ type: 'user_message', content: 'second' });
+    h.submit({ type: 'end' });
+    const events: SessionEvent[] = [];
+    for await (const e of h.events) events.push(e);
+    const finished = events.filter((e) => e.type === 'run_finished');
+    expect(finished.map((e) => [e.stopReason, e.result])).toEqual([
+      ['end_turn', 'one'],
+      ['end_turn', 'two'],
+    ]);
+    // Runs never overlap: the second run's first event comes after the first run's last.
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('run_finished')).toBeLessThan(types.lastIndexOf('session_started'));
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test('set_model takes effect from the next request', async () => {
+    server.script(reply().text('a'), reply().text('b'));
+    const { host: h } = host(false);
+    const signal = new AbortController().signal;
+    for await (const _ of h.turn('x', signal));
+    h.submit({ type: 'set_model', model: 'claude-opus-4-5' });
+    for await (const _ of h.turn('y', signal));
+    expect([requestModel(0), requestModel(1)]).toEqual(['claude-sonnet-4-5', 'claude-opus-4-5']);
+  });
+
+  test('interrupt aborts the run in progress through its signal: stopReason aborted, the next message still runs', async () => {
+    server.script(reply().text('partial answer').stall(), reply().text('after'));
+    const { host: h } = host(false);
+    h.submit({ type: 'user_message', content: 'long' });
+    const events: SessionEvent[] = [];
+    for await (const e of h.events) {
+      events.push(e);
+      if (e.type === 'text_delta') h.submit({ type: 'interrupt' });
+      if (e.type === 'run_finished' && e.stopReason === 'aborted') {
+        h.submit({ type: 'user_message', content: 'again' });
+        h.submit({ type: 'end' });
+      }
+    }
+    const finished = events.filter((e) => e.type === 'run_finished');
+    expect(finished.map((e) => e.stopReason)).toEqual(['aborted', 'end_turn']);
+    expect(events.filter((e) => e.type === 'turn_aborted')).toHaveLength(1);
+  });
+
+  test('a permission prompt is one event answered by one operation', async () => {
+    server.script(reply().toolUse('bash', { command: 'echo hi' }).stop('tool_use'), reply().text('ran it'));
+    const { host: h } = host(true);
+    const events: SessionEvent[] = [];
+    for await (const e of h.turn('run echo', new AbortController().signal)) {
+      events.push(e);
+      if (e.type === 'permission_request') h.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'allow' } });
+    }
+    expect(events.filter((e) => e.type === 'permission_request')).toHaveLength(1);
+    const done = events.find((e) => e.type === 'tool_finished');
+    expect(done?.type === 'tool_finished' && [done.isError, done.content.trim()]).toEqual([false, 'hi']);
+  });
+
+  test('interrupt while a question is open withdraws it and ends the run as aborted', async () => {
+    server.script(reply().toolUse('bash', { command: 'echo hi' }).stop('tool_use'));
+    const { host: h } = host(true);
+    const controller = new AbortController();
+    const events: SessionEvent[] = [];
+    for await (const e of h.turn('run echo', controller.signal)) {
+      events.push(e);
+      if (e.type === 'permission_request') controller.abort();
+    }
+    const resolved = events.find((e) => e.type === 'permission_resolved');
+    expect(resolved?.type === 'permission_resolved' && resolved.decision.behavior).toBe('deny');
+    expect(events.at(-1)?.type === 'run_finished' && events.at(-1)).toMatchObject({ stopReason: 'aborted' });
+  });
+});
