@@ -4,23 +4,21 @@
  * transport that takes `command`/`args`/`env` can use it unchanged.
  */
 import { randomBytes } from 'node:crypto';
-import { CAP_SETFCAP, capabilityArgs, processHasBoundingCapability } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js';
 import { tmpdir } from 'node:os';
 import { bwrapArgv, protectedPaths, realRoots } from './bwrap-argv.ts';
 import { builtinDenyRead, builtinDenyWrite, PROTECTED_IN_ROOT } from './deny-list.ts';
 import { DEFAULT_SCRUB_ENV, scrubEnv } from './env-scrub.ts';
-import { networkBridge } from './network-bridge.ts';
 import { applySeccompPath, deniedFilePath } from './seccomp-helper.ts';
 import { sandboxSupport } from './support.ts';
 import { SandboxUnavailableError, type PrepareOptions, type SandboxedCommand, type SandboxViolation } from './types.ts';
-import { watchWrites } from './write-monitor.ts';
 
 /**
  * `--cap-drop ALL`, plus CAP_SETFCAP for a root caller using the seccomp
  * loader: its nested user namespace maps uid 0, which the kernel allows only
  * to a creator holding it (the runtime's own rule, reused).
  */
-function capabilities(usesSeccompHelper: boolean): string[] {
+async function capabilities(usesSeccompHelper: boolean): Promise<string[]> {
+  const { CAP_SETFCAP, capabilityArgs, processHasBoundingCapability } = await import('@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js');
   return capabilityArgs({ euid: process.geteuid?.(), hasSetfcap: processHasBoundingCapability(CAP_SETFCAP), usesSeccompHelper });
 }
 
@@ -49,8 +47,9 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions): Prom
   const seccomp = grants.allowUnixSockets.length > 0 ? null : applySeccompPath();
 
   // Network: none at all (a fresh namespace), unless hosts are granted; then only through the filtering proxy.
-  const bridge = grants.allowNetwork.length > 0 ? await networkBridge() : undefined;
-  const writes = seccomp === null ? undefined : await watchWrites(id, writeRoots, denyWrite);
+  // The runtime's modules load on the first sandboxed command, not at start-up (they cost ~60 ms and ~25 MB).
+  const bridge = grants.allowNetwork.length > 0 ? await (await import('./network-bridge.ts')).networkBridge() : undefined;
+  const writes = seccomp === null ? undefined : await (await import('./write-monitor.ts')).watchWrites(id, writeRoots, denyWrite);
   if (writes !== undefined) {
     bindSockets.push(writes.socketPath);
     Object.assign(setEnv, writes.env);
@@ -64,7 +63,7 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions): Prom
     bridge.register(id, grants.allowNetwork, grants.denyNetwork, grants.allowPrivateNetwork === true);
   }
 
-  const full = bwrapArgv({ bwrap: support.bwrap, cwd: opts.cwd, writeRoots, denyWrite, denyRead, deniedFile: deniedFilePath(), setEnv, bindSockets, capabilities: capabilities(seccomp !== null) }, inner);
+  const full = bwrapArgv({ bwrap: support.bwrap, cwd: opts.cwd, writeRoots, denyWrite, denyRead, deniedFile: deniedFilePath(), setEnv, bindSockets, capabilities: await capabilities(seccomp !== null) }, inner);
   let finished: Promise<SandboxViolation[]> | undefined;
   return {
     argv: full,

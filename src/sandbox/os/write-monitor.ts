@@ -82,6 +82,11 @@ export async function watchWrites(id: string, roots: readonly string[], denied: 
       // The last events may still be in the socket when the process has gone: give the listener one turn of the loop.
       await new Promise((r) => setTimeout(r, 0));
       watches.delete(id);
+      // The listener would keep moat's event loop alive: it runs only while a command is being watched.
+      if (watches.size === 0 && monitor === m) {
+        monitor = undefined;
+        m.stop();
+      }
       return [...watch.seen.values()];
     },
   };
