@@ -1,4 +1,5 @@
-import type { AssistantMessage, ToolResultPart, Usage, UserMessage } from '../providers/index.ts';
+/** The agent's typed event stream: what a run tells its front end. */
+import type { AssistantMessage, ProviderEvent, ToolResultPart, Usage, UserMessage } from '../providers/index.ts';
 import type { CallIntent, ToolDisplay, TodoItem } from '../tools/index.ts';
 import type { WorktreeChanges } from './subagents/worktree.ts';
 
@@ -8,11 +9,23 @@ export type RunStopReason =
   | 'max_turns' // --max-turns reached
   | 'budget' // --max-budget-usd reached
   | 'aborted' // Esc / Ctrl-C / SIGTERM
-  | 'error'; // API or infrastructure failure
+  | 'error' // API or infrastructure failure
+  | 'no_structured_output'; // --json-schema: no valid StructuredOutput call after the reminders
 
 export type PermissionDecision =
-  | { behavior: 'allow'; remember?: 'project' | 'user' }
+  | {
+      behavior: 'allow';
+      /** "Allow always": where the rule is kept ('session': for this session only, nothing written). */
+      remember?: 'project' | 'user' | 'session';
+      /** With `remember`: these rules instead of the one moat derives from the call (an SDK's updatedPermissions). */
+      rules?: string[];
+      /** Run the call with this input instead (an SDK's updatedInput); it is validated like the model's. */
+      updatedInput?: unknown;
+    }
   | { behavior: 'deny'; message?: string };
+
+/** The model stream's events as the provider reports them (index-tagged), minus the final error. */
+export type ModelStreamEvent = Exclude<ProviderEvent, { type: 'error' }>;
 
 /**
  * The agent's typed event stream. `print/` and `tui/` consume it; neither
@@ -47,9 +60,18 @@ export type AgentEvent =
    * everything streamed since the last `turn_started` (it will be sent again).
    */
   | { type: 'retry'; turn: number; attempt: number; delayMs: number; message: string }
+  /**
+   * Every event of the model's stream, in wire order, for front ends that
+   * mirror it (stream-json with --include-partial-messages). Discard what
+   * came since the last `message_start` on `retry`.
+   */
+  | { type: 'model_stream'; turn: number; event: ModelStreamEvent }
   /** `model`: the model that wrote it, when not the session's (after a fallback). */
   | { type: 'assistant_message'; turn: number; message: AssistantMessage; usage: Usage; model?: string }
-  | { type: 'permission_request'; requestId: string; toolUseId: string; toolName: string; intent: CallIntent }
+  /** `input`: the call's validated input (what an SDK's can_use_tool shows). */
+  | { type: 'permission_request'; requestId: string; toolUseId: string; toolName: string; input?: unknown; intent: CallIntent }
+  /** A call the rules, the mode or the person refused; its result tells the model why. */
+  | { type: 'permission_denied'; toolUseId: string; toolName: string; input: unknown; message: string }
   | { type: 'permission_resolved'; requestId: string; decision: PermissionDecision }
   | { type: 'tool_started'; toolUseId: string; name: string }
   | { type: 'tool_update'; toolUseId: string; display: ToolDisplay }
@@ -97,6 +119,8 @@ export type AgentEvent =
       error?: string;
       /** What this run spent per model, when it used any (more than one after a fallback). */
       modelUsage?: Record<string, ModelUsage>;
+      /** With an output schema: the answer given through StructuredOutput, valid against it. */
+      structuredOutput?: unknown;
     };
 
 /** Usage and cost on one model. */

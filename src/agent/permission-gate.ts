@@ -12,6 +12,8 @@ export type AskPermission = (
     requestId: string;
     toolUseId: string;
     toolName: string;
+    /** The call's validated input. */
+    input: unknown;
     intent: CallIntent;
   },
   /** The run's signal: when it aborts, the question is withdrawn and counts as a denial. */
@@ -21,13 +23,20 @@ export type AskPermission = (
 /** Persists an "allow always" answer as a rule (the TUI writes it to .moat/config.toml or the user config). */
 export type RememberRule = (rule: string, scope: 'project' | 'user') => void;
 
-export type GateResult = { ok: true; approvedPaths: string[] } | { ok: false; message: string };
+export type GateResult =
+  /** `updatedInput`: the person (an SDK program) changed the input; the caller validates and runs that instead. */
+  | { ok: true; approvedPaths: string[]; updatedInput?: unknown }
+  | { ok: false; message: string };
 
 /** The call being decided. */
 export interface GateCall {
   tool: AnyTool;
+  /** The validated input. */
+  input: unknown;
   intent: CallIntent;
   toolUseId: string;
+  /** A PreToolUse hook's say: allow skips the question (deny rules still hold); ask asks even where rules allow. */
+  hookDecision?: 'allow' | 'ask';
 }
 
 /** Where the decision comes from and where an answer goes. */
@@ -41,7 +50,7 @@ export interface GateDeps {
    * (the next call sees it) and the front end may persist it. The settings'
    * allow list is never mutated.
    */
-  grant: (rule: Rule, text: string, scope: 'project' | 'user') => void;
+  grant: (rule: Rule, text: string, scope: 'project' | 'user' | 'session') => void;
   /** Called before a dialog opens, so that running calls finish first: nothing runs while the user decides. */
   beforeAsk: () => Promise<void>;
   signal: AbortSignal;
@@ -52,21 +61,26 @@ export interface GateDeps {
  * is asked, or — with no front end to ask — the call is denied with a hint
  * naming the flag or rule that would allow it.
  */
-export async function checkPermission({ tool, intent, toolUseId }: GateCall, deps: GateDeps): Promise<GateResult> {
+export async function checkPermission({ tool, input, intent, toolUseId, hookDecision }: GateCall, deps: GateDeps): Promise<GateResult> {
   const { policy } = deps;
   const call = { toolName: tool.name, effect: tool.effect, intent };
   const decision = decidePermission(call, policy);
-  switch (decision.kind) {
+  if (decision.kind === 'ask' && hookDecision === 'allow') return { ok: true, approvedPaths: outsideRoots(intent, policy.roots) };
+  const kind = decision.kind === 'allow' && hookDecision === 'ask' ? 'ask' : decision.kind;
+  switch (kind) {
     case 'allow':
-      return { ok: true, approvedPaths: decision.approvedPaths };
+      return { ok: true, approvedPaths: decision.kind === 'allow' ? decision.approvedPaths : [] };
     case 'deny':
-      return { ok: false, message: denialHint(call, decision) };
+      return { ok: false, message: decision.kind === 'deny' ? denialHint(call, decision) : `${tool.name} was denied.` };
     case 'ask': {
-      if (!deps.ask) return { ok: false, message: denialHint(call, decision) };
+      if (!deps.ask) {
+        return { ok: false, message: decision.kind === 'ask' ? denialHint(call, decision) : `A hook asked for approval of this ${tool.name} call, and nobody can be asked in this mode.` };
+      }
       await deps.beforeAsk();
       const requestId = newId();
-      deps.emit({ type: 'permission_request', requestId, toolUseId, toolName: tool.name, intent });
-      const answer = await deps.ask({ requestId, toolUseId, toolName: tool.name, intent }, deps.signal);
+      const request = { requestId, toolUseId, toolName: tool.name, input, intent };
+      deps.emit({ type: 'permission_request', ...request });
+      const answer = await deps.ask(request, deps.signal);
       deps.emit({ type: 'permission_resolved', requestId, decision: answer });
       if (answer.behavior === 'deny') {
         const why = answer.message ? ` The user said: ${answer.message}` : '';
@@ -75,15 +89,22 @@ export async function checkPermission({ tool, intent, toolUseId }: GateCall, dep
       // A command no rule can match ($(…), backticks, …) is allowed once; storing a rule for it would be a lie.
       const rememberable = !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
       if (answer.remember && rememberable) {
-        const text = ruleForCall(call, policy.projectRoot, policy.home);
-        const [rule] = parseRuleListSafe(text);
-        if (rule) deps.grant(rule, text, answer.remember);
+        // An SDK program may name the rules itself (its updatedPermissions); otherwise the rule is derived from the call.
+        for (const text of answer.rules ?? [ruleForCall(call, policy.projectRoot, policy.home)]) {
+          const [rule] = parseRuleListSafe(text);
+          if (rule) deps.grant(rule, text, answer.remember);
+        }
       }
       // Paths outside the roots were part of what the user approved.
-      const outside = intent.paths.map((p) => p.path).filter((p) => !policy.roots.some((r) => p === r || p.startsWith(`${r}/`)));
-      return { ok: true, approvedPaths: outside };
+      const approvedPaths = outsideRoots(intent, policy.roots);
+      return answer.updatedInput === undefined ? { ok: true, approvedPaths } : { ok: true, approvedPaths, updatedInput: answer.updatedInput };
     }
   }
+}
+
+/** The paths of a call that lie outside the roots: what a person's approval covers. */
+export function outsideRoots(intent: CallIntent, roots: readonly string[]): string[] {
+  return intent.paths.map((p) => p.path).filter((p) => !roots.some((r) => p === r || p.startsWith(`${r}/`)));
 }
 
 /** A rule we generated ourselves should always parse; if not, remembering it is skipped rather than fatal. */

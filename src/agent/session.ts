@@ -3,18 +3,26 @@ import { realpathSync } from 'node:fs';
 import type { AssistantMessage, Message, Provider, ToolSpec, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 import { textOf, ZERO_USAGE } from '../providers/index.ts';
 import type { Store } from '../store/index.ts';
-import { ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
+import { deniedOutright, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import { AsyncQueue, errorMessage } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
 import { gitInfo, type GitInfo } from './git-info.ts';
 import { mergeConsecutiveUsers } from './history.ts';
+import { runPreToolUse, type HookCallbackSet } from './hooks.ts';
 import type { AskPermission, PermissionPolicy, RememberRule } from './permission-gate.ts';
 import { streamTurnOnChain } from './fallback.ts';
 import { costUsd, type ModelLookup } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { Run } from './run.ts';
+import {
+  MAX_STRUCTURED_OUTPUT_RETRIES,
+  STRUCTURED_OUTPUT_INSTRUCTION,
+  STRUCTURED_OUTPUT_TOOL,
+  STRUCTURED_OUTPUT_REMINDER,
+  structuredOutputTool,
+} from './structured-output.ts';
 import { CONTINUE_PROMPT, type AgentSettings } from './settings.ts';
 import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
@@ -32,6 +40,8 @@ export interface AgentDeps {
   remember?: RememberRule;
   /** Sub-agent support (the process-wide manager, agent definitions); without it no task tools are offered. */
   subagents?: SubagentSupport;
+  /** Hooks implemented as callbacks (an SDK program's); run for this session and its sub-agents. */
+  hooks?: HookCallbackSet;
   /** What each `provider/model` costs and holds (the model router, with the user's catalogue entries). */
   models?: ModelLookup;
 }
@@ -39,6 +49,10 @@ export interface AgentDeps {
 export interface OpenOptions {
   /** A session id (or unique prefix) to resume, or 'latest' for the newest session in cwd. */
   resume?: string;
+  /** With `resume`: go on in a new session that starts with a copy of the history; the old one stays as it was. */
+  fork?: boolean;
+  /** The id a new session gets (default: a fresh UUID). */
+  sessionId?: string;
   parentId?: string;
   /** For a sub-agent's session: its agent id, its depth (parent + 1) and the meter its spending rolls up into. */
   agentId?: string;
@@ -95,7 +109,11 @@ export class AgentSession {
     const depth = opts.depth ?? 0;
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
       sessionId: this.id,
-      settings: () => ({ ...this.settings, allow: [...this.settings.allow, ...this.granted], deny: [...this.settings.deny] }),
+      // A sub-agent answers its parent in prose: the output schema is the parent's alone.
+      settings: () => {
+        const { outputSchema: _parentsOnly, ...rest } = this.settings;
+        return { ...rest, allow: [...rest.allow, ...this.granted], deny: [...rest.deny] };
+      },
       offeredTools: () => this.offeredTools(),
       emit: (e) => this.current?.emit(e),
       meter: () => this.current?.meter ?? this.sessionMeter,
@@ -110,15 +128,19 @@ export class AgentSession {
           { parentId: this.id, agentId: spec.agentId, depth: depth + 1, parentMeter: spec.parentMeter, allowSubagents: spec.allowSubagents },
         ),
     });
-    this.registry = sessionRegistry(deps.registry, host);
+    const shared = sessionRegistry(deps.registry, host);
+    const schema = this.settings.outputSchema;
+    this.registry = schema === undefined ? shared : shared.extend([structuredOutputTool(schema, (value) => this.current && (this.current.structuredOutput = value))]);
   }
 
   static open(deps: AgentDeps, opts: OpenOptions = {}): AgentSession {
     const { store, settings } = deps;
     // Three git processes: run them once per session, not per use.
     const git = gitInfo(settings.cwd);
-    if (opts.resume) return new AgentSession(deps, restoreSession(store, settings.cwd, opts.resume), opts, git);
+    const restored = opts.resume === undefined ? undefined : restoreSession(store, settings.cwd, opts.resume);
+    if (restored && !opts.fork) return new AgentSession(deps, restored, opts, git);
     const row = store.sessions.create({
+      ...(opts.sessionId === undefined ? {} : { id: opts.sessionId }),
       cwd: settings.cwd,
       projectRoot: settings.projectRoot,
       gitBranch: git?.branch ?? null,
@@ -127,6 +149,11 @@ export class AgentSession {
       parentId: opts.parentId ?? null,
       agentId: opts.agentId ?? null,
     });
+    if (restored) {
+      // A fork: the new session starts from the old history; its own totals start at zero.
+      for (const m of restored.history) store.messages.append(row.id, m, 0);
+      return new AgentSession(deps, { ...restored, id: row.id, turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
+    }
     return new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
   }
 
@@ -134,11 +161,23 @@ export class AgentSession {
     return this.history;
   }
 
-  /** Tools offered to the model: plan mode offers only read-only ones. */
+  /**
+   * Tools offered to the model: plan mode offers only read-only ones, and a
+   * tool a bare deny rule refuses outright is not offered at all. The
+   * registry follows drop-in tools as they come and go, and past 20 tools
+   * offers the core, tool_search and what it found.
+   */
   offeredTools(): AnyTool[] {
-    // Issue 4 (WASM tools): `offered` follows drop-in tools as they come and go, and past 20 tools offers the core + tool_search + what it found.
-    const all = this.registry.offered(this.id);
-    return this.settings.permissionMode === 'plan' ? all.filter((t) => t.effect === 'read') : all;
+    const { permissionMode, deny, onlyTools } = this.settings;
+    const only = onlyTools === undefined ? undefined : new Set(onlyTools.map((n) => n.toLowerCase()));
+    return this.registry
+      .offered(this.id)
+      .filter(
+        (t) =>
+          (permissionMode !== 'plan' || t.effect === 'read') &&
+          !deniedOutright(t.name, deny) &&
+          (only === undefined || only.has(t.name.toLowerCase()) || t.name === STRUCTURED_OUTPUT_TOOL),
+      );
   }
 
   currentSettings(): Readonly<AgentSettings> {
@@ -205,7 +244,7 @@ export class AgentSession {
   }
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
-    const { provider, store } = this.deps;
+    const { provider, store, hooks } = this.deps;
     const { settings, registry } = this;
     const { emit } = run;
     const first = run.tools(this.offeredTools(), registry);
@@ -234,7 +273,7 @@ export class AgentSession {
       addDirs: settings.addDirs,
       git: this.git,
       override: settings.systemPrompt,
-      append: settings.appendSystemPrompt,
+      append: settings.outputSchema === undefined ? settings.appendSystemPrompt : [settings.appendSystemPrompt, STRUCTURED_OUTPUT_INSTRUCTION].filter(Boolean).join('\n\n'),
       // Skills and agent definitions: listed by name and description only.
       skills: settings.skills,
       agents: settings.agents,
@@ -310,6 +349,11 @@ export class AgentSession {
           this.persist({ role: 'user', content: [{ type: 'text', text: CONTINUE_PROMPT }] }, turn);
           continue;
         }
+        if (settings.outputSchema !== undefined && run.structuredOutput === undefined) {
+          if (!run.mayRemind(MAX_STRUCTURED_OUTPUT_RETRIES)) return this.finish(run, 'no_structured_output');
+          this.persist({ role: 'user', content: [{ type: 'text', text: STRUCTURED_OUTPUT_REMINDER }] }, turn);
+          continue;
+        }
         return this.finish(run, 'end_turn');
       }
 
@@ -323,9 +367,28 @@ export class AgentSession {
           ask: this.deps.ask,
           grant: (rule, text, scope) => {
             this.granted.push(rule);
-            this.deps.remember?.(text, scope);
+            if (scope !== 'session') this.deps.remember?.(text, scope);
           },
           makeContext: (toolUseId, approvedPaths, sig) => makeToolContext(contextSource, toolUseId, approvedPaths, sig),
+          ...(hooks?.PreToolUse?.length
+            ? {
+                preToolUse: (c: { toolName: string; toolUseId: string; input: unknown }, sig: AbortSignal) =>
+                  runPreToolUse(
+                    hooks,
+                    {
+                      hook_event_name: 'PreToolUse',
+                      session_id: this.id,
+                      transcript_path: '',
+                      cwd: settings.cwd,
+                      permission_mode: settings.permissionMode,
+                      tool_name: c.toolName,
+                      tool_input: c.input,
+                      tool_use_id: c.toolUseId,
+                    },
+                    sig,
+                  ),
+              }
+            : {}),
           emit,
           record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
         },
@@ -337,6 +400,8 @@ export class AgentSession {
         emit({ type: 'turn_aborted', turn });
         return this.finish(run, 'aborted');
       }
+      // The structured answer is the end: no request just to hear the model say it is done.
+      if (run.structuredOutput !== undefined) return this.finish(run, 'end_turn');
     }
   }
 

@@ -4,7 +4,8 @@ import type { AnyTool, IntentContext, Rule, ToolContext, ToolDisplay, ToolRegist
 import { invalidInputMessage, runParsedTool, unknownToolResult } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
-import { checkPermission, type AskPermission, type PermissionPolicy } from './permission-gate.ts';
+import type { PreToolUseOutcome } from './hooks.ts';
+import { checkPermission, outsideRoots, type AskPermission, type PermissionPolicy } from './permission-gate.ts';
 
 export const ABORTED_RESULT = 'Aborted by the user before this tool call finished.';
 
@@ -27,8 +28,10 @@ export interface DispatchDeps {
   intentContext: IntentContext;
   ask: AskPermission | undefined;
   /** An "allow always" answer (see GateDeps.grant). */
-  grant(rule: Rule, text: string, scope: 'project' | 'user'): void;
+  grant(rule: Rule, text: string, scope: 'project' | 'user' | 'session'): void;
   makeContext(toolUseId: string, approvedPaths: string[], signal: AbortSignal): ToolContext;
+  /** PreToolUse hooks, run before the permission check; absent when none are registered. */
+  preToolUse?: (call: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => Promise<PreToolUseOutcome & { failures: string[] }>;
   emit(e: AgentEvent): void;
   record(call: ToolCallRecord): void;
 }
@@ -108,11 +111,32 @@ export async function dispatchToolCalls(
       finish(i, call, { content: invalidInputMessage(tool.name, parsed.error.issues), isError: true }, startedAt);
       continue;
     }
+    let input: unknown = parsed.data;
+    let hookDecision: 'allow' | 'ask' | undefined;
+    if (deps.preToolUse) {
+      const hook = await deps.preToolUse({ toolName: call.name, toolUseId: call.id, input: call.input }, signal);
+      for (const f of hook.failures) deps.emit({ type: 'notice', level: 'warning', message: `a PreToolUse hook failed (ignored): ${f}` });
+      if (hook.decision === 'deny') {
+        const message = `A PreToolUse hook blocked this ${call.name} call${hook.reason ? `: ${hook.reason}` : '.'}`;
+        deps.emit({ type: 'permission_denied', toolUseId: call.id, toolName: call.name, input: call.input, message });
+        finish(i, call, { content: message, isError: true }, startedAt);
+        continue;
+      }
+      if (hook.updatedInput !== undefined) {
+        const updated = tool.inputSchema.safeParse(hook.updatedInput);
+        if (!updated.success) {
+          finish(i, call, { content: invalidInputMessage(tool.name, updated.error.issues), isError: true }, startedAt);
+          continue;
+        }
+        input = updated.data;
+      }
+      hookDecision = hook.decision;
+    }
     let gate;
     try {
-      const intent = tool.intent(parsed.data, deps.intentContext);
+      const intent = tool.intent(input, deps.intentContext);
       gate = await checkPermission(
-        { tool, intent, toolUseId: call.id },
+        { tool, input, intent, toolUseId: call.id, ...(hookDecision === undefined ? {} : { hookDecision }) },
         { policy: deps.policy(), emit: deps.emit, ask: deps.ask, grant: deps.grant, beforeAsk: drain, signal },
       );
     } catch (e) {
@@ -120,15 +144,27 @@ export async function dispatchToolCalls(
       continue;
     }
     if (!gate.ok) {
+      deps.emit({ type: 'permission_denied', toolUseId: call.id, toolName: call.name, input: call.input, message: gate.message });
       finish(i, call, { content: gate.message, isError: true }, startedAt);
       continue;
     }
+    let approvedPaths = gate.approvedPaths;
+    if (gate.updatedInput !== undefined) {
+      // The person changed the input: it is checked against the schema like the model's, and its paths are what they approved.
+      const updated = tool.inputSchema.safeParse(gate.updatedInput);
+      if (!updated.success) {
+        finish(i, call, { content: invalidInputMessage(tool.name, updated.error.issues), isError: true }, startedAt);
+        continue;
+      }
+      input = updated.data;
+      approvedPaths = outsideRoots(tool.intent(input, deps.intentContext), deps.intentContext.roots);
+    }
     if (tool.effect === 'read') {
-      running.push(execute(i, call, tool, parsed.data, gate.approvedPaths));
+      running.push(execute(i, call, tool, input, approvedPaths));
     } else {
       await drain();
       if (signal.aborted) break;
-      await execute(i, call, tool, parsed.data, gate.approvedPaths);
+      await execute(i, call, tool, input, approvedPaths);
     }
   }
   await drain();

@@ -1,3 +1,4 @@
+/** One model request: streamed with the retry policy and translated into agent events. */
 import type { AssistantMessage, Provider, ProviderError, ProviderRequest, StopReason, Usage } from '../providers/index.ts';
 import { assertNever } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
@@ -32,6 +33,7 @@ export async function streamTurn(
       continue;
     }
     const ev = item.event;
+    if (ev.type !== 'error') emit({ type: 'model_stream', turn, event: ev });
     switch (ev.type) {
       case 'text_delta':
         emit({ type: 'text_delta', turn, text: ev.text });

@@ -8,12 +8,13 @@ import { agentsCommands } from './agents-command.ts';
 import { agentsControlCommands } from './agents-stop-command.ts';
 import { worktreesCommands } from './worktrees-command.ts';
 import { toolCommands } from './tool-command.ts';
+import { modelsCommands } from './models-command.ts';
 import { err } from './write-out.ts';
 
 /** Parses argv, runs the command, returns the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram({ root: rootCommand, ...sessionsCommands, ...skillCommands, ...agentsCommands, ...agentsControlCommands, ...worktreesCommands, ...toolCommands }, (code) => {
+  const program = buildProgram({ root: rootCommand, ...sessionsCommands, ...skillCommands, ...agentsCommands, ...agentsControlCommands, ...worktreesCommands, ...toolCommands, ...modelsCommands }, (code) => {
     exitCode = code;
   });
   program.exitOverride();

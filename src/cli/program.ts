@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
+import { addCompatOptions } from './program-compat.ts';
 
 export interface RootOptions {
   print?: boolean;
@@ -9,9 +10,26 @@ export interface RootOptions {
   fallbackModel?: string;
   maxTurns?: number;
   maxBudgetUsd?: number;
-  permissionMode?: 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
+  permissionMode?: 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk';
   allowedTools?: string[];
   disallowedTools?: string[];
+  // Claude Code's flags, for scripts and the Agent SDK (see program-compat.ts).
+  inputFormat: 'text' | 'stream-json';
+  includePartialMessages?: boolean;
+  jsonSchema?: string;
+  sessionId?: string;
+  forkSession?: boolean;
+  sessionPersistence: boolean;
+  settings?: string;
+  settingSources?: string;
+  agents?: string;
+  tools?: string;
+  maxThinkingTokens?: number;
+  replayUserMessages?: boolean;
+  debug?: string | boolean;
+  dangerouslySkipPermissions?: boolean;
+  allowDangerouslySkipPermissions?: boolean;
+  permissionPromptTool?: string;
   addDir?: string[];
   cwd?: string;
   systemPrompt?: string;
@@ -66,6 +84,8 @@ export interface Handlers {
   toolInstall(file: string, opts: { manifest?: string }): Promise<number>;
   toolRm(name: string): Promise<number>;
   toolInit(name: string, opts: { lang: 'rust' | 'c'; cwd?: string }): Promise<number>;
+  // Models across providers.
+  modelsList(opts: { cwd?: string; provider?: string }): Promise<number>;
 }
 
 /**
@@ -92,11 +112,12 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .option('--max-turns <n>', 'stop after this many model turns (exit 3)', positiveInt('--max-turns'))
     .option('--max-budget-usd <usd>', 'stop once the run has cost this much (exit 4)', positiveNumber('--max-budget-usd'))
     .addOption(
-      new Option('--permission-mode <mode>', 'default, acceptEdits, plan or bypassPermissions').choices([
+      new Option('--permission-mode <mode>', 'default, acceptEdits, plan, bypassPermissions or dontAsk (deny what would be asked)').choices([
         'default',
         'acceptEdits',
         'plan',
         'bypassPermissions',
+        'dontAsk',
       ]),
     )
     .option('--allowedTools <rules...>', 'allow rules, e.g. "Bash(npm test:*)" "Edit(src/**)" Read')
@@ -109,7 +130,9 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .option('-r, --resume <id>', 'resume a session by id (or unique prefix)')
     .option('--verbose', 'with -p text: show progress and tool activity on stderr')
     .option('--worktree', 'with -p: work in a new git worktree on its own branch; prints the branch at the end')
-    .option('--no-color', 'no colours (NO_COLOR is honoured too)')
+    .option('--no-color', 'no colours (NO_COLOR is honoured too)');
+  addCompatOptions(program);
+  program
     .action(async (prompt: string[], opts: RootOptions) => setExit(await handlers.root(prompt, opts)));
 
   // One line per flag and per subcommand, however narrow the terminal.
@@ -150,6 +173,9 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '  moat tool install <file.wasm> [--manifest] copy into ~/.config/moat/tools',
       '  moat tool rm <name>                        remove an installed tool',
       '  moat tool init <name> --lang rust|c        a project that builds into a tool',
+      '',
+      'Model commands:',
+      '  moat models [provider]                     providers, whether they answer, their models, context and prices',
       '',
       'Exit codes: 0 ok, 1 error, 2 usage/config error, 3 --max-turns reached, 4 budget reached, 130 interrupted.',
     ].join('\n'),
@@ -266,6 +292,14 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .addOption(new Option('--lang <lang>', 'rust or c').choices(['rust', 'c']).default('rust'))
     .option('--cwd <dir>', 'where to create it (default: the current folder)')
     .action(async (name: string, opts: { lang: 'rust' | 'c'; cwd?: string }) => setExit(await handlers.toolInit(name, opts)));
+
+  program
+    .command('models [provider]')
+    .description('providers, whether each is reachable, and their models with context window, output cap and prices')
+    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .action(async (provider: string | undefined, opts: { cwd?: string }) =>
+      setExit(await handlers.modelsList({ ...opts, ...(provider === undefined ? {} : { provider }) })),
+    );
 
   return program;
 }

@@ -1,21 +1,22 @@
+/** `moat [prompt]` and `moat -p`: the composition root of a run (the TUI, print mode, stream-json input). */
 import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { AgentSession, createSkillTool, type AgentSettings } from '../agent/index.ts';
-import { loadConfig, moatPaths, type LoadedConfig } from '../config/index.ts';
+import pkg from '../../package.json' with { type: 'json' };
+import { AgentSession } from '../agent/index.ts';
+import { loadConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
 import { SessionHost } from '../protocol/index.ts';
-import { openStore } from '../store/index.ts';
-import { builtinTools, parseRuleList, ToolRegistry } from '../tools/index.ts';
-import { errorMessage, MoatError } from '../util/index.ts';
+import { MoatError } from '../util/index.ts';
+import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
 import { runInteractive } from './interactive.ts';
 import { checkModels, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
-import { subagentSetup } from './subagent-setup.ts';
-import { attachWasmTools, storeIndex } from './wasm-tools.ts';
+import { setUpSession } from './session-setup.ts';
+import { settingsFrom } from './settings-from.ts';
+import { streamJsonCommand } from './stream-json-command.ts';
 import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
 import { err, out } from './write-out.ts';
 
@@ -31,38 +32,24 @@ function resolveCwd(dir: string | undefined): string {
   return cwd;
 }
 
-function rules(values: string[], what: string) {
-  try {
-    return parseRuleList(values);
-  } catch (e) {
-    throw new MoatError('usage', `${what}: ${errorMessage(e)}`);
-  }
-}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
-  const c = loaded.config;
-  const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
-  return {
-    model: c.model,
-    ...(c.fallback.length > 0 ? { fallbackModels: c.fallback } : {}),
-    maxTurns: c.maxTurns,
-    maxBudgetUsd: c.maxBudgetUsd,
-    maxTokens: c.maxTokens,
-    thinkingBudget: c.thinkingBudget,
-    permissionMode: c.permissionMode,
-    allow: rules(c.permissions.allow, 'allow rules'),
-    deny: rules(c.permissions.deny, 'deny rules'),
-    cwd,
-    addDirs: c.addDirs,
-    projectRoot: loaded.projectRoot,
-    home: process.env.HOME || homedir(),
-    systemPrompt: opts.systemPrompt,
-    appendSystemPrompt: opts.appendSystemPrompt,
-    idleTimeoutMs: c.streamIdleTimeoutMs,
-    bashTimeoutMs: c.bashTimeoutMs,
-    // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.
-    retryBaseMs: Number.isFinite(retryBase) && retryBase > 0 ? retryBase : 1000,
-  };
+/** Flag combinations that cannot work, each a one-line usage error. */
+function checkFlags(opts: RootOptions): void {
+  if (opts.continue && opts.resume) throw new MoatError('usage', '--continue and --resume cannot be used together');
+  if (opts.sessionId !== undefined && !UUID.test(opts.sessionId)) throw new MoatError('usage', `--session-id must be a UUID, got "${opts.sessionId}"`);
+  if (opts.forkSession && !opts.continue && !opts.resume) throw new MoatError('usage', '--fork-session goes with --resume or --continue');
+  if (opts.sessionId !== undefined && (opts.continue || opts.resume) && !opts.forkSession) {
+    throw new MoatError('usage', '--session-id names a new session: with --resume or --continue it needs --fork-session');
+  }
+  if (opts.permissionPromptTool !== undefined && opts.permissionPromptTool !== 'stdio') {
+    throw new MoatError('usage', `--permission-prompt-tool ${opts.permissionPromptTool}: only "stdio" is supported (the program on stdin/stdout answers)`);
+  }
+  if (opts.permissionPromptTool === 'stdio' && opts.inputFormat !== 'stream-json') {
+    throw new MoatError('usage', '--permission-prompt-tool stdio needs --input-format stream-json (the answers come on stdin)');
+  }
+  if (opts.includePartialMessages && opts.outputFormat !== 'stream-json') throw new MoatError('usage', '--include-partial-messages needs --output-format stream-json');
+  if (opts.inputFormat === 'stream-json' && opts.outputFormat !== 'stream-json') throw new MoatError('usage', '--input-format stream-json needs --output-format stream-json');
 }
 
 /** `moat [prompt]` and `moat -p [prompt]`: the composition root of a run. */
@@ -77,7 +64,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       fallback: opts.fallbackModel?.split(',').map((m) => m.trim()).filter((m) => m !== ''),
       maxTurns: opts.maxTurns,
       maxBudgetUsd: opts.maxBudgetUsd,
-      permissionMode: opts.permissionMode,
+      permissionMode: opts.dangerouslySkipPermissions ? 'bypassPermissions' : opts.permissionMode,
       addDirs: opts.addDir?.map((d) => resolve(cwd, d)),
       allowedTools: opts.allowedTools,
       disallowedTools: opts.disallowedTools,
@@ -87,6 +74,9 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   const router = modelRouter(loaded, env);
   checkModels(router, settingsFrom(loaded, opts, cwd));
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
+  checkFlags(opts);
+  // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
+  if (opts.inputFormat === 'stream-json') return streamJsonCommand({ loaded, opts, cwd, router, env });
   if (!opts.print) {
     // The TUI loads Ink lazily inside runInteractive, so -p and --version never pay for it.
     return runInteractive({
@@ -104,7 +94,6 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // Skills: listed to the model, runnable through the skill tool, and `/name args` expands here.
   const skills = loadSkillsReporting(definitionRoots(cwd, env));
   const prompt = promptWithSkill(typed, skills);
-  if (opts.continue && opts.resume) throw new MoatError('usage', '--continue and --resume cannot be used together');
 
   const settings = settingsFrom(loaded, opts, cwd);
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
@@ -119,29 +108,24 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // -p --worktree: the session works on its own branch; the user's files stay as they are.
   const worktree = opts.worktree ? await startWorktreeRun(cwd, prompt, settings) : undefined;
 
-  const agents = subagentSetup(cwd, env, { maxConcurrent: loaded.config.maxConcurrentAgents, maxDepth: loaded.config.maxAgentDepth });
-  const store = openStore(moatPaths(env).dbFile);
-  // WebAssembly tools (bundled and drop-in) join the registry as a live source; the watcher stops in finally.
-  let wasm: { close(): void } | undefined;
+  const parts = await setUpSession({
+    loaded,
+    settings,
+    env,
+    skills,
+    tools: opts.tools,
+    extraAgents: agentsFlag(opts.agents),
+    persist: opts.sessionPersistence,
+    warn: (line) => err(`moat: ${line}\n`),
+  });
   try {
-    const registry = new ToolRegistry([...builtinTools(), createSkillTool(skills)]);
-    wasm = await attachWasmTools(registry, {
-      env,
-      projectRoot: loaded.projectRoot,
-      index: storeIndex(store),
-      toolLimits: loaded.toolLimits,
-      warn: (line) => err(`moat: ${line}\n`),
-    });
     const session = AgentSession.open(
+      { provider: router, models: router, registry: parts.registry, store: parts.store, settings, subagents: parts.subagents },
       {
-        provider: router,
-        models: router,
-        registry,
-        store,
-        settings,
-        subagents: agents.support,
+        resume: opts.continue ? 'latest' : opts.resume,
+        ...(opts.forkSession ? { fork: true } : {}),
+        ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
       },
-      { resume: opts.continue ? 'latest' : opts.resume },
     );
 
     // One AbortSignal from SIGINT/SIGTERM to the HTTP request and the running tools.
@@ -160,12 +144,19 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       format: opts.outputFormat,
       verbose: opts.verbose ?? false,
       color,
-      apiKeySource: router.providers[router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none',
+      init: {
+        apiKeySource: router.providers[router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none',
+        version: pkg.version,
+        slashCommands: skills.map((s) => s.name),
+        skills: skills.map((s) => s.name),
+        agents: parts.agentNames,
+      },
+      output: { includePartialMessages: opts.includePartialMessages ?? false },
       out,
       err,
       // Background sub-agents stop with moat; then a --worktree session's work is committed.
       finalize: async (f) => {
-        await agents.shutdown();
+        await parts.stopAgents();
         return worktree ? { worktree: await finishWorktreeRun(worktree, f.stopReason !== 'end_turn') } : {};
       },
     });
@@ -174,8 +165,6 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     if (worktree?.info && opts.outputFormat === 'text') err(worktreeLine(worktree.info));
     return exitCodeForStop(finished.stopReason);
   } finally {
-    wasm?.close();
-    await agents.shutdown();
-    store.close();
+    await parts.close();
   }
 }

@@ -1,7 +1,8 @@
+/** Sub-agent support for one moat process: the shared manager and the agent definitions. */
 import { join } from 'node:path';
-import { SubagentManager, type AgentCatalog, type SubagentSupport } from '../agent/index.ts';
+import { SubagentManager, type AgentCatalog, type SubagentDefinition, type SubagentSupport } from '../agent/index.ts';
 import { moatPaths } from '../config/index.ts';
-import { loadAgentDefinitions, type AgentDefinition } from '../skills/index.ts';
+import { loadAgentDefinitions } from '../skills/index.ts';
 import { definitionRoots, reportIssues } from './skill-command.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -11,7 +12,7 @@ export function agentControlDir(env: Env): string {
   return join(moatPaths(env).dataDir, 'agents');
 }
 
-function catalogOf(defs: readonly AgentDefinition[]): AgentCatalog {
+function catalogOf(defs: readonly SubagentDefinition[]): AgentCatalog {
   return {
     get: (name) => defs.find((d) => d.name === name),
     list: () => [...defs],
@@ -29,9 +30,13 @@ export function subagentSetup(
   env: Env,
   /** From config (`max_concurrent_agents`, `max_agent_depth`); the manager's defaults (4, 2) when unset. */
   limits: { maxConcurrent?: number; maxDepth?: number } = {},
+  /** `--agents` or an SDK's initialize: these win over files with the same name. */
+  extra: readonly SubagentDefinition[] = [],
 ): { support: SubagentSupport; shutdown(): Promise<void> } {
   const loaded = loadAgentDefinitions(definitionRoots(cwd, env));
   reportIssues(loaded.issues);
   const manager = new SubagentManager({ ...limits, controlDir: agentControlDir(env) });
-  return { support: { manager, catalog: catalogOf(loaded.items) }, shutdown: () => manager.shutdown() };
+  const names = new Set(extra.map((d) => d.name));
+  const defs: SubagentDefinition[] = [...loaded.items.filter((d) => !names.has(d.name)), ...extra];
+  return { support: { manager, catalog: catalogOf(defs) }, shutdown: () => manager.shutdown() };
 }

@@ -13,7 +13,7 @@ import { KEYMAP_ACTIONS, KEYMAP_SHAPE } from './keymap.ts';
  * RESERVED_SECTIONS. Until then those sections are errors, like any unknown key.
  */
 
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** Sections planned but not implemented; named in the error so users know it is not a typo. */

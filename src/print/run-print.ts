@@ -1,15 +1,18 @@
+/** `-p`: one run's events written as text, json or stream-json. */
 import type { AgentEvent } from '../agent/index.ts';
-import type { WorktreeInfo } from './schema.ts';
-import { OutputMapper } from './to-output.ts';
+import type { OutputLine, WorktreeInfo } from './schema.ts';
+import { OutputMapper, type InitInfo, type OutputOptions } from './to-output.ts';
 import { makeColors, progressLine } from './progress.ts';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 export interface PrintOptions {
   format: OutputFormat;
+  /** text: progress on stderr; json: the whole array of lines instead of the result alone. */
   verbose: boolean;
   color: boolean;
-  apiKeySource: string;
+  init: InitInfo;
+  output?: OutputOptions;
   out: (s: string) => void;
   err: (s: string) => void;
   /**
@@ -27,20 +30,23 @@ export type RunFinished = Extract<AgentEvent, { type: 'run_finished' }>;
  * format. Returns the final event; the CLI maps its stop reason to an exit code.
  */
 export async function printRun(events: AsyncIterable<AgentEvent>, opts: PrintOptions): Promise<RunFinished> {
-  const mapper = new OutputMapper(opts.apiKeySource);
+  const mapper = new OutputMapper(opts.init, opts.output);
   const colors = makeColors(opts.color);
+  // json --verbose: every line, written as one array at the end (Claude Code's shape).
+  const all: OutputLine[] = [];
   let finished: RunFinished | undefined;
   for await (const e of events) {
     const extra = e.type === 'run_finished' && opts.finalize ? await opts.finalize(e) : {};
-    const line = e.type === 'run_finished' ? mapper.result(e, extra.worktree) : mapper.map(e);
-    if (opts.format === 'stream-json' && line) opts.out(`${JSON.stringify(line)}\n`);
+    const lines = e.type === 'run_finished' ? [mapper.result(e, extra.worktree)] : mapper.map(e);
+    if (opts.format === 'stream-json') for (const line of lines) opts.out(`${JSON.stringify(line)}\n`);
+    if (opts.format === 'json' && opts.verbose) all.push(...lines);
     if (opts.format === 'text' && opts.verbose) {
       const p = progressLine(e, colors);
       if (p) opts.err(`${p}\n`);
     }
     if (e.type === 'run_finished') {
       finished = e;
-      if (opts.format === 'json') opts.out(`${JSON.stringify(line)}\n`);
+      if (opts.format === 'json') opts.out(`${JSON.stringify(opts.verbose ? all : lines[0])}\n`);
       if (opts.format === 'text') {
         if (e.result) opts.out(e.result.endsWith('\n') ? e.result : `${e.result}\n`);
         if (e.stopReason !== 'end_turn') opts.err(`${colors.red(`moat: ${stopMessage(e)}`)}\n`);
@@ -63,5 +69,7 @@ export function stopMessage(e: RunFinished): string {
       return 'interrupted; the session was saved (continue with moat -c)';
     case 'error':
       return e.error ?? 'error';
+    case 'no_structured_output':
+      return `no answer matching --json-schema after ${e.turns} turns`;
   }
 }

@@ -7,9 +7,9 @@ import { z } from 'zod';
  * stream-json so scripts written for it keep working. Documented in
  * docs/stream-json.md. Bump SCHEMA_VERSION on any incompatible change.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
-const usage = z.object({
+export const usage = z.object({
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
   cache_creation_input_tokens: z.number().int(),
@@ -71,8 +71,18 @@ export const SystemInit = z.object({
   cwd: z.string(),
   model: z.string(),
   tools: z.array(z.string()),
+  /** MCP servers and their state ([] without MCP). */
+  mcp_servers: z.array(z.object({ name: z.string(), status: z.string() })),
   permissionMode: z.string(),
+  /** What `/name` runs: skills and custom commands. */
+  slash_commands: z.array(z.string()),
   apiKeySource: z.string(),
+  output_style: z.string(),
+  /** Agent definitions the Task tool can run. */
+  agents: z.array(z.string()),
+  skills: z.array(z.string()),
+  plugins: z.array(z.object({ name: z.string(), path: z.string() })),
+  moat_version: z.string(),
   resumed: z.boolean(),
   ...base,
 });
@@ -86,6 +96,52 @@ export const SystemApiRetry = z.object({
   error: z.string(),
   ...base,
 });
+
+const wireUsage = usage;
+
+/** The Anthropic Messages API stream events, as the API sends them (`index` is the content block's). */
+export const WireStreamEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('message_start'),
+    message: z.object({
+      id: z.string(),
+      type: z.literal('message'),
+      role: z.literal('assistant'),
+      model: z.string(),
+      content: z.tuple([]),
+      stop_reason: z.null(),
+      stop_sequence: z.null(),
+      usage: wireUsage,
+    }),
+  }),
+  z.object({
+    type: z.literal('content_block_start'),
+    index: z.number().int(),
+    content_block: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('text'), text: z.literal('') }),
+      z.object({ type: z.literal('thinking'), thinking: z.literal(''), signature: z.literal('') }),
+      z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
+      z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.object({}).strict() }),
+    ]),
+  }),
+  z.object({
+    type: z.literal('content_block_delta'),
+    index: z.number().int(),
+    delta: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('text_delta'), text: z.string() }),
+      z.object({ type: z.literal('thinking_delta'), thinking: z.string() }),
+      z.object({ type: z.literal('signature_delta'), signature: z.string() }),
+      z.object({ type: z.literal('input_json_delta'), partial_json: z.string() }),
+    ]),
+  }),
+  z.object({ type: z.literal('content_block_stop'), index: z.number().int() }),
+  z.object({
+    type: z.literal('message_delta'),
+    delta: z.object({ stop_reason: z.string(), stop_sequence: z.null() }),
+    usage: wireUsage,
+  }),
+  z.object({ type: z.literal('message_stop') }),
+]);
 
 /**
  * The model failed after its retries and the turn goes to the next model of
@@ -101,53 +157,41 @@ export const SystemModelFallback = z.object({
   ...base,
 });
 
-/** Usage and cost on one model, as Claude Code's `modelUsage` reports it. */
-const modelUsage = z.object({
-  inputTokens: z.number().int(),
-  outputTokens: z.number().int(),
-  cacheReadInputTokens: z.number().int(),
-  cacheCreationInputTokens: z.number().int(),
-  costUSD: z.number(),
-});
-
-/** Partial output as it streams: the Anthropic stream events, simplified. */
+/** Partial output as it streams (only with --include-partial-messages): the model's stream events. */
 export const StreamEvent = z.object({
   type: z.literal('stream_event'),
-  event: z.union([
-    z.object({ type: z.literal('message_start') }),
-    z.object({
-      type: z.literal('content_block_delta'),
-      delta: z.union([
-        z.object({ type: z.literal('text_delta'), text: z.string() }),
-        z.object({ type: z.literal('thinking_delta'), thinking: z.string() }),
-        z.object({ type: z.literal('input_json_delta'), partial_json: z.string(), tool_use_id: z.string() }),
-      ]),
-    }),
-    z.object({
-      type: z.literal('content_block_start'),
-      content_block: z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string() }),
-    }),
-  ]),
+  event: WireStreamEvent,
   ...base,
 });
 
-/** A finished assistant message: its text and tool calls. */
+/**
+ * One content block of a finished assistant message. A message with several
+ * blocks is written as several lines sharing `message.id`, as Claude Code does.
+ */
 export const AssistantLine = z.object({
   type: z.literal('assistant'),
   message: z.object({
+    id: z.string(),
     type: z.literal('message'),
     role: z.literal('assistant'),
     model: z.string(),
     content: z.array(z.union([textBlock, thinkingBlock, redactedThinkingBlock, toolUseBlock])),
+    stop_reason: z.null(),
+    stop_sequence: z.null(),
     usage,
   }),
   ...base,
 });
 
-/** Tool results going back to the model. */
+/**
+ * A user message: one tool result going back to the model (with its
+ * structured `tool_use_result`), or, with --replay-user-messages, a prompt.
+ */
 export const UserLine = z.object({
   type: z.literal('user'),
-  message: z.object({ role: z.literal('user'), content: z.array(toolResultBlock) }),
+  message: z.object({ role: z.literal('user'), content: z.array(z.union([toolResultBlock, textBlock, imageBlock])) }),
+  /** The tool's structured result: the file read, the command's output, the edit's patch; `"Error: …"` on failure. */
+  tool_use_result: z.unknown().optional(),
   ...base,
 });
 
@@ -183,7 +227,16 @@ export const SystemSubagentFinished = z.object({
   ...base,
 });
 
-export const ResultSubtype = z.enum(['success', 'error_max_turns', 'error_max_budget_usd', 'error_during_execution', 'interrupted']);
+export const ResultSubtype = z.enum(['success', 'error_max_turns', 'error_max_budget_usd', 'error_during_execution', 'error_max_structured_output_retries']);
+
+/** Usage and cost on one model, as Claude Code's `modelUsage` reports it. */
+const modelUsage = z.object({
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  cacheReadInputTokens: z.number().int(),
+  cacheCreationInputTokens: z.number().int(),
+  costUSD: z.number(),
+});
 
 export const ResultLine = z.object({
   type: z.literal('result'),
@@ -200,10 +253,16 @@ export const ResultLine = z.object({
   stop_reason: z.string(),
   total_cost_usd: z.number(),
   usage,
-  /** Per model (`provider/model` as chosen): more than one entry after a fallback. */
-  modelUsage: z.record(z.string(), modelUsage).optional(),
+  /** Per model (`provider/model` as chosen): more than one entry after a fallback; {} when no request was made. */
+  modelUsage: z.record(z.string(), modelUsage),
+  /** Calls refused by a rule, a hook, the mode or the person, in order. */
+  permission_denials: z.array(z.object({ tool_name: z.string(), tool_use_id: z.string(), tool_input: z.unknown() })),
+  /** With --json-schema: the final answer, valid against the schema. */
+  structured_output: z.unknown().optional(),
   /** Present when is_error: one line saying what went wrong. */
   error: z.string().optional(),
+  /** Present when is_error: what went wrong, as Claude Code lists it. */
+  errors: z.array(z.string()).optional(),
   /** With `--worktree`: where the session's work was committed. */
   worktree: worktreeInfo.optional(),
 });
@@ -221,5 +280,7 @@ export const OutputLine = z.union([
 ]);
 
 export type OutputLine = z.infer<typeof OutputLine>;
+export type WireStreamEvent = z.infer<typeof WireStreamEvent>;
+export type WireUsage = z.infer<typeof usage>;
 export type ResultLine = z.infer<typeof ResultLine>;
 export type WorktreeInfo = z.infer<typeof worktreeInfo>;

@@ -1,15 +1,11 @@
-import type { AgentEvent, AssistantMessage, ModelUsage, ToolResultPart, Usage, WorktreeChanges } from '../agent/index.ts';
+/** Maps the session's events to the public stream-json / json output lines (docs/stream-json.md). */
+import type { AgentEvent, AssistantMessage, ModelUsage, ToolResultPart, UserPart, WorktreeChanges } from '../agent/index.ts';
 import { newId } from '../util/index.ts';
 import { SCHEMA_VERSION, type OutputLine, type ResultLine, type WorktreeInfo } from './schema.ts';
+import { toolUseResult } from './tool-use-result.ts';
+import { toWireStreamEvents, wireUsage } from './wire-stream.ts';
 
-export function wireUsage(u: Usage) {
-  return {
-    input_tokens: u.inputTokens,
-    output_tokens: u.outputTokens,
-    cache_creation_input_tokens: u.cacheCreationInputTokens,
-    cache_read_input_tokens: u.cacheReadInputTokens,
-  };
-}
+export { wireUsage } from './wire-stream.ts';
 
 function wireAssistantContent(m: AssistantMessage) {
   return m.content.map((p) => {
@@ -22,6 +18,21 @@ function wireAssistantContent(m: AssistantMessage) {
         return { type: 'redacted_thinking' as const, data: p.data };
       case 'tool_use':
         return { type: 'tool_use' as const, id: p.id, name: p.name, input: p.input };
+    }
+  });
+}
+
+type WireUserPart = { type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+
+function wireUserParts(parts: readonly UserPart[]): WireUserPart[] {
+  return parts.flatMap((p): WireUserPart[] => {
+    switch (p.type) {
+      case 'text':
+        return [{ type: 'text', text: p.text }];
+      case 'image':
+        return [{ type: 'image', source: { type: 'base64', media_type: p.mediaType, data: p.data } }];
+      default:
+        return [];
     }
   });
 }
@@ -60,31 +71,67 @@ interface Origin {
   parentToolUseId: string | null;
   agentId?: string;
   parentId?: string;
+  /** The id of the assistant message streaming now (the provider's, or one made up for providers without). */
+  messageId?: string;
 }
 
 const SUBTYPE = {
   end_turn: 'success',
   max_turns: 'error_max_turns',
   budget: 'error_max_budget_usd',
-  aborted: 'interrupted',
+  aborted: 'error_during_execution',
   error: 'error_during_execution',
+  no_structured_output: 'error_max_structured_output_retries',
 } as const;
 
+const ERROR_TEXT = {
+  max_turns: 'the run reached --max-turns',
+  budget: 'the run reached --max-budget-usd',
+  aborted: 'interrupted',
+  error: 'the run failed',
+  no_structured_output: 'no answer matching the JSON Schema was given',
+} as const;
+
+/** What the init line lists besides the session's own facts. */
+export interface InitInfo {
+  apiKeySource: string;
+  version: string;
+  slashCommands?: string[];
+  agents?: string[];
+  skills?: string[];
+  mcpServers?: { name: string; status: string }[];
+}
+
+export interface OutputOptions {
+  /** `stream_event` lines (the model stream, event by event): only with --include-partial-messages. */
+  includePartialMessages: boolean;
+  /** With --replay-user-messages: the prompt of each run as a `user` line. */
+  replayUserMessages?: boolean;
+}
+
 /**
- * Maps internal agent events to public output lines. Returns undefined for
- * events the public schema does not carry (permission dialogs, live tool
- * progress). Sub-agent events are unwrapped into ordinary lines tagged with
- * `agent_id`, `parent_id` and `parent_tool_use_id`; a sub-agent's own init
- * and result lines are left out (its `subagent_started` / `subagent_finished`
- * lines say the same), so the first and last lines stay the main session's.
- * Stateful only for model names and session ids.
+ * Maps internal agent events to public output lines: none, one or several
+ * per event (an assistant message is one line per content block, sharing the
+ * message id; tool results are one line each). Sub-agent events are
+ * unwrapped into ordinary lines tagged with `agent_id`, `parent_id` and
+ * `parent_tool_use_id`; a sub-agent's own init and result lines are left
+ * out (its `subagent_started` / `subagent_finished` lines say the same), so
+ * the first and last lines stay the main session's. Keeps per run what the
+ * result line reports: usage per model and the refused calls.
  */
 export class OutputMapper {
   private readonly top: Origin = { sessionId: '', model: '', parentToolUseId: null };
   private readonly agents = new Map<string, Origin>();
-  constructor(private readonly apiKeySource: string) {}
+  /** Structured results of finished calls, until their tool_result line is written. */
+  private readonly finished = new Map<string, unknown>();
+  private denials: ResultLine['permission_denials'] = [];
 
-  map(e: AgentEvent): OutputLine | undefined {
+  constructor(
+    private readonly init: InitInfo,
+    private readonly options: OutputOptions = { includePartialMessages: false },
+  ) {}
+
+  map(e: AgentEvent): OutputLine[] {
     return this.mapFrom(e, this.top);
   }
 
@@ -92,122 +139,145 @@ export class OutputMapper {
     return this.agents.get(agentId) ?? { sessionId: '', model: '', parentToolUseId, agentId, parentId: this.top.sessionId };
   }
 
-  private mapFrom(e: AgentEvent, origin: Origin): OutputLine | undefined {
-    const base = {
+  private base(origin: Origin) {
+    return {
       session_id: origin.sessionId,
       uuid: newId(),
       parent_tool_use_id: origin.parentToolUseId,
       ...(origin.agentId === undefined ? {} : { agent_id: origin.agentId, parent_id: origin.parentId ?? '' }),
     };
+  }
+
+  private mapFrom(e: AgentEvent, origin: Origin): OutputLine[] {
     const isAgent = origin.agentId !== undefined;
     switch (e.type) {
       case 'subagent_started': {
         const child: Origin = { sessionId: e.sessionId, model: e.model, parentToolUseId: e.parentToolUseId, agentId: e.agentId, parentId: e.parentSessionId };
         this.agents.set(e.agentId, child);
-        return {
-          type: 'system',
-          subtype: 'subagent_started',
-          description: e.description,
-          agent: e.agent ?? null,
-          background: e.background,
-          model: e.model,
-          cwd: e.cwd,
-          tools: e.tools,
-          isolation: e.isolation,
-          branch: e.worktree?.branch ?? null,
-          session_id: child.sessionId,
-          uuid: newId(),
-          parent_tool_use_id: child.parentToolUseId,
-          agent_id: e.agentId,
-          parent_id: e.parentSessionId,
-        };
+        return [
+          {
+            type: 'system',
+            subtype: 'subagent_started',
+            description: e.description,
+            agent: e.agent ?? null,
+            background: e.background,
+            model: e.model,
+            cwd: e.cwd,
+            tools: e.tools,
+            isolation: e.isolation,
+            branch: e.worktree?.branch ?? null,
+            session_id: child.sessionId,
+            uuid: newId(),
+            parent_tool_use_id: child.parentToolUseId,
+            agent_id: e.agentId,
+            parent_id: e.parentSessionId,
+          },
+        ];
       }
       case 'subagent_event':
         return this.mapFrom(e.event, this.agentOrigin(e.agentId, e.parentToolUseId));
       case 'subagent_finished': {
         const child = this.agentOrigin(e.agentId, e.parentToolUseId);
         this.agents.delete(e.agentId);
-        return {
-          type: 'system',
-          subtype: 'subagent_finished',
-          status: e.status,
-          stop_reason: e.stopReason,
-          result: e.result,
-          num_turns: e.turns,
-          duration_ms: e.durationMs,
-          total_cost_usd: e.costUsd,
-          usage: wireUsage(e.usage),
-          worktree: e.changes ? wireWorktree(e.changes, e.changes) : null,
-          ...(e.error === undefined ? {} : { error: e.error }),
-          session_id: child.sessionId,
-          uuid: newId(),
-          parent_tool_use_id: child.parentToolUseId,
-          agent_id: e.agentId,
-          parent_id: child.parentId ?? '',
-        };
+        return [
+          {
+            type: 'system',
+            subtype: 'subagent_finished',
+            status: e.status,
+            stop_reason: e.stopReason,
+            result: e.result,
+            num_turns: e.turns,
+            duration_ms: e.durationMs,
+            total_cost_usd: e.costUsd,
+            usage: wireUsage(e.usage),
+            worktree: e.changes ? wireWorktree(e.changes, e.changes) : null,
+            ...(e.error === undefined ? {} : { error: e.error }),
+            session_id: child.sessionId,
+            uuid: newId(),
+            parent_tool_use_id: child.parentToolUseId,
+            agent_id: e.agentId,
+            parent_id: child.parentId ?? '',
+          },
+        ];
       }
       case 'session_started':
-        if (isAgent) {
-          origin.sessionId = e.sessionId;
-          origin.model = e.model;
-          return undefined;
-        }
-        this.top.sessionId = e.sessionId;
-        this.top.model = e.model;
-        return {
-          type: 'system',
-          subtype: 'init',
-          schema_version: SCHEMA_VERSION,
-          cwd: e.cwd,
-          model: e.model,
-          tools: e.tools,
-          permissionMode: e.permissionMode,
-          apiKeySource: this.apiKeySource,
-          resumed: e.resumed,
-          ...base,
-          session_id: e.sessionId,
-        };
-      case 'turn_started':
-        return { type: 'stream_event', event: { type: 'message_start' }, ...base };
-      case 'text_delta':
-        return { type: 'stream_event', event: { type: 'content_block_delta', delta: { type: 'text_delta', text: e.text } }, ...base };
-      case 'thinking_delta':
-        return {
-          type: 'stream_event',
-          event: { type: 'content_block_delta', delta: { type: 'thinking_delta', thinking: e.thinking } },
-          ...base,
-        };
-      case 'tool_call_started':
-        return {
-          type: 'stream_event',
-          event: { type: 'content_block_start', content_block: { type: 'tool_use', id: e.toolUseId, name: e.name } },
-          ...base,
-        };
-      case 'tool_call_delta':
-        return {
-          type: 'stream_event',
-          event: {
-            type: 'content_block_delta',
-            delta: { type: 'input_json_delta', partial_json: e.partialJson, tool_use_id: e.toolUseId },
+        origin.sessionId = e.sessionId;
+        origin.model = e.model;
+        if (isAgent) return [];
+        // A new run of the main session: the result line's tallies start again.
+        this.denials = [];
+        return [
+          {
+            type: 'system',
+            subtype: 'init',
+            schema_version: SCHEMA_VERSION,
+            cwd: e.cwd,
+            model: e.model,
+            tools: e.tools,
+            mcp_servers: this.init.mcpServers ?? [],
+            permissionMode: e.permissionMode,
+            slash_commands: this.init.slashCommands ?? [],
+            apiKeySource: this.init.apiKeySource,
+            output_style: 'default',
+            agents: this.init.agents ?? [],
+            skills: this.init.skills ?? [],
+            plugins: [],
+            moat_version: this.init.version,
+            resumed: e.resumed,
+            ...this.base(origin),
           },
-          ...base,
-        };
+        ];
+      case 'user_message':
+        if (isAgent || !this.options.replayUserMessages) return [];
+        return [{ type: 'user', message: { role: 'user', content: wireUserParts(e.message.content) }, ...this.base(origin) }];
+      case 'model_stream': {
+        if (e.event.type === 'message_start') origin.messageId = e.event.id ?? `msg_${newId().replaceAll('-', '')}`;
+        if (!this.options.includePartialMessages) return [];
+        return toWireStreamEvents(e.event, origin.messageId ?? '').map((event) => ({ type: 'stream_event' as const, event, ...this.base(origin) }));
+      }
       case 'retry':
-        return { type: 'system', subtype: 'api_retry', attempt: e.attempt, retry_delay_ms: e.delayMs, error: e.message, ...base };
+        return [{ type: 'system', subtype: 'api_retry', attempt: e.attempt, retry_delay_ms: e.delayMs, error: e.message, ...this.base(origin) }];
       case 'model_fallback':
-        return { type: 'system', subtype: 'model_fallback', from_model: e.from, to_model: e.to, error: e.reason, ...base };
-      case 'assistant_message':
-        return {
-          type: 'assistant',
-          message: { type: 'message', role: 'assistant', model: e.model ?? origin.model, content: wireAssistantContent(e.message), usage: wireUsage(e.usage) },
-          ...base,
-        };
+        return [{ type: 'system', subtype: 'model_fallback', from_model: e.from, to_model: e.to, error: e.reason, ...this.base(origin) }];
+      case 'assistant_message': {
+        const id = origin.messageId ?? `msg_${newId().replaceAll('-', '')}`;
+        origin.messageId = undefined;
+        return wireAssistantContent(e.message).map((block) => ({
+          type: 'assistant' as const,
+          message: {
+            id,
+            type: 'message' as const,
+            role: 'assistant' as const,
+            model: e.model ?? origin.model,
+            content: [block],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: wireUsage(e.usage),
+          },
+          ...this.base(origin),
+        }));
+      }
+      case 'permission_denied':
+        this.denials.push({ tool_name: e.toolName, tool_use_id: e.toolUseId, tool_input: e.input });
+        return [];
+      case 'tool_finished':
+        this.finished.set(e.toolUseId, toolUseResult(e));
+        return [];
       case 'tool_results':
-        return { type: 'user', message: { role: 'user', content: e.results.map(wireToolResult) }, ...base };
+        return e.results.map((r) => {
+          const structured = this.finished.get(r.toolUseId);
+          this.finished.delete(r.toolUseId);
+          return {
+            type: 'user' as const,
+            message: { role: 'user' as const, content: [wireToolResult(r)] },
+            ...(structured === undefined ? {} : { tool_use_result: structured }),
+            ...this.base(origin),
+          };
+        });
       case 'run_finished':
-        return isAgent ? undefined : this.result(e);
+        return isAgent ? [] : [this.result(e)];
       default:
-        return undefined;
+        return [];
     }
   }
 
@@ -225,8 +295,12 @@ export class OutputMapper {
       stop_reason: e.stopReason,
       total_cost_usd: e.costUsd,
       usage: wireUsage(e.usage),
-      ...(e.modelUsage === undefined ? {} : { modelUsage: wireModelUsage(e.modelUsage) }),
+      modelUsage: e.modelUsage === undefined ? {} : wireModelUsage(e.modelUsage),
+      permission_denials: this.denials,
+      ...(e.structuredOutput === undefined ? {} : { structured_output: e.structuredOutput }),
       ...(e.error ? { error: e.error } : {}),
+      // Claude Code's error results list what went wrong; the Agent SDK reads the list.
+      ...(e.stopReason === 'end_turn' ? {} : { errors: [e.error ?? ERROR_TEXT[e.stopReason]] }),
       ...(worktree === undefined ? {} : { worktree }),
     };
   }

@@ -69,6 +69,7 @@ export async function* driveStream<F>(o: DriveOptions<F>): AsyncGenerator<Provid
     cause ??= 'idle';
     controller.abort();
   });
+  let iterator: AsyncIterator<F> | undefined;
   const byCause = (): ProviderError | undefined =>
     cause === 'caller' ? abortedError() : cause === 'idle' ? stalledError(api, options.idleTimeoutMs) : undefined;
 
@@ -81,44 +82,49 @@ export async function* driveStream<F>(o: DriveOptions<F>): AsyncGenerator<Provid
       return;
     }
     watchdog.touch();
-    const emit = function* (mapped: MappedFrame): Generator<ProviderEvent, boolean, undefined> {
-      for (const event of mapped.events) {
-        state = accumulate(state, event);
-        // The consumer's time between pulls is not the server's silence.
-        watchdog.pause();
-        yield event;
-        watchdog.resume();
-      }
-      if (mapped.error !== undefined) {
-        yield fail(mapped.error);
-        return true;
-      }
-      if (mapped.stop !== undefined) {
-        const stop: ProviderEvent = { type: 'stop', reason: mapped.stop, message: messageOf(state), usage: mapper.usage };
-        state = accumulate(state, stop);
-        yield stop;
-        return true;
-      }
-      return false;
-    };
+    iterator = frames[Symbol.asyncIterator]();
     try {
-      for await (const frame of frames) {
-        let mapped: MappedFrame;
-        try {
-          mapped = mapper.map(frame);
-        } catch (e) {
-          yield fail(protocolFailure(api, e instanceof Error ? e.message : String(e)));
+      let mapped: MappedFrame | undefined;
+      for (;;) {
+        if (mapped === undefined) {
+          const next = await iterator.next();
+          if (next.done === true) {
+            const aborted = byCause();
+            if (aborted !== undefined) {
+              yield fail(aborted);
+              return;
+            }
+            mapped = mapper.end();
+            if (mapped.stop === undefined && mapped.error === undefined) mapped.error = truncatedFailure(api);
+          } else {
+            try {
+              mapped = mapper.map(next.value);
+            } catch (e) {
+              yield fail(protocolFailure(api, e instanceof Error ? e.message : String(e)));
+              return;
+            }
+          }
+        }
+        // Inline rather than a generator per frame: this loop runs for every event of every stream.
+        for (const event of mapped.events) {
+          state = accumulate(state, event);
+          // The consumer's time between pulls is not the server's silence.
+          watchdog.pause();
+          yield event;
+          watchdog.resume();
+        }
+        if (mapped.error !== undefined) {
+          yield fail(mapped.error);
           return;
         }
-        if (yield* emit(mapped)) return;
+        if (mapped.stop !== undefined) {
+          const stop: ProviderEvent = { type: 'stop', reason: mapped.stop, message: messageOf(state), usage: mapper.usage };
+          state = accumulate(state, stop);
+          yield stop;
+          return;
+        }
+        mapped = undefined;
       }
-      const aborted = byCause();
-      if (aborted !== undefined) {
-        yield fail(aborted);
-        return;
-      }
-      if (yield* emit(mapper.end())) return;
-      yield fail(truncatedFailure(api));
     } catch (e) {
       if (e instanceof AccumulateError) {
         yield fail(protocolFailure(api, e.message));
@@ -131,6 +137,11 @@ export async function* driveStream<F>(o: DriveOptions<F>): AsyncGenerator<Provid
     options.signal.removeEventListener('abort', onCallerAbort);
     // Releases the connection when the consumer stopped early; a no-op after a complete read.
     controller.abort();
+    try {
+      await iterator?.return?.();
+    } catch {
+      // The body was already torn down by the abort; nothing is left to release.
+    }
   }
 }
 

@@ -13,3 +13,4 @@ export { createAnthropicProvider, type AnthropicProviderOptions } from './anthro
 export { ModelRouter, fitRequest, type ModelRef, type ModelRouterOptions } from './model-router.ts';
 export { ModelCatalog, costOf, type ModelInfo, type ModelOverride, type ModelPrice, type ModelCapabilities } from './catalog.ts';
 export { BUILTIN_PROVIDERS, PROVIDER_TYPES, mergeProviders, type ProviderConfig, type ProviderType } from './provider-config.ts';
+export { listModels, type ModelListing } from './model-list.ts';

@@ -57,7 +57,8 @@ export interface ProviderError {
  * accumulated so far.
  */
 export type ProviderEvent =
-  | { type: 'message_start'; model: string; usage: Usage }
+  /** `id`: the provider's message id, when the wire carries one (stream-json mirrors it). */
+  | { type: 'message_start'; model: string; usage: Usage; id?: string }
   | { type: 'text_start'; index: number }
   | { type: 'text_delta'; index: number; text: string }
   | { type: 'thinking_start'; index: number; redactedData?: string; source?: ThinkingSource }

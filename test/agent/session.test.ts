@@ -78,7 +78,7 @@ describe('agent loop', () => {
     server.script(reply().text('Let me read.').toolUse('read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('It says hello.'));
     const s = open();
     const events = await collect(s.run('what is in a.txt', new AbortController().signal));
-    const types = events.map((e) => e.type).filter((t) => !['text_delta', 'tool_call_delta', 'usage'].includes(t));
+    const types = events.map((e) => e.type).filter((t) => !['text_delta', 'tool_call_delta', 'usage', 'model_stream'].includes(t));
     expect(types).toEqual([
       'session_started',
       'user_message',
@@ -94,6 +94,20 @@ describe('agent loop', () => {
       'run_finished',
     ]);
     expect(finished(events)).toMatchObject({ stopReason: 'end_turn', result: 'It says hello.', turns: 2 });
+    // The raw model stream, in wire order with block indexes, for stream-json's partial messages.
+    const firstTurn = events.flatMap((e) => (e.type === 'model_stream' && e.turn === 1 ? [e.event] : []));
+    expect(firstTurn.map((e) => `${e.type}${'index' in e ? `:${e.index}` : ''}`)).toEqual([
+      'message_start',
+      'text_start:0',
+      'text_delta:0',
+      'block_end:0',
+      'tool_use_start:1',
+      'tool_use_delta:1',
+      'block_end:1',
+      'usage',
+      'stop',
+    ]);
+    expect(firstTurn[0]).toMatchObject({ type: 'message_start', id: expect.stringMatching(/^msg_fake_/) });
     const stored = store.messages.list(s.id).map((m) => m.message.role);
     expect(stored).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(store.toolCalls.list(s.id).map((c) => [c.name, c.isError])).toEqual([['read', false]]);

@@ -50,7 +50,7 @@ describe('config file errors: one line, FILE:LINE: key.path: what', () => {
   test('bad enum value', () => {
     expect(errorFor('model = "x"\npermission_mode = "auto"\n')).toEqual({
       code: 'config',
-      message: `${F}:2: permission_mode: must be one of default, acceptEdits, plan, bypassPermissions (got "auto")`,
+      message: `${F}:2: permission_mode: must be one of default, acceptEdits, plan, bypassPermissions, dontAsk (got "auto")`,
     });
   });
 

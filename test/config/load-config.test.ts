@@ -207,7 +207,7 @@ describe('loadConfig', () => {
     const cases: [Parameters<typeof loadConfig>[0]['flags'], string][] = [
       [{ maxTurns: 0 }, '--max-turns: must be greater than 0 (got 0)'],
       [{ maxTurns: 1.5 }, '--max-turns: expected a whole number, got a number (1.5)'],
-      [{ permissionMode: 'yolo' }, '--permission-mode: must be one of default, acceptEdits, plan, bypassPermissions (got "yolo")'],
+      [{ permissionMode: 'yolo' }, '--permission-mode: must be one of default, acceptEdits, plan, bypassPermissions, dontAsk (got "yolo")'],
       [{ allowedTools: ['Read', ' '] }, '--allowedTools: must not be empty'],
       [{ thinkingBudget: 100 }, '--thinking-budget: must be at least 1024 (got 100)'],
       [{ thinkingBudget: 40_000 }, '--thinking-budget: must be less than max_tokens (32000)'],

@@ -146,21 +146,72 @@ describe('moat -p', () => {
     expect(r.stdout.trim().split('\n').length).toBe(1);
   });
 
-  test('--output-format stream-json: every line matches the public schema', async () => {
+  test('--output-format stream-json: every line matches the public schema; one assistant line per block sharing the message id', async () => {
     writeFileSync(join(sb.cwd, 'a.txt'), 'A\n');
     server.script(reply().text('Look').toolUse('read', { file_path: 'a.txt' }, { fragments: 3 }).stop('tool_use'), reply().text('Done'));
     const r = await moat(['-p', 'go', '--output-format', 'stream-json']);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => OutputLine.parse(JSON.parse(l)));
-    const kinds = lines.map((l) => (l.type === 'system' ? `system/${l.subtype}` : l.type === 'stream_event' ? `ev/${l.event.type}` : l.type));
-    expect(kinds[0]).toBe('system/init');
-    expect(kinds.at(-1)).toBe('result');
-    expect(kinds).toContain('assistant');
-    expect(kinds).toContain('user');
-    expect(kinds.filter((k) => k === 'assistant').length).toBe(2);
-    expect(kinds).toContain('ev/content_block_start');
+    const kinds = lines.map((l) => (l.type === 'system' ? `system/${l.subtype}` : l.type));
+    // Without --include-partial-messages there are no stream_event lines.
+    expect(kinds).toEqual(['system/init', 'assistant', 'assistant', 'user', 'assistant', 'result']);
+    const ids = lines.flatMap((l) => (l.type === 'assistant' ? [l.message.id] : []));
+    expect(ids[0]).toBe(ids[1]!);
+    expect(ids[2]).not.toBe(ids[0]!);
+    const user = lines.find((l) => l.type === 'user');
+    expect(user?.type === 'user' && user.tool_use_result).toMatchObject({ type: 'text', file: { numLines: 1, startLine: 1, totalLines: 1 } });
+    const result = lines.at(-1);
+    expect(result?.type === 'result' && Object.keys(result.modelUsage)).toEqual(['claude-sonnet-4-5']);
+    expect(result?.type === 'result' && result.permission_denials).toEqual([]);
     const sessionIds = new Set(lines.map((l) => l.session_id));
     expect(sessionIds.size).toBe(1);
+  });
+
+  test('--include-partial-messages: the whole Anthropic event sequence, with block indexes', async () => {
+    server.script(reply().thinking('hm', 'sig').text('Hi').stop('end_turn'));
+    const r = await moat(['-p', 'go', '--output-format', 'stream-json', '--include-partial-messages']);
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => OutputLine.parse(JSON.parse(l)))
+      .flatMap((l) => (l.type === 'stream_event' ? [l.event] : []));
+    expect(events.map((e) => `${e.type}${'index' in e ? `:${e.index}` : ''}${e.type === 'content_block_delta' ? `:${e.delta.type}` : ''}`)).toEqual([
+      'message_start',
+      'content_block_start:0',
+      'content_block_delta:0:thinking_delta',
+      'content_block_delta:0:signature_delta',
+      'content_block_stop:0',
+      'content_block_start:1',
+      'content_block_delta:1:text_delta',
+      'content_block_stop:1',
+      'message_delta',
+      'message_stop',
+    ]);
+  });
+
+  test('--output-format json --verbose is the array of every line', async () => {
+    server.script(reply().text('42'));
+    const r = await moat(['-p', 'answer', '--output-format', 'json', '--verbose']);
+    expect(r.code).toBe(0);
+    const all = (JSON.parse(r.stdout) as unknown[]).map((l) => OutputLine.parse(l));
+    expect(all.map((l) => l.type)).toEqual(['system', 'assistant', 'result']);
+  });
+
+  test('--disallowedTools with a bare name removes the tool from what the model sees', async () => {
+    server.script(reply().text('ok'));
+    await moat(['-p', 'go', '--disallowedTools', 'Bash', '--disallowed-tools', 'WebFetch']);
+    const names = bodyOf(server, 0).tools.map((t) => t.name.toLowerCase());
+    expect(names).not.toContain('bash');
+    expect(names).not.toContain('web_fetch');
+    expect(names).not.toContain('webfetch');
+    expect(names).toContain('read');
+  });
+
+  test('a denied call is listed in permission_denials', async () => {
+    server.script(reply().toolUse('bash', { command: 'touch x' }).stop('tool_use'), reply().text('could not'));
+    const r = await moat(['-p', 'go', '--output-format', 'json']);
+    expect(JSON.parse(r.stdout).permission_denials).toEqual([{ tool_name: 'bash', tool_use_id: expect.any(String), tool_input: { command: 'touch x' } }]);
   });
 
   test('--continue resumes the latest session in this folder with its history', async () => {
@@ -282,7 +333,7 @@ describe('exit codes and failures', () => {
 
   test('SIGINT mid-stream saves the session and exits 130', async () => {
     server.script(reply().text('slow '.repeat(50), { chunkSize: 5, delayMs: 40 }));
-    const proc = spawnMoat(['-p', 'hi', '--output-format', 'stream-json'], { cwd: sb.cwd, env: sb.env });
+    const proc = spawnMoat(['-p', 'hi', '--output-format', 'stream-json', '--include-partial-messages'], { cwd: sb.cwd, env: sb.env });
     let out = '';
     const reader = (async () => {
       for await (const chunk of proc.stdout) out += new TextDecoder().decode(chunk);
@@ -292,7 +343,7 @@ describe('exit codes and failures', () => {
     expect(await proc.exited).toBe(130);
     await reader;
     const last = JSON.parse(out.trim().split('\n').at(-1)!);
-    expect(last).toMatchObject({ type: 'result', subtype: 'interrupted' });
+    expect(last).toMatchObject({ type: 'result', subtype: 'error_during_execution', stop_reason: 'aborted' });
     const shown = await moat(['sessions', 'show', last.session_id]);
     expect(shown.stdout).toContain('slow');
   });

@@ -99,8 +99,10 @@ describe('parallel background sub-agents in worktrees', () => {
       expect(l.parent_tool_use_id).toBe(l.agent_id === ids[0] ? 'toolu_task_a' : 'toolu_task_b');
       expect(l.session_id).not.toBe(init.session_id);
     }
-    expect(tagged.filter((l) => l.agent_id === ids[0] && l.type === 'assistant').length).toBe(3);
-    expect(tagged.filter((l) => l.agent_id === undefined && l.type === 'assistant').length).toBe(3);
+    // Assistant lines are one per content block; count messages by their id.
+    const messages = (agent: string | undefined) => new Set(lines.flatMap((l) => (l.type === 'assistant' && l.agent_id === agent ? [l.message.id] : []))).size;
+    expect(messages(ids[0])).toBe(3);
+    expect(messages(undefined)).toBe(3);
     const finished = lines.filter((l) => l.type === 'system' && l.subtype === 'subagent_finished');
     expect(finished.map((l) => l.type === 'system' && l.subtype === 'subagent_finished' && [l.status, l.worktree?.changed_files])).toEqual(
       expect.arrayContaining([

@@ -86,7 +86,7 @@ describe('anthropic provider: successful streams', () => {
       tools: [{ name: 'read', description: 'Reads a file.', inputSchema: { properties: { p: { type: 'string' } } } }],
     });
     expect(events).toEqual([
-      { type: 'message_start', model: 'claude-test', usage: usage(12, 1, 7, 30) },
+      { type: 'message_start', model: 'claude-test', usage: usage(12, 1, 7, 30), id: 'msg_fake_000001' },
       { type: 'text_start', index: 0 },
       { type: 'text_delta', index: 0, text: 'Hello there.' },
       { type: 'block_end', index: 0 },

@@ -65,7 +65,7 @@ export function chatFrames(reply: FakeReply, model: string, n: number): WireFram
   if (ending.type !== 'complete') return frames;
   const stop = stopOf(reply);
   if (q.finishReason !== 'absent') {
-    const finish = q.finishReason === 'stop' ? 'stop' : stop === 'tool_use' ? 'tool_calls' : stop === 'max_tokens' ? 'length' : 'stop';
+    const finish = stop === 'tool_use' ? (q.finishReason === 'stop' ? 'stop' : 'tool_calls') : stop === 'max_tokens' ? 'length' : 'stop';
     frames.push(chunk({ delta: {}, finish_reason: finish }));
   }
   if (withUsage) {

@@ -122,3 +122,21 @@ test('a block comment streamed a line at a time keeps its colour in scrollback',
     setColorLevel(0);
   }
 });
+
+test('a fallback to another model drops the failed attempt and says which model took over', () => {
+  const t = new Transcript({ flushMs: 1_000_000 });
+  const all: StaticItem[] = [];
+  let seen = 0;
+  t.committed.subscribe(() => {
+    const items = t.committed.get().items;
+    all.push(...items.slice(seen));
+    seen = items.length;
+  });
+  t.startRun();
+  t.apply({ type: 'turn_started', turn: 1 });
+  t.apply({ type: 'text_delta', turn: 1, text: 'half an ans' });
+  t.flush();
+  t.apply({ type: 'model_fallback', turn: 1, from: 'claude-sonnet-4-5', to: 'openai/gpt-5.1', reason: 'Anthropic API error 529: overloaded' });
+  expect(t.live.get().text).toBe('');
+  expect(printed(all)).toContain('claude-sonnet-4-5: Anthropic API error 529: overloaded — switching to openai/gpt-5.1.');
+});

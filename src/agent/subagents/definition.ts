@@ -17,7 +17,8 @@ export interface AgentCatalog {
 
 export const TASK_TOOL_NAMES = ['task', 'task_status', 'task_result'] as const;
 
-const MODE_RANK: Record<PermissionMode, number> = { plan: 0, default: 1, acceptEdits: 2, bypassPermissions: 3 };
+// dontAsk sits below default: it never grants what default would have to ask for.
+const MODE_RANK: Record<PermissionMode, number> = { plan: 0, dontAsk: 1, default: 2, acceptEdits: 3, bypassPermissions: 4 };
 
 /** A definition may ask for a stricter mode than the parent's, never a looser one. */
 export function clampMode(parent: PermissionMode, wanted: PermissionMode | undefined): PermissionMode {

@@ -34,7 +34,7 @@ export class WireMapper {
           cacheCreationInputTokens: u.cache_creation_input_tokens ?? 0,
           cacheReadInputTokens: u.cache_read_input_tokens ?? 0,
         };
-        return emit({ type: 'message_start', model: event.message.model, usage: this.usage });
+        return emit({ type: 'message_start', model: event.message.model, usage: this.usage, id: event.message.id });
       }
       case 'content_block_start':
         return this.blockStart(event.index, event.content_block);

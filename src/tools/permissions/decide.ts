@@ -16,7 +16,8 @@ import {
 import type { Rule } from './rule.ts';
 import { commandRules, folderRule, pathRule } from './suggest.ts';
 
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
+/** `dontAsk`: whatever would be asked is denied instead (for unattended runs that must never wait). */
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export interface PermissionPolicy {
@@ -99,6 +100,14 @@ function unique(items: (string | null)[]): string[] {
  * "Outside the roots" is lexical here; tools check real paths when they run.
  */
 export function decidePermission(call: PermissionCall, policy: PermissionPolicy): Decision {
+  const decision = decideAsked(call, policy);
+  if (decision.kind === 'ask' && policy.mode === 'dontAsk') {
+    return { kind: 'deny', reason: `dontAsk mode denies what it would otherwise ask: ${decision.reason}` };
+  }
+  return decision;
+}
+
+function decideAsked(call: PermissionCall, policy: PermissionPolicy): Decision {
   const bases: PathBases = { projectRoot: policy.projectRoot, home: policy.home };
   const name = callRuleName(call);
 

@@ -15,7 +15,7 @@ export {
 } from './shell-split.ts';
 export { type CommandPattern } from './command-pattern.ts';
 export { type PathPattern } from './path-pattern.ts';
-export { type PermissionCall } from './rule-match.ts';
+export { deniedOutright, type PermissionCall } from './rule-match.ts';
 export {
   decidePermission,
   PERMISSION_MODES,

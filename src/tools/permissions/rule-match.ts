@@ -138,3 +138,12 @@ export function allowRuleCoversPath(
   if (rule.type !== 'path' || ruleAccess(rule) !== access) return false;
   return pathPatternMatches(rule.pattern, path, bases, false);
 }
+
+/**
+ * A bare deny rule (`Bash`, `WebFetch`, `mcp__server`) refuses every call of
+ * the tool: such a tool is not offered to the model at all (Claude Code's
+ * `--disallowedTools Foo`).
+ */
+export function deniedOutright(toolName: string, deny: readonly Rule[]): boolean {
+  return deny.some((rule) => rule.type === 'tool' && nameMatches(rule.ruleName, toolName));
+}

@@ -142,6 +142,9 @@ export class Transcript {
       case 'session_started':
       case 'user_message':
       case 'tool_results':
+      // The raw model stream is for stream-json; the TUI follows the deltas. A denial shows on the call's card.
+      case 'model_stream':
+      case 'permission_denied':
         return;
       case 'history':
         this.showHistory(e.messages);

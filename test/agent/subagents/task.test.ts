@@ -278,7 +278,7 @@ describe('nesting', () => {
       format: 'stream-json',
       verbose: false,
       color: false,
-      apiKeySource: 'test',
+      init: { apiKeySource: 'test', version: '0.0.0' },
       out: (l) => lines.push(l),
       err: () => {},
     });

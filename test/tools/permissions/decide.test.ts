@@ -14,6 +14,8 @@ describe('mode × effect, no rules, paths inside the roots', () => {
     acceptEdits: { read: 'allow', write: 'allow', execute: 'ask', network: 'ask' },
     plan: { read: 'allow', write: 'deny', execute: 'deny', network: 'deny' },
     bypassPermissions: { read: 'allow', write: 'allow', execute: 'allow', network: 'allow' },
+    // What default would ask is denied: nothing waits for a person.
+    dontAsk: { read: 'allow', write: 'deny', execute: 'deny', network: 'deny' },
   };
   test('covers every mode', () => {
     expect(Object.keys(table).sort()).toEqual([...PERMISSION_MODES].sort());

@@ -1,0 +1,126 @@
+/** `moat --input-format stream-json`: the composition root of a session driven by a program over stdin/stdout. */
+import { createInterface } from 'node:readline';
+import pkg from '../../package.json' with { type: 'json' };
+import { AgentSession, PermissionBroker } from '../agent/index.ts';
+import type { Env, LoadedConfig } from '../config/index.ts';
+import { OutputMapper } from '../print/index.ts';
+import type { ModelRouter } from '../providers/index.ts';
+import { SessionHost } from '../protocol/index.ts';
+import { runStreamJsonClient, type OpenedSession } from '../sdk/index.ts';
+import { agentDefinitions, agentsFlag } from './agents-json.ts';
+import { EXIT, exitCodeForStop } from './exit-codes.ts';
+import type { RootOptions } from './program.ts';
+import { jsonSchemaFlag, settingsFrom } from './settings-from.ts';
+import { setUpSession } from './session-setup.ts';
+import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
+import { err, out } from './write-out.ts';
+
+/** The models `initialize` lists (the SDK's supportedModels()). */
+const MODELS = [
+  { value: 'claude-sonnet-4-5', displayName: 'Sonnet 4.5', description: 'Claude Sonnet 4.5' },
+  { value: 'claude-opus-4-5', displayName: 'Opus 4.5', description: 'Claude Opus 4.5' },
+  { value: 'claude-haiku-4-5', displayName: 'Haiku 4.5', description: 'Claude Haiku 4.5' },
+];
+
+async function* stdinLines(): AsyncIterable<string> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) yield line;
+}
+
+export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; cwd: string; router: ModelRouter; env: Env }): Promise<number> {
+  const { loaded, opts, cwd, env } = o;
+  const skills = loadSkillsReporting(definitionRoots(cwd, env));
+  const flagAgents = agentsFlag(opts.agents);
+  const permissionPrompt = opts.permissionPromptTool === 'stdio';
+  const debug = opts.debug ? (line: string) => err(`${line}\n`) : () => {};
+  let current: OpenedSession | undefined;
+
+  // Ctrl-C / SIGTERM: interrupt the turn; a second one exits (finished turns are saved).
+  let signalled = false;
+  const onSignal = () => {
+    if (signalled || !current) process.exit(EXIT.interrupted);
+    signalled = true;
+    current.host.submit({ type: 'interrupt' });
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    const outcome = await runStreamJsonClient({
+      lines: stdinLines(),
+      write: out,
+      debug,
+      permissionPrompt,
+      open: async (init, hooks) => {
+        const settings = settingsFrom(loaded, opts, cwd);
+        settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
+        if (init?.systemPrompt !== undefined) settings.systemPrompt = Array.isArray(init.systemPrompt) ? init.systemPrompt.join('\n\n') : init.systemPrompt;
+        if (init?.appendSystemPrompt !== undefined) {
+          settings.appendSystemPrompt = [settings.appendSystemPrompt, init.appendSystemPrompt].filter((s) => s !== undefined).join('\n\n');
+        }
+        if (init?.jsonSchema !== undefined) settings.outputSchema = jsonSchemaFlag(init.jsonSchema, 'initialize.jsonSchema');
+        const initAgents = init?.agents === undefined ? [] : agentDefinitions(init.agents, 'initialize.agents');
+        const parts = await setUpSession({
+          loaded,
+          settings,
+          env,
+          skills,
+          tools: opts.tools,
+          extraAgents: [...flagAgents, ...initAgents],
+          persist: opts.sessionPersistence,
+          warn: (line) => err(`moat: ${line}\n`),
+        });
+        const broker = permissionPrompt ? new PermissionBroker() : undefined;
+        const session = AgentSession.open(
+          {
+            provider: o.router,
+            models: o.router,
+            registry: parts.registry,
+            store: parts.store,
+            settings,
+            subagents: parts.subagents,
+            hooks,
+            ...(broker ? { ask: broker.ask } : {}),
+          },
+          {
+            resume: opts.continue ? 'latest' : opts.resume,
+            ...(opts.forkSession ? { fork: true } : {}),
+            ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
+          },
+        );
+        const apiKeySource = o.router.providers[o.router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none';
+        const mapper = new OutputMapper(
+          { apiKeySource, version: pkg.version, slashCommands: skills.map((s) => s.name), skills: skills.map((s) => s.name), agents: parts.agentNames },
+          { includePartialMessages: opts.includePartialMessages ?? false, replayUserMessages: opts.replayUserMessages ?? false },
+        );
+        const catalog = parts.subagents.catalog?.list() ?? [];
+        current = {
+          host: new SessionHost(session, broker),
+          mapper,
+          describe: () => ({
+            commands: skills.map((s) => ({ name: s.name, description: s.description, argumentHint: '' })),
+            agents: catalog.map((d) => ({ name: d.name, description: d.description, ...(d.model === undefined ? {} : { model: d.model }) })),
+            output_style: 'default',
+            available_output_styles: ['default'],
+            models: MODELS,
+            account: { apiKeySource },
+            pid: process.pid,
+            current_permission_mode: session.currentSettings().permissionMode,
+          }),
+          close: () => parts.close(),
+        };
+        return current;
+      },
+    });
+    if (outcome.badInput !== undefined) {
+      err(`moat: stream-json input: ${outcome.badInput}\n`);
+      return EXIT.usage;
+    }
+    // An interrupt is an ordinary request in this mode: the program asked for it.
+    if (!outcome.last || outcome.last.stopReason === 'aborted') return EXIT.ok;
+    return exitCodeForStop(outcome.last.stopReason);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,43 @@
+/** A tool call's structured result (`tool_use_result` on stream-json `user` lines), shaped like Claude Code's. */
+import { parsePatch } from 'diff';
+import type { AgentEvent } from '../agent/index.ts';
+
+type ToolFinished = Extract<AgentEvent, { type: 'tool_finished' }>;
+
+/** A unified patch's hunks as Claude Code's `structuredPatch` lists them. */
+function structuredPatch(patch: string) {
+  return parsePatch(patch).flatMap((file) =>
+    file.hunks.map((h) => ({ oldStart: h.oldStart, oldLines: h.oldLines, newStart: h.newStart, newLines: h.newLines, lines: h.lines })),
+  );
+}
+
+/**
+ * What scripts read besides the text the model saw: the file a read
+ * returned, a command's output, an edit's patch. Errors are `"Error: …"`
+ * strings, as Claude Code writes them. Moat's bash merges stdout and
+ * stderr, so `stderr` is always empty (docs/claude-code-compat.md).
+ */
+export function toolUseResult(f: ToolFinished): unknown {
+  if (f.isError) return `Error: ${f.content}`;
+  const d = f.display;
+  if (d === undefined) return f.content;
+  switch (d.type) {
+    case 'file_read':
+      return {
+        type: d.image ? 'image' : 'text',
+        file: { filePath: d.path, content: f.content, numLines: d.lines, startLine: d.startLine, totalLines: d.totalLines },
+      };
+    case 'command':
+      return { stdout: d.output, stderr: '', interrupted: d.exitCode === null, isImage: false, exitCode: d.exitCode };
+    case 'diff':
+      return { type: d.created ? 'create' : 'update', filePath: d.path, structuredPatch: structuredPatch(d.patch), added: d.added, removed: d.removed };
+    case 'todos':
+      return { newTodos: d.items };
+    case 'matches':
+      return { numMatches: d.count, truncated: d.truncated, content: f.content };
+    case 'listing':
+      return { path: d.path, entries: d.entries, content: f.content };
+    case 'text':
+      return d.text;
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The stream-json input mode (`--input-format stream-json`): the client of
+ * the session protocol that programs and the Claude Agent SDK drive over
+ * stdin and stdout.
+ */
+import type { AgentEvent, PermissionDecision, UserPart } from '../agent/index.ts';
+import type { OutputMapper } from '../print/index.ts';
+import type { RunFinishedEvent, SessionHost } from '../protocol/index.ts';
+import { errorMessage, newId } from '../util/index.ts';
+import { hookCallbacks, type HookCallbackSet, type SendHookCallback } from './hook-callbacks.ts';
+import {
+  ControlRequestLine,
+  ControlResponseLine,
+  IncomingRequest,
+  InputLine,
+  PermissionResult,
+  UserInput,
+  type InitializeRequest,
+} from './messages.ts';
+
+/** A session opened for the program, after `initialize` (or with defaults at the first user message). */
+export interface OpenedSession {
+  host: SessionHost;
+  /** Writes the session's events as stream-json lines. */
+  mapper: OutputMapper;
+  /** What `initialize` answers: the commands, agents, models and output style moat has. */
+  describe(): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+export interface StreamJsonClientDeps {
+  /** stdin, one line per item. */
+  lines: AsyncIterable<string>;
+  /** stdout: one JSON object per call, newline-terminated by the client. */
+  write(line: string): void;
+  /** stderr, with --debug; a no-op otherwise. */
+  debug(line: string): void;
+  /** Opens the session with what `initialize` said; `hooks` are the program's hook callbacks. */
+  open(init: InitializeRequest | undefined, hooks: HookCallbackSet): Promise<OpenedSession>;
+  /** --permission-prompt-tool stdio: questions go to the program as can_use_tool. */
+  permissionPrompt: boolean;
+}
+
+export interface StreamJsonOutcome {
+  /** The last turn's end, if any turn ran. */
+  last: RunFinishedEvent | undefined;
+  /** A line that was not valid stream-json input stopped the reading (one line on stderr said which). */
+  badInput: string | undefined;
+}
+
+/** Outgoing control requests (can_use_tool, hook_callback) waiting for the program's control_response. */
+class PendingRequests {
+  private readonly waiting = new Map<string, { resolve(v: Record<string, unknown>): void; reject(e: Error): void }>();
+  private closed: string | undefined;
+
+  constructor(private readonly write: (line: string) => void) {}
+
+  send(request: Record<string, unknown> & { subtype: string }, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const requestId = newId();
+    return new Promise((resolve, reject) => {
+      if (this.closed !== undefined) return reject(new Error(this.closed));
+      const onAbort = () => {
+        this.waiting.delete(requestId);
+        this.write(JSON.stringify({ type: 'control_cancel_request', request_id: requestId }));
+        reject(new Error('cancelled'));
+      };
+      if (signal?.aborted) return reject(new Error('cancelled'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(requestId, {
+        resolve: (v) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      });
+      this.write(JSON.stringify({ type: 'control_request', request_id: requestId, request }));
+    });
+  }
+
+  answer(line: ControlResponseLine): boolean {
+    const r = line.response;
+    const waiter = this.waiting.get(r.request_id);
+    if (!waiter) return false;
+    this.waiting.delete(r.request_id);
+    if (r.subtype === 'success') waiter.resolve(r.response ?? {});
+    else waiter.reject(new Error(r.error));
+    return true;
+  }
+
+  /** The program stopped talking (stdin closed): nothing will answer. */
+  failAll(message: string): void {
+    this.closed = message;
+    for (const [id, waiter] of this.waiting) {
+      this.waiting.delete(id);
+      waiter.reject(new Error(message));
+    }
+  }
+}
+type ControlResponseLine = import('zod').infer<typeof ControlResponseLine>;
+
+function userParts(content: UserInput['message']['content']): string | UserPart[] {
+  if (typeof content === 'string') return content;
+  return content.map((b): UserPart => (b.type === 'text' ? { type: 'text', text: b.text } : { type: 'image', mediaType: b.source.media_type, data: b.source.data }));
+}
+
+/** The innermost event of a (possibly nested) sub-agent event. */
+function innermost(e: AgentEvent): AgentEvent {
+  return e.type === 'subagent_event' ? innermost(e.event) : e;
+}
+
+/** The program's can_use_tool answer as the session protocol's decision. */
+export function toDecision(result: PermissionResult): PermissionDecision {
+  if (result.behavior === 'deny') return { behavior: 'deny', ...(result.message ? { message: result.message } : {}) };
+  const added = (result.updatedPermissions ?? []).filter((u) => u.type === 'addRules' && (u.behavior ?? 'allow') === 'allow');
+  const rules = added.flatMap((u) => (u.rules ?? []).map((r) => (r.ruleContent ? `${r.toolName}(${r.ruleContent})` : r.toolName)));
+  const destination = added[0]?.destination;
+  const remember = destination === 'userSettings' ? 'user' : destination === 'projectSettings' || destination === 'localSettings' ? 'project' : 'session';
+  return {
+    behavior: 'allow',
+    ...(rules.length > 0 ? { remember, rules } : {}),
+    ...(result.updatedInput === undefined ? {} : { updatedInput: result.updatedInput }),
+  };
+}
+
+/**
+ * Reads JSON lines while stdin stays open: each `user` line is a turn (they
+ * queue), control requests are answered on stdout, and the session's events
+ * are written as stream-json lines, a `result` line ending each turn. When
+ * stdin closes, the waiting turns finish and the outcome is returned.
+ */
+export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<StreamJsonOutcome> {
+  const write = (o: unknown) => deps.write(`${JSON.stringify(o)}\n`);
+  const pending = new PendingRequests((line) => deps.write(`${line}\n`));
+  let opened: Promise<OpenedSession> | undefined;
+  let pump: Promise<void> | undefined;
+  let last: RunFinishedEvent | undefined;
+  let badInput: string | undefined;
+
+  const sendHookCallback: SendHookCallback = async (callbackId, input, toolUseId, signal) =>
+    pending.send({ subtype: 'hook_callback', callback_id: callbackId, input, ...(toolUseId === undefined ? {} : { tool_use_id: toolUseId }) }, signal);
+
+  const ask = async (host: SessionHost, e: Extract<AgentEvent, { type: 'permission_request' }>) => {
+    let decision: PermissionDecision;
+    try {
+      const raw = await pending.send({ subtype: 'can_use_tool', tool_name: e.toolName, input: e.input ?? {}, tool_use_id: e.toolUseId });
+      const parsed = PermissionResult.safeParse(raw);
+      decision = parsed.success ? toDecision(parsed.data) : { behavior: 'deny', message: `the program's answer was not a permission result: ${parsed.error.issues[0]?.message ?? ''}` };
+      if (parsed.success && parsed.data.behavior === 'deny' && parsed.data.interrupt) host.submit({ type: 'interrupt' });
+    } catch (err) {
+      decision = { behavior: 'deny', message: `no answer from the program: ${errorMessage(err)}` };
+    }
+    host.submit({ type: 'permission_answer', requestId: e.requestId, decision });
+  };
+
+  const open = (init: InitializeRequest | undefined): Promise<OpenedSession> => {
+    opened ??= deps.open(init, hookCallbacks(init?.hooks ?? {}, sendHookCallback)).then((session) => {
+      pump = (async () => {
+        for await (const e of session.host.events) {
+          for (const line of session.mapper.map(e)) write(line);
+          if (e.type === 'run_finished') last = e;
+          const inner = innermost(e);
+          // Without a prompt tool the session was opened without an answerer, so no question reaches here.
+          if (inner.type === 'permission_request' && deps.permissionPrompt) void ask(session.host, inner);
+        }
+      })();
+      return session;
+    });
+    return opened;
+  };
+
+  const respond = (requestId: string, body: { response?: Record<string, unknown> } | { error: string }) =>
+    write({
+      type: 'control_response',
+      response: 'error' in body ? { subtype: 'error', request_id: requestId, error: body.error } : { subtype: 'success', request_id: requestId, response: body.response ?? {} },
+    });
+
+  const control = async (line: import('zod').infer<typeof ControlRequestLine>) => {
+    const parsed = IncomingRequest.safeParse(line.request);
+    if (!parsed.success) {
+      respond(line.request_id, { error: `moat does not handle control request "${line.request.subtype}"` });
+      return;
+    }
+    const req = parsed.data;
+    switch (req.subtype) {
+      case 'initialize': {
+        if (opened) return respond(line.request_id, { error: 'already initialized' });
+        try {
+          const session = await open(req);
+          respond(line.request_id, { response: session.describe() });
+        } catch (err) {
+          respond(line.request_id, { error: errorMessage(err) });
+          throw err;
+        }
+        return;
+      }
+      case 'interrupt':
+        (await open(undefined)).host.submit({ type: 'interrupt' });
+        return respond(line.request_id, {});
+      case 'set_permission_mode':
+        (await open(undefined)).host.submit({ type: 'set_permission_mode', mode: req.mode });
+        return respond(line.request_id, {});
+      case 'set_model':
+        if (req.model !== undefined) (await open(undefined)).host.submit({ type: 'set_model', model: req.model });
+        return respond(line.request_id, {});
+      case 'mcp_status':
+        return respond(line.request_id, { response: { mcpServers: [] } });
+    }
+  };
+
+  for await (const raw of deps.lines) {
+    if (raw.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      badInput = `not JSON: ${raw.slice(0, 80)}`;
+      break;
+    }
+    const parsed = InputLine.safeParse(json);
+    if (!parsed.success) {
+      badInput = `not a stream-json input line (user, control_request or control_response): ${raw.slice(0, 80)}`;
+      break;
+    }
+    const line = parsed.data;
+    deps.debug(`moat: <- ${line.type}${line.type === 'control_request' ? ` ${line.request.subtype}` : ''}`);
+    switch (line.type) {
+      case 'user':
+        (await open(undefined)).host.submit({ type: 'user_message', content: userParts(line.message.content) });
+        break;
+      case 'control_request':
+        await control(line);
+        break;
+      case 'control_response':
+        if (!pending.answer(line)) deps.debug(`moat: a control_response for an unknown request ${line.response.request_id}`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // stdin closed: nobody can answer a question any more; the turns already sent still run to their end.
+  pending.failAll('the program closed stdin');
+  if (opened) {
+    const session = await opened;
+    session.host.submit({ type: 'end' });
+    if (badInput !== undefined) session.host.submit({ type: 'interrupt' });
+    await pump;
+    await session.close();
+  }
+  return { last, badInput };
+}
