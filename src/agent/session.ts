@@ -305,6 +305,7 @@ export class AgentSession {
       const turn = run.turn;
       emit({ type: 'turn_started', turn });
       // On the run's current model; moves down the fallback chain when it keeps failing.
+      const requestStarted = performance.now();
       const { outcome, model } = await streamTurnOnChain(
         run.chain,
         provider,
@@ -320,6 +321,7 @@ export class AgentSession {
         emit,
         (spentOn, usage) => this.account(turn, usage, run, spentOn),
       );
+      run.apiMs += performance.now() - requestStarted;
 
       this.account(turn, outcome.usage, run, model);
       run.lastUsage = outcome.usage;

@@ -106,6 +106,13 @@ function userParts(content: UserInput['message']['content']): string | UserPart[
   return content.map((b): UserPart => (b.type === 'text' ? { type: 'text', text: b.text } : { type: 'image', mediaType: b.source.media_type, data: b.source.data }));
 }
 
+/** The rule an "always" answer would save, as Claude Code offers it: `Bash(npm test:*)` → toolName + ruleContent. */
+export function suggestion(rule: string): Record<string, unknown> {
+  const open = rule.indexOf('(');
+  const entry = open > 0 && rule.endsWith(')') ? { toolName: rule.slice(0, open), ruleContent: rule.slice(open + 1, -1) } : { toolName: rule };
+  return { type: 'addRules', rules: [entry], behavior: 'allow', destination: 'localSettings' };
+}
+
 /** The innermost event of a (possibly nested) sub-agent event. */
 function innermost(e: AgentEvent): AgentEvent {
   return e.type === 'subagent_event' ? innermost(e.event) : e;
@@ -145,7 +152,15 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
   const ask = async (host: SessionHost, e: Extract<AgentEvent, { type: 'permission_request' }>) => {
     let decision: PermissionDecision;
     try {
-      const raw = await pending.send({ subtype: 'can_use_tool', tool_name: e.toolName, input: e.input ?? {}, tool_use_id: e.toolUseId });
+      const raw = await pending.send({
+        subtype: 'can_use_tool',
+        tool_name: e.toolName,
+        display_name: e.toolName,
+        input: e.input ?? {},
+        tool_use_id: e.toolUseId,
+        description: e.intent.summary,
+        ...(e.rule === undefined ? {} : { permission_suggestions: [suggestion(e.rule)] }),
+      });
       const parsed = PermissionResult.safeParse(raw);
       decision = parsed.success ? toDecision(parsed.data) : { behavior: 'deny', message: `the program's answer was not a permission result: ${parsed.error.issues[0]?.message ?? ''}` };
       if (parsed.success && parsed.data.behavior === 'deny' && parsed.data.interrupt) host.submit({ type: 'interrupt' });
