@@ -125,6 +125,9 @@ export const FILE_SHAPE = z.strictObject({
   providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'must be a lowercase provider name'), PROVIDER_SHAPE).optional(),
   /** Models tried in order when the current one is overloaded or failing after its retries. */
   fallback: z.array(z.string().trim().min(1)).optional(),
+  /** `[mcp_servers.<name>]`: MCP servers (Codex's keys), checked one by one by the MCP loader. */
+  mcp_servers: MCP_SERVERS_SHAPE.optional(),
+  mcp: MCP_SHAPE.optional(),
 });
 
 export type FileConfig = z.infer<typeof FILE_SHAPE>;
