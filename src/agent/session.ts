@@ -176,7 +176,8 @@ export class AgentSession {
         (t) =>
           (permissionMode !== 'plan' || t.effect === 'read') &&
           !deniedOutright(t.name, deny) &&
-          (only === undefined || only.has(t.name.toLowerCase()) || t.name === STRUCTURED_OUTPUT_TOOL),
+          // --tools picks among the built-ins (as in Claude Code); MCP servers' tools are configured with the servers.
+          (only === undefined || only.has(t.name.toLowerCase()) || t.name === STRUCTURED_OUTPUT_TOOL || t.name.startsWith('mcp__')),
       );
   }
 

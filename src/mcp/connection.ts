@@ -112,7 +112,7 @@ export class McpConnection {
       const stderr = this.stdio?.stderrTail();
       await this.closeClient();
       const message = errorMessage(e) + (stderr ? ` — stderr: ${stderr.split('\n').slice(-3).join(' | ')}` : '');
-      this.state = e instanceof UnauthorizedError ? { status: 'needs-auth', error: `needs login: run moat mcp login ${this.config.name}` } : { status: 'failed', error: message };
+      this.state = e instanceof UnauthorizedError || /\b401\b|Unauthorized/.test(errorMessage(e)) ? { status: 'needs-auth', error: `needs login: run moat mcp login ${this.config.name}` } : { status: 'failed', error: message };
     } finally {
       clearTimeout(timer);
       this.o.onChange();
