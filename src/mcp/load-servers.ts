@@ -91,7 +91,11 @@ const DEFAULT_SANDBOX = { enabled: true, allowWrite: [], networkAllow: [] };
 
 /** One Claude Code entry → a server, with `${VAR}` expanded. Throws a one-line Error naming the key. */
 function fromClaude(name: string, raw: unknown, scope: ServerScope, origin: string, baseDir: string, env: Env): McpServerConfig {
-  const parsed = CLAUDE_ENTRY.safeParse(raw);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('must be an object');
+  const entry = raw as Record<string, unknown>;
+  if (entry.command === undefined && entry.url === undefined) throw new Error('needs command (a local server) or url (a remote one)');
+  // One branch per shape, so the message is about the keys the entry has.
+  const parsed = (entry.command !== undefined ? CLAUDE_ENTRY.options[0] : CLAUDE_ENTRY.options[1]).safeParse(entry.url !== undefined && entry.type === undefined ? { ...entry, type: 'http' } : entry);
   if (!parsed.success) throw new Error(issueText(parsed.error));
   const e = parsed.data;
   if ('command' in e) {
@@ -217,7 +221,8 @@ class Collector {
       };
       if (!parsed.success) {
         const first = parsed.error.issues[0];
-        this.problems.push(`${at(first?.path[0])}: ${first?.message ?? 'invalid'}; server skipped`);
+        const key = first?.code === 'unrecognized_keys' ? first.keys[0] : first?.path[0];
+        this.problems.push(`${at(key)}: ${first?.message ?? 'invalid'}; server skipped`);
         continue;
       }
       const entry = parsed.data;

@@ -67,7 +67,7 @@ function capParts(parts: Part[], maxTokens: number, tool: string): Part[] {
   if (cut > 0) {
     out.push({
       type: 'text',
-      text: `\n[output truncated: ${tool} returned about ${Math.ceil((used + cut) / CHARS_PER_TOKEN)} tokens, over the ${maxTokens}-token limit; ${Math.ceil(cut / CHARS_PER_TOKEN)} tokens were cut. Ask the tool for less (a narrower query, a page, a limit).]`,
+      text: `[output truncated: ${tool} returned about ${Math.ceil((used + cut) / CHARS_PER_TOKEN)} tokens, over the ${maxTokens}-token limit; ${Math.ceil(cut / CHARS_PER_TOKEN)} tokens were cut. Ask the tool for less (a narrower query, a page, a limit).]`,
     });
   }
   return out;
