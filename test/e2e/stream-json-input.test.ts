@@ -4,8 +4,8 @@
  * fake model server.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { OutputLine } from '../../src/print/schema.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
@@ -143,6 +143,31 @@ describe('Claude Code flags', () => {
       [['--permission-prompt-tool', 'mcp__x__y'], '--permission-prompt-tool mcp__x__y: only "stdio" is supported'],
     ];
     for (const [flags, message] of cases) {
+      const r = await runMoat(['-p', 'q', ...flags], { cwd: sb.cwd, env: sb.env });
+      expect([r.code, r.stderr.trim().split('\n').length]).toEqual([2, 1]);
+      expect(r.stderr).toContain(message);
+    }
+  });
+
+  test('--settings (JSON or a file): its deny rules and model apply', async () => {
+    server.script(reply().toolUse('bash', { command: 'echo hi' }).stop('tool_use'), reply().text('ok'), reply().text('ok'));
+    const inline = JSON.stringify({ permissions: { deny: ['Bash(echo:*)'] }, model: 'claude-opus-4-5' });
+    const r = await runMoat(['-p', 'q', '--settings', inline, '--allowedTools', 'Bash', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).permission_denials).toHaveLength(1);
+    expect(body(0).model).toBe('claude-opus-4-5');
+    writeFileSync(join(sb.cwd, 'settings.json'), JSON.stringify({ model: 'claude-haiku-4-5' }));
+    await runMoat(['-p', 'q', '--settings', 'settings.json'], { cwd: sb.cwd, env: sb.env });
+    expect(body(2).model).toBe('claude-haiku-4-5');
+  });
+
+  test('--settings and --setting-sources mistakes are one usage line', async () => {
+    const bad: [string[], string][] = [
+      [['--settings', '{"permissions": {"allow": "Read"}}'], '--settings: permissions.allow:'],
+      [['--settings', 'missing.json'], '--settings missing.json: cannot read it'],
+      [['--setting-sources', 'user,team'], '--setting-sources: unknown source team'],
+    ];
+    for (const [flags, message] of bad) {
       const r = await runMoat(['-p', 'q', ...flags], { cwd: sb.cwd, env: sb.env });
       expect([r.code, r.stderr.trim().split('\n').length]).toEqual([2, 1]);
       expect(r.stderr).toContain(message);
