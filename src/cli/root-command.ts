@@ -17,7 +17,6 @@ import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-c
 import { setUpSession } from './session-setup.ts';
 import { settingsFlag, settingSources } from './settings-flag.ts';
 import { settingsFrom } from './settings-from.ts';
-import { streamJsonCommand } from './stream-json-command.ts';
 import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
 import { err, out } from './write-out.ts';
 
@@ -86,7 +85,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
-  if (opts.inputFormat === 'stream-json') return streamJsonCommand({ loaded, opts, cwd, router, env });
+  // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas.
+  if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, cwd, router, env });
   if (!opts.print) {
     // The TUI loads Ink lazily inside runInteractive, so -p and --version never pay for it.
     return runInteractive({
@@ -153,6 +153,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     const finished = await printRun(host.turn(prompt, controller.signal), {
       format: opts.outputFormat,
       verbose: opts.verbose ?? false,
+      debug: opts.debug !== undefined && opts.debug !== false,
       color,
       init: {
         apiKeySource: router.providers[router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none',

@@ -4,7 +4,7 @@
  * stdin and stdout.
  */
 import type { AgentEvent, PermissionDecision, UserPart } from '../agent/index.ts';
-import type { OutputMapper } from '../print/index.ts';
+import { makeColors, progressLine, type OutputMapper } from '../print/index.ts';
 import type { RunFinishedEvent, SessionHost } from '../protocol/index.ts';
 import { errorMessage, newId } from '../util/index.ts';
 import { hookCallbacks, type HookCallbackSet, type SendHookCallback } from './hook-callbacks.ts';
@@ -173,8 +173,11 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
   const open = (init: InitializeRequest | undefined): Promise<OpenedSession> => {
     opened ??= deps.open(init, hookCallbacks(init?.hooks ?? {}, sendHookCallback)).then((session) => {
       pump = (async () => {
+        const colors = makeColors(false);
         for await (const e of session.host.events) {
           for (const line of session.mapper.map(e)) write(line);
+          const progress = progressLine(e, colors);
+          if (progress !== undefined) deps.debug(progress);
           if (e.type === 'run_finished') last = e;
           const inner = innermost(e);
           // Without a prompt tool the session was opened without an answerer, so no question reaches here.

@@ -174,6 +174,14 @@ describe('Claude Code flags', () => {
     }
   });
 
+  test('--debug: progress lines on stderr, stdout unchanged', async () => {
+    server.script(reply().toolUse('bash', { command: 'touch x' }).stop('tool_use'), reply().text('ok'));
+    const r = await runMoat(['-p', 'q', '--debug', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'ok' });
+    expect(r.stderr).toContain('moat: turn 1');
+    expect(r.stderr).toContain('bash denied:');
+  });
+
   test('--permission-mode dontAsk denies what would be asked, without asking', async () => {
     server.script(reply().toolUse('bash', { command: 'touch x' }).stop('tool_use'), reply().text('ok'));
     const r = await runMoat(['-p', 'q', '--permission-mode', 'dontAsk', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
