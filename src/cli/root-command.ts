@@ -70,6 +70,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     env,
     flags: {
       model: opts.model ?? flagSettings.model,
+      thinkingBudget: opts.maxThinkingTokens,
       fallback: opts.fallbackModel?.split(',').map((m) => m.trim()).filter((m) => m !== ''),
       maxTurns: opts.maxTurns,
       maxBudgetUsd: opts.maxBudgetUsd,

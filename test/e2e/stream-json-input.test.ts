@@ -4,7 +4,7 @@
  * fake model server.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { OutputLine } from '../../src/print/schema.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
@@ -180,6 +180,15 @@ describe('Claude Code flags', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'ok' });
     expect(r.stderr).toContain('moat: turn 1');
     expect(r.stderr).toContain('bash denied:');
+  });
+
+  test('--max-thinking-tokens turns thinking on with that budget; --dangerously-skip-permissions runs without asking', async () => {
+    server.script(reply().toolUse('bash', { command: 'touch made.txt' }).stop('tool_use'), reply().text('ok'));
+    const r = await runMoat(['-p', 'q', '--max-thinking-tokens', '2048', '--dangerously-skip-permissions', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    expect((server.requests[0]!.body as { thinking?: unknown }).thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(JSON.parse(r.stdout).permission_denials).toEqual([]);
+    expect(existsSync(join(sb.cwd, 'made.txt'))).toBe(true);
   });
 
   test('--permission-mode dontAsk denies what would be asked, without asking', async () => {
