@@ -9,13 +9,13 @@ import type { RunFinishedEvent, SessionHost } from '../protocol/index.ts';
 import { errorMessage, newId } from '../util/index.ts';
 import { hookCallbacks, type HookCallbackSet, type SendHookCallback } from './hook-callbacks.ts';
 import {
-  ControlRequestLine,
-  ControlResponseLine,
   IncomingRequest,
   InputLine,
   PermissionResult,
-  UserInput,
+  type ControlRequestLine,
+  type ControlResponseLine,
   type InitializeRequest,
+  type UserInput,
 } from './messages.ts';
 
 /** A session opened for the program, after `initialize` (or with defaults at the first user message). */
@@ -99,7 +99,6 @@ class PendingRequests {
     }
   }
 }
-type ControlResponseLine = import('zod').infer<typeof ControlResponseLine>;
 
 function userParts(content: UserInput['message']['content']): string | UserPart[] {
   if (typeof content === 'string') return content;
@@ -195,7 +194,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
       response: 'error' in body ? { subtype: 'error', request_id: requestId, error: body.error } : { subtype: 'success', request_id: requestId, response: body.response ?? {} },
     });
 
-  const control = async (line: import('zod').infer<typeof ControlRequestLine>) => {
+  const control = async (line: ControlRequestLine) => {
     const parsed = IncomingRequest.safeParse(line.request);
     if (!parsed.success) {
       respond(line.request_id, { error: `moat does not handle control request "${line.request.subtype}"` });
