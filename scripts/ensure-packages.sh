@@ -13,5 +13,7 @@ ensure_packages() {
 
 # The bundled WebAssembly tools are Rust (std only) built with Debian's toolchain.
 BUILD_PACKAGES=(rustc cargo libstd-rust-dev-wasm32)
+# The OS sandbox around bash, hooks and MCP servers: bubblewrap, and socat for its network relays.
+SANDBOX_PACKAGES=(bubblewrap socat)
 # Tests also drive real git repositories and the TUI in tmux, and build C test components.
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32)
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32)

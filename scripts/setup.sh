@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-packages.sh
-ensure_packages "${BUILD_PACKAGES[@]}"
+ensure_packages "${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}"
 source scripts/ensure-bun.sh
 bun run build >&2
 exec ./dist/moat "$@"

@@ -9,7 +9,8 @@ export type RunStopReason =
   | 'max_turns' // --max-turns reached
   | 'budget' // --max-budget-usd reached
   | 'aborted' // Esc / Ctrl-C / SIGTERM
-  | 'error'; // API or infrastructure failure
+  | 'error' // API or infrastructure failure
+  | 'no_structured_output'; // --json-schema: no valid StructuredOutput call after the reminders
 
 export type PermissionDecision =
   | {
@@ -118,6 +119,8 @@ export type AgentEvent =
       error?: string;
       /** What this run spent per model, when it used any (more than one after a fallback). */
       modelUsage?: Record<string, ModelUsage>;
+      /** With an output schema: the answer given through StructuredOutput, valid against it. */
+      structuredOutput?: unknown;
     };
 
 /** Usage and cost on one model. */

@@ -54,3 +54,4 @@ export {
 } from './subagents/index.ts';
 // Hooks implemented as callbacks (an SDK program's): the shapes the loop and the hooks runner share.
 export type { HookCallback, HookCallbackSet, HookInput, HookJsonOutput } from './hooks.ts';
+export { outputValidator, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';

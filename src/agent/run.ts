@@ -33,6 +33,9 @@ export class Run {
   /** What the run spent on each model. */
   private readonly perModel = new Map<string, ModelUsage>();
   private continuations = 0;
+  /** With an output schema: the answer the model gave through StructuredOutput. */
+  structuredOutput: unknown;
+  private structuredReminders = 0;
   private offered: OfferedTools | undefined;
 
   constructor(
@@ -78,6 +81,13 @@ export class Run {
     return true;
   }
 
+  /** The model ended without a structured answer: remind it, a few times per run. */
+  mayRemind(limit: number): boolean {
+    if (this.structuredReminders >= limit) return false;
+    this.structuredReminders++;
+    return true;
+  }
+
   finished(stopReason: RunStopReason, error?: string): Extract<AgentEvent, { type: 'run_finished' }> {
     return {
       type: 'run_finished',
@@ -89,6 +99,7 @@ export class Run {
       durationMs: Math.round(performance.now() - this.started),
       ...(error === undefined ? {} : { error }),
       ...(this.perModel.size === 0 ? {} : { modelUsage: Object.fromEntries(this.perModel) }),
+      ...(this.structuredOutput === undefined ? {} : { structuredOutput: this.structuredOutput }),
     };
   }
 }

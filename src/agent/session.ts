@@ -16,6 +16,13 @@ import { streamTurnOnChain } from './fallback.ts';
 import { costUsd, type ModelLookup } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { Run } from './run.ts';
+import {
+  MAX_STRUCTURED_OUTPUT_RETRIES,
+  STRUCTURED_OUTPUT_INSTRUCTION,
+  STRUCTURED_OUTPUT_TOOL,
+  STRUCTURED_OUTPUT_REMINDER,
+  structuredOutputTool,
+} from './structured-output.ts';
 import { CONTINUE_PROMPT, type AgentSettings } from './settings.ts';
 import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
@@ -102,7 +109,11 @@ export class AgentSession {
     const depth = opts.depth ?? 0;
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
       sessionId: this.id,
-      settings: () => ({ ...this.settings, allow: [...this.settings.allow, ...this.granted], deny: [...this.settings.deny] }),
+      // A sub-agent answers its parent in prose: the output schema is the parent's alone.
+      settings: () => {
+        const { outputSchema: _parentsOnly, ...rest } = this.settings;
+        return { ...rest, allow: [...rest.allow, ...this.granted], deny: [...rest.deny] };
+      },
       offeredTools: () => this.offeredTools(),
       emit: (e) => this.current?.emit(e),
       meter: () => this.current?.meter ?? this.sessionMeter,
@@ -117,7 +128,9 @@ export class AgentSession {
           { parentId: this.id, agentId: spec.agentId, depth: depth + 1, parentMeter: spec.parentMeter, allowSubagents: spec.allowSubagents },
         ),
     });
-    this.registry = sessionRegistry(deps.registry, host);
+    const shared = sessionRegistry(deps.registry, host);
+    const schema = this.settings.outputSchema;
+    this.registry = schema === undefined ? shared : shared.extend([structuredOutputTool(schema, (value) => this.current && (this.current.structuredOutput = value))]);
   }
 
   static open(deps: AgentDeps, opts: OpenOptions = {}): AgentSession {
@@ -155,8 +168,16 @@ export class AgentSession {
    * offers the core, tool_search and what it found.
    */
   offeredTools(): AnyTool[] {
-    const { permissionMode, deny } = this.settings;
-    return this.registry.offered(this.id).filter((t) => (permissionMode !== 'plan' || t.effect === 'read') && !deniedOutright(t.name, deny));
+    const { permissionMode, deny, onlyTools } = this.settings;
+    const only = onlyTools === undefined ? undefined : new Set(onlyTools.map((n) => n.toLowerCase()));
+    return this.registry
+      .offered(this.id)
+      .filter(
+        (t) =>
+          (permissionMode !== 'plan' || t.effect === 'read') &&
+          !deniedOutright(t.name, deny) &&
+          (only === undefined || only.has(t.name.toLowerCase()) || t.name === STRUCTURED_OUTPUT_TOOL),
+      );
   }
 
   currentSettings(): Readonly<AgentSettings> {
@@ -252,7 +273,7 @@ export class AgentSession {
       addDirs: settings.addDirs,
       git: this.git,
       override: settings.systemPrompt,
-      append: settings.appendSystemPrompt,
+      append: settings.outputSchema === undefined ? settings.appendSystemPrompt : [settings.appendSystemPrompt, STRUCTURED_OUTPUT_INSTRUCTION].filter(Boolean).join('\n\n'),
       // Skills and agent definitions: listed by name and description only.
       skills: settings.skills,
       agents: settings.agents,
@@ -328,6 +349,11 @@ export class AgentSession {
           this.persist({ role: 'user', content: [{ type: 'text', text: CONTINUE_PROMPT }] }, turn);
           continue;
         }
+        if (settings.outputSchema !== undefined && run.structuredOutput === undefined) {
+          if (!run.mayRemind(MAX_STRUCTURED_OUTPUT_RETRIES)) return this.finish(run, 'no_structured_output');
+          this.persist({ role: 'user', content: [{ type: 'text', text: STRUCTURED_OUTPUT_REMINDER }] }, turn);
+          continue;
+        }
         return this.finish(run, 'end_turn');
       }
 
@@ -374,6 +400,8 @@ export class AgentSession {
         emit({ type: 'turn_aborted', turn });
         return this.finish(run, 'aborted');
       }
+      // The structured answer is the end: no request just to hear the model say it is done.
+      if (run.structuredOutput !== undefined) return this.finish(run, 'end_turn');
     }
   }
 

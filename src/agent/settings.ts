@@ -32,6 +32,10 @@ export interface AgentSettings {
   skills?: PromptSkill[];
   /** Agent definitions listed in the system prompt (for the `task` tool). */
   agents?: PromptAgent[];
+  /** `--tools`: only these tools are offered (names, any case); undefined offers every tool. */
+  onlyTools?: string[];
+  /** `--json-schema`: the final answer must be JSON valid against this schema (given through StructuredOutput). */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** `max_tokens` stops get an automatic "continue" at most this many times per run. */

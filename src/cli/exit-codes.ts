@@ -22,6 +22,7 @@ export function exitCodeForStop(reason: RunStopReason): number {
     case 'aborted':
       return EXIT.interrupted;
     case 'error':
+    case 'no_structured_output':
       return EXIT.error;
   }
 }

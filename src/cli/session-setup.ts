@@ -1,9 +1,9 @@
 /** What `-p` and stream-json input share: the store, the tool registry and sub-agents for one session. */
-import { createSkillTool, type AgentSettings, type SubagentDefinition, type SubagentSupport } from '../agent/index.ts';
+import { createSkillTool, TASK_TOOL_NAMES, type AgentSettings, type SubagentDefinition, type SubagentSupport } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import type { Skill } from '../skills/index.ts';
 import { openStore, type Store } from '../store/index.ts';
-import { builtinTools, ToolRegistry, type AnyTool } from '../tools/index.ts';
+import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
@@ -25,7 +25,7 @@ export interface SetupOptions {
   settings: AgentSettings;
   env: Env;
   skills: readonly Skill[];
-  /** `--tools`: which built-in tools are offered (undefined or "default": all). */
+  /** `--tools`: which tools are offered (undefined or "default": all); written into `settings.onlyTools`. */
   tools?: string;
   /** `--agents`: definitions added to (and overriding) the files'. */
   extraAgents?: readonly SubagentDefinition[];
@@ -35,19 +35,19 @@ export interface SetupOptions {
 }
 
 /**
- * `--tools`: "default" (or absent) keeps every built-in tool, "" none, and a
- * comma or space list exactly those (Claude Code's names, any case). An
- * unknown name is a usage error naming the ones there are.
+ * `--tools`: "default" (or absent) offers every tool, "" none, and a comma
+ * or space list exactly those (any case). A name no tool has is a usage
+ * error naming the ones there are.
  */
-export function selectTools(tools: readonly AnyTool[], spec: string | undefined): AnyTool[] {
-  if (spec === undefined || spec.trim() === 'default') return [...tools];
+export function onlyTools(spec: string | undefined, known: readonly string[]): string[] | undefined {
+  if (spec === undefined || spec.trim() === 'default') return undefined;
   const wanted = spec.split(/[,\s]+/).filter((n) => n !== '');
-  const byName = new Map(tools.map((t) => [t.name.toLowerCase(), t]));
-  const unknown = wanted.filter((n) => !byName.has(n.toLowerCase()));
+  const names = new Set(known.map((n) => n.toLowerCase()));
+  const unknown = wanted.filter((n) => !names.has(n.toLowerCase()));
   if (unknown.length > 0) {
-    throw new MoatError('usage', `--tools: unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the built-in tools are ${tools.map((t) => t.name).join(', ')}`);
+    throw new MoatError('usage', `--tools: unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the tools are ${known.join(', ')}`);
   }
-  return wanted.map((n) => byName.get(n.toLowerCase())!);
+  return wanted;
 }
 
 export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
@@ -56,7 +56,7 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
   const store = openStore(o.persist ? moatPaths(env).dbFile : ':memory:');
   let wasm: { close(): void } | undefined;
   try {
-    const registry = new ToolRegistry(selectTools([...builtinTools(), createSkillTool(o.skills)], o.tools));
+    const registry = new ToolRegistry([...builtinTools(), createSkillTool(o.skills)]);
     wasm = await attachWasmTools(registry, {
       env,
       projectRoot: loaded.projectRoot,
@@ -64,6 +64,8 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
       toolLimits: loaded.toolLimits,
       warn: o.warn,
     });
+    const only = onlyTools(o.tools, [...registry.names(), ...TASK_TOOL_NAMES]);
+    if (only !== undefined) settings.onlyTools = only;
     const closeWasm = wasm;
     return {
       store,

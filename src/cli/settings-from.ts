@@ -1,6 +1,6 @@
 /** The session settings of a run, from the loaded config and the command-line flags. */
 import { homedir } from 'node:os';
-import type { AgentSettings } from '../agent/index.ts';
+import { outputValidator, type AgentSettings } from '../agent/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import { parseRuleList } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
@@ -36,8 +36,25 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     appendSystemPrompt: opts.appendSystemPrompt,
     idleTimeoutMs: c.streamIdleTimeoutMs,
     bashTimeoutMs: c.bashTimeoutMs,
+    ...(opts.jsonSchema === undefined ? {} : { outputSchema: jsonSchemaFlag(opts.jsonSchema, '--json-schema') }),
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.
     retryBaseMs: Number.isFinite(retryBase) && retryBase > 0 ? retryBase : 1000,
   };
 }
 
+
+/** `--json-schema` (or an SDK's initialize.jsonSchema): a JSON Schema object zod can check answers against. */
+export function jsonSchemaFlag(value: string | Record<string, unknown>, where: string): Record<string, unknown> {
+  let schema: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      schema = JSON.parse(value);
+    } catch (e) {
+      throw new MoatError('usage', `${where}: not JSON: ${errorMessage(e)}`);
+    }
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new MoatError('usage', `${where}: a JSON Schema is an object`);
+  const record = schema as Record<string, unknown>;
+  outputValidator(record);
+  return record;
+}

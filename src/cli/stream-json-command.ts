@@ -10,7 +10,7 @@ import { runStreamJsonClient, type OpenedSession } from '../sdk/index.ts';
 import { agentDefinitions, agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
-import { settingsFrom } from './settings-from.ts';
+import { jsonSchemaFlag, settingsFrom } from './settings-from.ts';
 import { setUpSession } from './session-setup.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
 import { err, out } from './write-out.ts';
@@ -58,6 +58,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         if (init?.appendSystemPrompt !== undefined) {
           settings.appendSystemPrompt = [settings.appendSystemPrompt, init.appendSystemPrompt].filter((s) => s !== undefined).join('\n\n');
         }
+        if (init?.jsonSchema !== undefined) settings.outputSchema = jsonSchemaFlag(init.jsonSchema, 'initialize.jsonSchema');
         const initAgents = init?.agents === undefined ? [] : agentDefinitions(init.agents, 'initialize.agents');
         const parts = await setUpSession({
           loaded,

@@ -20,7 +20,7 @@ export interface PrintOptions {
    * background sub-agents, committing a `--worktree` session); what it returns
    * goes into the result line.
    */
-  finalize?: (finished: RunFinished) => Promise<{ worktree?: WorktreeInfo; structuredOutput?: unknown }>;
+  finalize?: (finished: RunFinished) => Promise<{ worktree?: WorktreeInfo }>;
 }
 
 export type RunFinished = Extract<AgentEvent, { type: 'run_finished' }>;
@@ -37,7 +37,7 @@ export async function printRun(events: AsyncIterable<AgentEvent>, opts: PrintOpt
   let finished: RunFinished | undefined;
   for await (const e of events) {
     const extra = e.type === 'run_finished' && opts.finalize ? await opts.finalize(e) : {};
-    const lines = e.type === 'run_finished' ? [mapper.result(e, extra.worktree, extra.structuredOutput)] : mapper.map(e);
+    const lines = e.type === 'run_finished' ? [mapper.result(e, extra.worktree)] : mapper.map(e);
     if (opts.format === 'stream-json') for (const line of lines) opts.out(`${JSON.stringify(line)}\n`);
     if (opts.format === 'json' && opts.verbose) all.push(...lines);
     if (opts.format === 'text' && opts.verbose) {
@@ -69,5 +69,7 @@ export function stopMessage(e: RunFinished): string {
       return 'interrupted; the session was saved (continue with moat -c)';
     case 'error':
       return e.error ?? 'error';
+    case 'no_structured_output':
+      return `no answer matching --json-schema after ${e.turns} turns`;
   }
 }

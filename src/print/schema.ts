@@ -261,6 +261,8 @@ export const ResultLine = z.object({
   structured_output: z.unknown().optional(),
   /** Present when is_error: one line saying what went wrong. */
   error: z.string().optional(),
+  /** Present when is_error: what went wrong, as Claude Code lists it. */
+  errors: z.array(z.string()).optional(),
   /** With `--worktree`: where the session's work was committed. */
   worktree: worktreeInfo.optional(),
 });

@@ -81,6 +81,15 @@ const SUBTYPE = {
   budget: 'error_max_budget_usd',
   aborted: 'error_during_execution',
   error: 'error_during_execution',
+  no_structured_output: 'error_max_structured_output_retries',
+} as const;
+
+const ERROR_TEXT = {
+  max_turns: 'the run reached --max-turns',
+  budget: 'the run reached --max-budget-usd',
+  aborted: 'interrupted',
+  error: 'the run failed',
+  no_structured_output: 'no answer matching the JSON Schema was given',
 } as const;
 
 /** What the init line lists besides the session's own facts. */
@@ -272,7 +281,7 @@ export class OutputMapper {
     }
   }
 
-  result(e: Extract<AgentEvent, { type: 'run_finished' }>, worktree?: WorktreeInfo, structuredOutput?: unknown): ResultLine {
+  result(e: Extract<AgentEvent, { type: 'run_finished' }>, worktree?: WorktreeInfo): ResultLine {
     return {
       type: 'result',
       subtype: SUBTYPE[e.stopReason],
@@ -288,8 +297,10 @@ export class OutputMapper {
       usage: wireUsage(e.usage),
       modelUsage: e.modelUsage === undefined ? {} : wireModelUsage(e.modelUsage),
       permission_denials: this.denials,
-      ...(structuredOutput === undefined ? {} : { structured_output: structuredOutput }),
+      ...(e.structuredOutput === undefined ? {} : { structured_output: e.structuredOutput }),
       ...(e.error ? { error: e.error } : {}),
+      // Claude Code's error results list what went wrong; the Agent SDK reads the list.
+      ...(e.stopReason === 'end_turn' ? {} : { errors: [e.error ?? ERROR_TEXT[e.stopReason]] }),
       ...(worktree === undefined ? {} : { worktree }),
     };
   }

@@ -31,3 +31,4 @@ export {
 export { classifyAddress, type AddressVerdict, type BlockReason } from './ip-address.ts';
 export { parseHostPattern, patternMatches, type HostPattern } from './host-pattern.ts';
 export { jcoEmbedPlugin } from './jco-patch.ts';
+export * from './os/index.ts';

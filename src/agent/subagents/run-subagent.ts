@@ -20,6 +20,7 @@ function statusFor(reason: RunStopReason): SubagentOutcome['status'] {
     case 'max_turns':
     case 'budget':
     case 'error':
+    case 'no_structured_output':
       return 'failed';
   }
 }
@@ -36,6 +37,8 @@ function errorFor(f: RunFinished, maxTurns: number | undefined): string | undefi
       return 'stopped: the budget ran out';
     case 'error':
       return f.error ?? 'failed';
+    case 'no_structured_output':
+      return 'ended without a structured answer';
   }
 }
 

@@ -1,0 +1,76 @@
+/**
+ * The paths no sandboxed process may read, whatever the grants say: the
+ * user's keys and cloud credentials, browser profiles, and moat's own
+ * database and credentials. And the paths no sandboxed process may write even
+ * inside a writable root, because writing them would widen what runs next
+ * (git hooks, project settings that grant permissions or start servers).
+ */
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function xdg(env: Env, name: string, home: string, fallback: string): string {
+  const v = env[name];
+  return v !== undefined && isAbsolute(v) ? v : join(home, fallback);
+}
+
+const HOME_SECRETS = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.config/gcloud',
+  '.netrc',
+  '.docker/config.json',
+  '.kube',
+  '.azure',
+  '.git-credentials',
+  '.config/gh',
+  '.npmrc',
+  '.pypirc',
+  '.password-store',
+  '.claude/.credentials.json',
+  '.claude.json',
+  // Browser profiles: cookies and saved passwords.
+  '.mozilla',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.config/BraveSoftware',
+  '.config/microsoft-edge',
+  'snap/firefox',
+  'Library/Application Support/Google/Chrome',
+  'Library/Application Support/Firefox',
+  'Library/Keychains',
+];
+
+/** Absolute paths denied for reading, for the user whose environment `env` is (and the real home, when it differs). */
+export function builtinDenyRead(env: Env): string[] {
+  const homes = [...new Set([env.HOME || homedir(), homedir()])];
+  const out: string[] = [];
+  for (const home of homes) {
+    for (const rel of HOME_SECRETS) out.push(join(home, rel));
+    // moat's database (sessions, transcripts) and its state; its config folder holds projects.json (trust).
+    out.push(join(xdg(env, 'XDG_DATA_HOME', home, '.local/share'), 'moat'));
+    out.push(join(xdg(env, 'XDG_CONFIG_HOME', home, '.config'), 'moat', 'credentials.json'));
+  }
+  return out;
+}
+
+/** Inside each writable root: never writable, so a command cannot plant something that runs or grants later. */
+export const PROTECTED_IN_ROOT: readonly string[] = [
+  '.git/hooks',
+  '.git/config',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.claude/commands',
+  '.claude/agents',
+  '.claude/skills',
+  '.moat',
+  '.mcp.json',
+];
+
+/** Outside the roots but still worth stating: moat's config (trust, rules) is never writable. */
+export function builtinDenyWrite(env: Env): string[] {
+  const home = env.HOME || homedir();
+  return [join(xdg(env, 'XDG_CONFIG_HOME', home, '.config'), 'moat'), join(home, '.claude')];
+}

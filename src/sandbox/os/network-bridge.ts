@@ -1,0 +1,154 @@
+/**
+ * Network for sandboxed processes that were granted hosts. The process has no
+ * network of its own (a fresh namespace); the sandbox runtime's HTTP and SOCKS
+ * proxies listen on Unix sockets bound into it, and two socat relays inside
+ * offer them on 127.0.0.1:3128 and :1080 with the usual proxy variables set.
+ * Every connection is checked by moat's one network policy: the host against
+ * the command's allowlist (host-pattern.ts, the matcher web_fetch and the WASM
+ * tools use) and each resolved address against the private/loopback/metadata
+ * block (ip-address.ts), and the proxy connects only to the addresses checked.
+ * Started on the first command that needs it, never at start-up.
+ */
+import { randomBytes } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, isIP, type LookupFunction, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHttpProxyServer } from '@anthropic-ai/sandbox-runtime/dist/sandbox/http-proxy.js';
+import { decodeSandboxedCommand, encodeSandboxedCommand, generateProxyEnvVars } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
+import { createSocksProxyServer } from '@anthropic-ai/sandbox-runtime/dist/sandbox/socks-proxy.js';
+import { checkAddress } from '../network-policy.ts';
+import { connectionAllowed } from './network-match.ts';
+import type { SandboxViolation } from './types.ts';
+
+const HTTP_PORT = 3128;
+const SOCKS_PORT = 1080;
+
+interface CommandNetwork {
+  allow: readonly string[];
+  deny: readonly string[];
+  allowPrivate: boolean;
+  refused: Map<string, SandboxViolation>;
+}
+
+export interface NetworkBridge {
+  /** The one socket bound into the sandbox (HTTP and SOCKS each get their own path under this folder). */
+  socketPath: string;
+  env(id: string): Record<string, string>;
+  /** Put the relays in front of `argv` (the relays need Unix sockets, so they start before the seccomp filter does). */
+  wrap(argv: readonly string[]): string[];
+  register(id: string, allow: readonly string[], deny: readonly string[], allowPrivate: boolean): void;
+  /** Forget command `id` and return what its connections were refused. */
+  release(id: string): SandboxViolation[];
+}
+
+const commands = new Map<string, CommandNetwork>();
+
+function commandOf(encoded: string | undefined): CommandNetwork | undefined {
+  if (encoded === undefined) return undefined;
+  try {
+    return commands.get(decodeSandboxedCommand(encoded));
+  } catch {
+    return undefined;
+  }
+}
+
+function refuse(cmd: CommandNetwork | undefined, target: string, message: string): void {
+  if (cmd !== undefined && !cmd.refused.has(target)) cmd.refused.set(target, { kind: 'network', target, message });
+}
+
+function filter(port: number, host: string, encoded: string | undefined): boolean {
+  const cmd = commandOf(encoded);
+  if (cmd === undefined) return false;
+  const verdict = connectionAllowed(host, port, cmd.allow, cmd.deny);
+  if (!verdict.ok) refuse(cmd, `${host}:${port}`, `connection to ${host}:${port} refused: ${verdict.reason}`);
+  return verdict.ok;
+}
+
+/** The proxies dial only addresses that pass the same check web_fetch applies, so a name that resolves inside cannot get out. */
+function checkedLookup(port: number, encoded: string | undefined): LookupFunction {
+  const cmd = commandOf(encoded);
+  return ((hostname: string, options: { all?: boolean }, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
+      if (err !== null) return callback(err, []);
+      const grant = { allowHosts: [], allowPrivate: cmd?.allowPrivate === true };
+      for (const a of addresses) {
+        const refusal = checkAddress(a.address, grant);
+        if (refusal !== undefined) {
+          const shown = isIP(hostname) === 0 ? `${hostname} (${a.address})` : hostname;
+          refuse(cmd, `${hostname}:${port}`, `connection to ${shown}:${port} refused: ${refusal.reason.replace(/^.*? is /, 'it is ')}`);
+          const e: NodeJS.ErrnoException = new Error(`${hostname}: ${refusal.reason}`);
+          e.code = 'EACCES';
+          return callback(e, []);
+        }
+      }
+      if (options.all === true) return callback(null, addresses);
+      const first = addresses[0];
+      if (first === undefined) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+      callback(null, first.address, first.family);
+    });
+  }) as LookupFunction;
+}
+
+let started: Promise<NetworkBridge> | undefined;
+
+async function listen(server: Server, path: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+  server.unref();
+}
+
+async function start(): Promise<NetworkBridge> {
+  const dir = mkdtempSync(join(tmpdir(), 'moat-net-'));
+  const httpPath = join(dir, 'http.sock');
+  const socksPath = join(dir, 'socks.sock');
+  const token = randomBytes(16).toString('hex');
+  const http = createHttpProxyServer({ filter: (port, host, _s, encoded) => filter(port, host, encoded), lookupFor: checkedLookup, proxyAuthToken: token });
+  const socks = createSocksProxyServer({ filter: (port, host, encoded) => filter(port, host, encoded), lookupFor: checkedLookup, proxyAuthToken: token });
+  const socksServer = createServer((s) => socks.handleConnection(s));
+  await listen(http, httpPath);
+  await listen(socksServer, socksPath);
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const relay = (port: number, path: string): string =>
+    `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${path} >/dev/null 2>&1 &`;
+  // Wait (at most ~0.5 s) until both relays listen: the namespace is new, so its TCP table holds only theirs.
+  const script = [
+    relay(HTTP_PORT, httpPath),
+    relay(SOCKS_PORT, socksPath),
+    'i=0',
+    `while [ "$i" -lt 500 ]; do n=0; while read -r _ local _ state _; do case "$local:$state" in *:0C38:0A|*:0438:0A) n=$((n+1));; esac; done < /proc/net/tcp; [ "$n" -ge 2 ] && break; i=$((i+1)); sleep 0.001; done`,
+    'exec "$@"',
+  ].join('\n');
+  return {
+    socketPath: dir,
+    env(id) {
+      const out: Record<string, string> = {};
+      for (const kv of generateProxyEnvVars(HTTP_PORT, SOCKS_PORT, undefined, token, true, encodeSandboxedCommand(id))) {
+        const eq = kv.indexOf('=');
+        out[kv.slice(0, eq)] = kv.slice(eq + 1);
+      }
+      // Nothing listens on loopback inside but the relays: every destination goes through the proxy and its checks.
+      out.NO_PROXY = '';
+      out.no_proxy = '';
+      return out;
+    },
+    wrap: (argv) => ['/bin/sh', '-c', script, 'moat-net', ...argv],
+    register(id, allow, deny, allowPrivate) {
+      commands.set(id, { allow, deny, allowPrivate, refused: new Map() });
+    },
+    release(id) {
+      const cmd = commands.get(id);
+      commands.delete(id);
+      return cmd === undefined ? [] : [...cmd.refused.values()];
+    },
+  };
+}
+
+/** The running bridge, started on first use. */
+export function networkBridge(): Promise<NetworkBridge> {
+  started ??= start();
+  return started;
+}

@@ -1,0 +1,82 @@
+/**
+ * prepareCommand: turns a command and its grants into what to spawn. Consumers
+ * (bash, `!cmd`, hooks, MCP stdio servers) spawn the result themselves, so a
+ * transport that takes `command`/`args`/`env` can use it unchanged.
+ */
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { bwrapArgv, protectedPaths, realRoots } from './bwrap-argv.ts';
+import { builtinDenyRead, builtinDenyWrite, PROTECTED_IN_ROOT } from './deny-list.ts';
+import { DEFAULT_SCRUB_ENV, scrubEnv } from './env-scrub.ts';
+import { applySeccompPath, deniedFilePath } from './seccomp-helper.ts';
+import { sandboxSupport } from './support.ts';
+import { SandboxUnavailableError, type PrepareOptions, type SandboxedCommand, type SandboxViolation } from './types.ts';
+
+/**
+ * `--cap-drop ALL`, plus CAP_SETFCAP for a root caller using the seccomp
+ * loader: its nested user namespace maps uid 0, which the kernel allows only
+ * to a creator holding it (the runtime's own rule, reused).
+ */
+async function capabilities(usesSeccompHelper: boolean): Promise<string[]> {
+  const { CAP_SETFCAP, capabilityArgs, processHasBoundingCapability } = await import('@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js');
+  return capabilityArgs({ euid: process.geteuid?.(), hasSetfcap: processHasBoundingCapability(CAP_SETFCAP), usesSeccompHelper });
+}
+
+function unsandboxed(argv: string[], env: Record<string, string>, reason?: string): SandboxedCommand {
+  return { argv, env, sandboxed: false, ...(reason === undefined ? {} : { unavailableReason: reason }), finish: () => Promise.resolve([]) };
+}
+
+export async function prepareCommand(argv: string[], opts: PrepareOptions): Promise<SandboxedCommand> {
+  if (argv.length === 0) throw new SandboxUnavailableError('prepareCommand needs a command', 'bad-grant');
+  const env = scrubEnv(opts.env, opts.scrubEnv ?? DEFAULT_SCRUB_ENV);
+  if (opts.mode === 'off') return unsandboxed(argv, env);
+  const support = sandboxSupport(opts.env);
+  if (!support.available || support.bwrap === undefined) {
+    const reason = support.reason ?? 'the OS sandbox is not available here';
+    if (opts.mode === 'required') throw new SandboxUnavailableError(`the OS sandbox is required ([sandbox] mode = "required") but cannot run: ${reason}`);
+    return unsandboxed(argv, env, reason);
+  }
+  const { grants } = opts;
+  const writeRoots = realRoots([...grants.allowWrite, tmpdir()]);
+  const projectRoots = writeRoots.filter((r) => r !== realRoots([tmpdir()])[0]);
+  const denyWrite = [...grants.denyWrite, ...protectedPaths(projectRoots, PROTECTED_IN_ROOT), ...builtinDenyWrite(opts.env)];
+  const denyRead = [...builtinDenyRead(opts.env), ...grants.denyRead];
+  const id = randomBytes(12).toString('hex');
+  const setEnv: Record<string, string> = { SRT_ALLOW_NESTED_USERNS: '0' };
+  const bindSockets: string[] = [];
+  const seccomp = grants.allowUnixSockets.length > 0 ? null : applySeccompPath();
+
+  // Network: none at all (a fresh namespace), unless hosts are granted; then only through the filtering proxy.
+  // The runtime's modules load on the first sandboxed command, not at start-up (they cost ~60 ms and ~25 MB).
+  const bridge = grants.allowNetwork.length > 0 ? await (await import('./network-bridge.ts')).networkBridge() : undefined;
+  const writes = seccomp === null ? undefined : await (await import('./write-monitor.ts')).watchWrites(id, writeRoots, denyWrite);
+  if (writes !== undefined) {
+    bindSockets.push(writes.socketPath);
+    Object.assign(setEnv, writes.env);
+  }
+  // The seccomp filter goes on last, right before the command: the relays need to create Unix sockets.
+  let inner = seccomp === null ? argv : [seccomp, ...argv];
+  if (bridge !== undefined) {
+    bindSockets.push(bridge.socketPath);
+    Object.assign(setEnv, bridge.env(id));
+    inner = bridge.wrap(inner);
+    bridge.register(id, grants.allowNetwork, grants.denyNetwork, grants.allowPrivateNetwork === true);
+  }
+
+  const full = bwrapArgv({ bwrap: support.bwrap, cwd: opts.cwd, writeRoots, denyWrite, denyRead, deniedFile: deniedFilePath(), setEnv, bindSockets, capabilities: await capabilities(seccomp !== null) }, inner);
+  let finished: Promise<SandboxViolation[]> | undefined;
+  return {
+    argv: full,
+    env,
+    sandboxed: true,
+    finish() {
+      finished ??= (async () => {
+        const found: SandboxViolation[] = [];
+        if (writes !== undefined) found.push(...(await writes.done()));
+        if (bridge !== undefined) found.push(...bridge.release(id));
+        return found;
+      })();
+      return finished;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Whether this machine can run the OS sandbox: Linux with bubblewrap and socat
+ * on PATH and user namespaces that work. Probed once per PATH and cached.
+ */
+import { spawnSync } from 'node:child_process';
+
+export interface SandboxSupport {
+  available: boolean;
+  platform: NodeJS.Platform;
+  /** One line: why it cannot run here, with what to install or change. */
+  reason?: string;
+  bwrap?: string;
+  socat?: string;
+}
+
+const probes = new Map<string, SandboxSupport>();
+
+function unavailable(reason: string): SandboxSupport {
+  return { available: false, platform: process.platform, reason };
+}
+
+/** bubblewrap must actually create the namespaces: some containers and hardened kernels forbid it. */
+function probeNamespaces(bwrap: string): string | undefined {
+  const r = spawnSync(bwrap, ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 5000,
+    encoding: 'utf8',
+  });
+  if (r.error !== undefined) return `bubblewrap (${bwrap}) could not be started: ${r.error.message}`;
+  if (r.status === 0) return undefined;
+  const why = (r.stderr ?? '').trim().split('\n')[0] ?? '';
+  return `bubblewrap cannot create namespaces here${why === '' ? '' : ` (${why})`}; user namespaces may be disabled (kernel.unprivileged_userns_clone, or a container without them)`;
+}
+
+/** Probe (once per PATH) whether processes can be sandboxed here. */
+export function sandboxSupport(env: Readonly<Record<string, string | undefined>> = process.env): SandboxSupport {
+  const path = env.PATH ?? '';
+  const cached = probes.get(path);
+  if (cached !== undefined) return cached;
+  let result: SandboxSupport;
+  if (process.platform !== 'linux') {
+    result = unavailable(`the OS sandbox is not implemented on ${process.platform} yet (Linux only: bubblewrap)`);
+  } else {
+    const bwrap = Bun.which('bwrap', { PATH: path }) ?? undefined;
+    const socat = Bun.which('socat', { PATH: path }) ?? undefined;
+    if (bwrap === undefined) result = unavailable('bubblewrap (bwrap) is not on PATH; install it (Debian/Ubuntu: apt install bubblewrap socat)');
+    else if (socat === undefined) result = unavailable('socat is not on PATH; install it (Debian/Ubuntu: apt install socat)');
+    else {
+      const broken = probeNamespaces(bwrap);
+      result = broken === undefined ? { available: true, platform: process.platform, bwrap, socat } : { ...unavailable(broken), bwrap, socat };
+    }
+  }
+  probes.set(path, result);
+  return result;
+}

@@ -1,0 +1,76 @@
+/**
+ * The OS sandbox's contract: the grants a process runs under, the modes, what
+ * prepareCommand hands back, what a refusal looks like, and its typed errors.
+ */
+
+/** What a process started by moat may touch. Paths are absolute; hosts use the NetworkGrant pattern syntax. */
+export interface ProcessGrants {
+  /** Absolute paths it may write; the system temp folder is always added. */
+  allowWrite: string[];
+  /** Extra read denies on top of the built-in list (~/.ssh, ~/.aws, …, moat's database and credentials). */
+  denyRead: string[];
+  /** Write denies, even inside allowWrite. */
+  denyWrite: string[];
+  /** Host patterns (host-pattern.ts syntax); [] = no network at all. */
+  allowNetwork: string[];
+  denyNetwork: string[];
+  /** Unix socket paths it may connect to; [] = none. */
+  allowUnixSockets: string[];
+  /**
+   * Let granted hosts resolve to private and loopback addresses (never cloud
+   * metadata). Set only by the composition root (tests that serve on
+   * 127.0.0.1); no config key or variable sets it.
+   */
+  allowPrivateNetwork?: boolean;
+}
+
+export type SandboxMode = 'auto' | 'required' | 'off';
+export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
+
+/** The two grant levels the permission modes choose between. */
+export type SandboxLevel = 'read-only' | 'workspace-write';
+
+/** One thing the sandbox refused, as the runtime reported it. */
+export interface SandboxViolation {
+  kind: 'write' | 'network';
+  /** The path written to, or `host:port` connected to. */
+  target: string;
+  /** One line for the model and the tool card: what was refused and why. */
+  message: string;
+}
+
+export interface SandboxedCommand {
+  /** Spawn this… */
+  argv: string[];
+  /** …with this environment (API keys and [sandbox] scrub_env patterns removed). */
+  env: Record<string, string>;
+  /** False when mode is off, or auto on a machine that cannot sandbox. */
+  sandboxed: boolean;
+  /** Why `sandboxed` is false in auto mode (one line), for the start-up notice and status. */
+  unavailableReason?: string;
+  /** After the process exited: what the sandbox refused. Also releases what the command held (call it once). */
+  finish(): Promise<SandboxViolation[]>;
+}
+
+export interface PrepareOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  grants: ProcessGrants;
+  mode: SandboxMode;
+  /** Environment variable name patterns (`*` wildcards) removed on top of the provider keys. Default: DEFAULT_SCRUB_ENV. */
+  scrubEnv?: string[];
+  /** Violations that speak to the model name the level so they can say how to ask for more. */
+  level?: SandboxLevel;
+}
+
+export type SandboxErrorCode = 'unavailable' | 'bad-grant';
+
+/** Thrown when mode is 'required' and this machine cannot sandbox (or a grant cannot be applied). */
+export class SandboxUnavailableError extends Error {
+  readonly code: SandboxErrorCode;
+  constructor(message: string, code: SandboxErrorCode = 'unavailable') {
+    super(message);
+    this.name = 'SandboxUnavailableError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Write refusals, from the sandbox runtime's own reporting: its seccomp loader
+ * observes every write-intent syscall inside the sandbox and sends the path to
+ * one listener here; a path outside the command's writable roots (or inside a
+ * read-only island) is one the mount table refused. The mounts are the
+ * boundary; this only tells the model what was refused.
+ */
+import { realpathSync } from 'node:fs';
+import { startLinuxSandboxViolationMonitor, type LinuxViolationMonitor } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-violation-monitor.js';
+import { encodeSandboxedCommand } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
+import type { SandboxViolation } from './types.ts';
+
+interface Watch {
+  roots: readonly string[];
+  denied: readonly string[];
+  seen: Map<string, SandboxViolation>;
+}
+
+const watches = new Map<string, Watch>();
+let monitor: LinuxViolationMonitor | undefined;
+
+function under(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+/** Syscalls the observer reports that are reads with a write flag we do not count (opening /dev/null, /dev/tty). */
+const ALWAYS_WRITABLE = ['/dev/', '/proc/self/'];
+
+function realTarget(path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    return real === path ? undefined : real;
+  } catch {
+    return undefined;
+  }
+}
+
+function onViolation(line: string, key: string | undefined): void {
+  if (key === undefined) return;
+  const watch = watches.get(key);
+  if (watch === undefined) return;
+  const m = /^deny (\S+) (\/.*)$/.exec(line);
+  if (m === null) return;
+  const path = m[2] as string;
+  if (ALWAYS_WRITABLE.some((p) => path.startsWith(p)) || path === '/dev/null') return;
+  const refusedAt = (p: string): boolean => watch.denied.some((d) => under(p, d)) || !watch.roots.some((r) => under(p, r));
+  // A link inside a root that leads outside is refused where it leads: name the real target.
+  const target = refusedAt(path) ? path : realTarget(path);
+  if (target === undefined || !refusedAt(target) || watch.seen.has(target)) return;
+  watch.seen.set(target, { kind: 'write', target, message: `write to ${target} refused` });
+}
+
+function ensureMonitor(): LinuxViolationMonitor {
+  monitor ??= startLinuxSandboxViolationMonitor((v) => onViolation(v.line, v.command), {
+    // Every attempt comes through; each command's own roots decide (onViolation).
+    allowWritePaths: [],
+    denyWritePaths: [],
+    resolveCommandText: (key) => key,
+  });
+  return monitor;
+}
+
+export interface WriteWatch {
+  socketPath: string;
+  env: Record<string, string>;
+  /** The refusals seen, once the process has exited. */
+  done(): Promise<SandboxViolation[]>;
+}
+
+/** Start watching the writes of command `id`; undefined when the listener could not start (the sandbox still holds). */
+export async function watchWrites(id: string, roots: readonly string[], denied: readonly string[]): Promise<WriteWatch | undefined> {
+  const m = ensureMonitor();
+  await m.ready;
+  const socketPath = m.observeSocketPath;
+  if (socketPath === undefined) return undefined;
+  const watch: Watch = { roots, denied, seen: new Map() };
+  watches.set(id, watch);
+  return {
+    socketPath,
+    env: { SRT_OBSERVE_SOCK: socketPath, SRT_ENCODED_CMD: encodeSandboxedCommand(id) },
+    async done() {
+      // The last events may still be in the socket when the process has gone: give the listener one turn of the loop.
+      await new Promise((r) => setTimeout(r, 0));
+      watches.delete(id);
+      // The listener would keep moat's event loop alive: it runs only while a command is being watched.
+      if (watches.size === 0 && monitor === m) {
+        monitor = undefined;
+        m.stop();
+      }
+      return [...watch.seen.values()];
+    },
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * `moat --input-format stream-json` and the Claude Code flags, driven the
+ * way a script drives them: JSON lines on stdin, the compiled binary, the
+ * fake model server.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { OutputLine } from '../../src/print/schema.ts';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+
+let server: FakeAnthropic;
+let sb: Sandbox;
+
+beforeAll(async () => {
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  sb = makeSandbox(server.url);
+  server.requests.length = 0;
+});
+afterEach(() => {
+  rmSync(dirname(sb.cwd), { recursive: true, force: true });
+});
+
+const SJ = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'];
+const user = (text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' });
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; subtype?: string; [k: string]: unknown });
+const body = (i: number) => server.requests[i]!.body as { model: string; system: unknown; tools: { name: string }[]; messages: { role: string }[] };
+
+describe('stream-json input', () => {
+  test('two user lines are two turns with a result each, in one session; exit 0 when stdin closes', async () => {
+    server.script(reply().text('one'), reply().text('two'));
+    const r = await runMoat(SJ, { cwd: sb.cwd, env: sb.env, stdin: `${user('first')}\n${user('second')}\n` });
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    for (const l of out) OutputLine.parse(l);
+    const results = out.filter((l) => l.type === 'result');
+    expect(results.map((l) => l['result'])).toEqual(['one', 'two']);
+    expect(new Set(out.map((l) => l['session_id'])).size).toBe(1);
+    // The second turn carries the first: one conversation.
+    expect(body(1).messages.length).toBe(3);
+  });
+
+  test('initialize: its system prompt additions reach the model; the reply lists commands and models', async () => {
+    server.script(reply().text('ok'));
+    const init = JSON.stringify({ type: 'control_request', request_id: 'r1', request: { subtype: 'initialize', appendSystemPrompt: 'ALWAYS-ANSWER-IN-FRENCH' } });
+    const r = await runMoat(SJ, { cwd: sb.cwd, env: sb.env, stdin: `${init}\n${user('hi')}\n` });
+    expect(r.code).toBe(0);
+    const reply1 = lines(r.stdout)[0]!;
+    expect(reply1).toMatchObject({ type: 'control_response', response: { subtype: 'success', request_id: 'r1' } });
+    const response = (reply1['response'] as { response: { commands: { name: string }[]; models: { value: string }[]; output_style: string } }).response;
+    expect(response.commands.map((c) => c.name)).toContain('code-review');
+    expect(response.models.map((m) => m.value)).toContain('claude-sonnet-4-5');
+    expect(JSON.stringify(body(0).system)).toContain('ALWAYS-ANSWER-IN-FRENCH');
+  });
+
+  test('an unknown control request gets an error response; the session goes on', async () => {
+    server.script(reply().text('ok'));
+    const req = JSON.stringify({ type: 'control_request', request_id: 'x1', request: { subtype: 'rewind_files' } });
+    const r = await runMoat(SJ, { cwd: sb.cwd, env: sb.env, stdin: `${req}\n${user('hi')}\n` });
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)[0]).toEqual({
+      type: 'control_response',
+      response: { subtype: 'error', request_id: 'x1', error: 'moat does not handle control request "rewind_files"' },
+    });
+    expect(lines(r.stdout).at(-1)).toMatchObject({ type: 'result', result: 'ok' });
+  });
+
+  test('a line that is not stream-json input: one line on stderr, exit 2', async () => {
+    const r = await runMoat(SJ, { cwd: sb.cwd, env: sb.env, stdin: 'hello there\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual(['moat: stream-json input: not JSON: hello there']);
+  });
+
+  test('set_model and set_permission_mode apply to the next turn', async () => {
+    server.script(reply().text('a'), reply().text('b'));
+    const setModel = JSON.stringify({ type: 'control_request', request_id: 'm', request: { subtype: 'set_model', model: 'claude-opus-4-5' } });
+    const setMode = JSON.stringify({ type: 'control_request', request_id: 'p', request: { subtype: 'set_permission_mode', mode: 'plan' } });
+    const r = await runMoat(SJ, { cwd: sb.cwd, env: sb.env, stdin: `${user('one')}\n${setModel}\n${setMode}\n${user('two')}\n` });
+    expect(r.code).toBe(0);
+    expect([body(0).model, body(1).model]).toEqual(['claude-sonnet-4-5', 'claude-opus-4-5']);
+    // Plan mode offers only read-only tools.
+    expect(body(1).tools.map((t) => t.name)).not.toContain('bash');
+    expect(body(0).tools.map((t) => t.name)).toContain('bash');
+  });
+
+  test('--replay-user-messages echoes each prompt as a user line before its turn', async () => {
+    server.script(reply().text('ok'));
+    const r = await runMoat([...SJ, '--replay-user-messages'], { cwd: sb.cwd, env: sb.env, stdin: `${user('echo me')}\n` });
+    const out = lines(r.stdout);
+    expect(out.map((l) => l.type)).toEqual(['system', 'user', 'assistant', 'result']);
+    expect(out[1]).toMatchObject({ message: { role: 'user', content: [{ type: 'text', text: 'echo me' }] } });
+  });
+});
+
+describe('Claude Code flags', () => {
+  test('--session-id names the new session; --resume … --fork-session goes on in a new one with the history', async () => {
+    server.script(reply().text('first'), reply().text('forked'));
+    const id = '0f8c3a51-6c1e-4c55-9d5b-2b6f0c1d9e77';
+    const a = await runMoat(['-p', 'q1', '--output-format', 'json', '--session-id', id], { cwd: sb.cwd, env: sb.env });
+    expect(JSON.parse(a.stdout).session_id).toBe(id);
+    const b = await runMoat(['-p', 'q2', '--output-format', 'json', '--resume', id, '--fork-session'], { cwd: sb.cwd, env: sb.env });
+    const forked = JSON.parse(b.stdout).session_id as string;
+    expect(forked).not.toBe(id);
+    expect(body(1).messages.length).toBe(3);
+    const original = await runMoat(['sessions', 'show', id], { cwd: sb.cwd, env: sb.env });
+    expect(original.stdout).not.toContain('forked');
+  });
+
+  test('--no-session-persistence saves nothing', async () => {
+    server.script(reply().text('gone'));
+    const a = await runMoat(['-p', 'q', '--output-format', 'json', '--no-session-persistence'], { cwd: sb.cwd, env: sb.env });
+    expect(a.code).toBe(0);
+    const list = await runMoat(['sessions', 'list'], { cwd: sb.cwd, env: sb.env });
+    expect(list.stdout).not.toContain(JSON.parse(a.stdout).session_id.slice(0, 8));
+  });
+
+  test('--tools limits the built-in tools; --agents adds a sub-agent definition', async () => {
+    server.script(reply().text('ok'));
+    const agents = JSON.stringify({ reviewer: { description: 'Reviews code', prompt: 'You review code.' } });
+    const r = await runMoat(['-p', 'q', '--tools', 'read,grep', '--agents', agents, '--output-format', 'stream-json'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    const names = body(0).tools.map((t) => t.name);
+    expect(names.sort()).toEqual(['grep', 'read']);
+    expect(lines(r.stdout)[0]).toMatchObject({ subtype: 'init', agents: expect.arrayContaining(['reviewer']) });
+  });
+
+  test('bad flag values are one usage line, exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['--session-id', 'nope'], '--session-id must be a UUID'],
+      [['--tools', 'read,frobnicate'], '--tools: unknown tool frobnicate'],
+      [['--agents', '{"x": {"description": "d"}}'], '--agents: invalid agent definitions at x.prompt'],
+      [['--json-schema', '[1]'], '--json-schema: a JSON Schema is an object'],
+      [['--permission-prompt-tool', 'mcp__x__y'], '--permission-prompt-tool mcp__x__y: only "stdio" is supported'],
+    ];
+    for (const [flags, message] of cases) {
+      const r = await runMoat(['-p', 'q', ...flags], { cwd: sb.cwd, env: sb.env });
+      expect([r.code, r.stderr.trim().split('\n').length]).toEqual([2, 1]);
+      expect(r.stderr).toContain(message);
+    }
+  });
+
+  test('--permission-mode dontAsk denies what would be asked, without asking', async () => {
+    server.script(reply().toolUse('bash', { command: 'touch x' }).stop('tool_use'), reply().text('ok'));
+    const r = await runMoat(['-p', 'q', '--permission-mode', 'dontAsk', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(JSON.parse(r.stdout).permission_denials).toHaveLength(1);
+  });
+
+  test('--json-schema: structured_output in the json result', async () => {
+    server.script(reply().toolUse('StructuredOutput', { n: 7 }).stop('tool_use'));
+    const schema = JSON.stringify({ type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] });
+    const r = await runMoat(['-p', 'q', '--json-schema', schema, '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'success', structured_output: { n: 7 }, num_turns: 1 });
+  });
+
+  test('--json-schema: no structured answer after the reminders is error_max_structured_output_retries', async () => {
+    server.script(reply().text('a'), reply().text('b'), reply().text('c'), reply().text('d'));
+    const schema = JSON.stringify({ type: 'object' });
+    const r = await runMoat(['-p', 'q', '--json-schema', schema, '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'error_max_structured_output_retries', is_error: true, num_turns: 4 });
+  });
+});
