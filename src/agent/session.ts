@@ -184,6 +184,17 @@ export class AgentSession {
     return this.settings;
   }
 
+  /** A rule the user added (the TUI's /permissions): from the next call on. */
+  addRule(behavior: 'allow' | 'deny', rule: Rule): void {
+    (behavior === 'allow' ? this.settings.allow : this.settings.deny).push(rule);
+  }
+
+  /** Drops every rule with this text, whether given, added or granted by an "always" answer: from the next call on. */
+  removeRule(behavior: 'allow' | 'deny', text: string): void {
+    const lists = behavior === 'allow' ? [this.settings.allow, this.granted] : [this.settings.deny];
+    for (const list of lists) for (let i = list.length - 1; i >= 0; i--) if (list[i]?.text === text) list.splice(i, 1);
+  }
+
   /** Takes effect from the next model request. */
   setModel(model: string): void {
     this.settings.model = model;
@@ -305,6 +316,7 @@ export class AgentSession {
       const turn = run.turn;
       emit({ type: 'turn_started', turn });
       // On the run's current model; moves down the fallback chain when it keeps failing.
+      const requestStarted = performance.now();
       const { outcome, model } = await streamTurnOnChain(
         run.chain,
         provider,
@@ -320,6 +332,7 @@ export class AgentSession {
         emit,
         (spentOn, usage) => this.account(turn, usage, run, spentOn),
       );
+      run.apiMs += performance.now() - requestStarted;
 
       this.account(turn, outcome.usage, run, model);
       run.lastUsage = outcome.usage;

@@ -180,6 +180,7 @@ export const AssistantLine = z.object({
     stop_sequence: z.null(),
     usage,
   }),
+  timestamp: z.string(),
   ...base,
 });
 
@@ -192,6 +193,8 @@ export const UserLine = z.object({
   message: z.object({ role: z.literal('user'), content: z.array(z.union([toolResultBlock, textBlock, imageBlock])) }),
   /** The tool's structured result: the file read, the command's output, the edit's patch; `"Error: …"` on failure. */
   tool_use_result: z.unknown().optional(),
+  /** On tool results: when the result was written. */
+  timestamp: z.string().optional(),
   ...base,
 });
 
@@ -249,6 +252,8 @@ export const ResultLine = z.object({
   /** Model requests made in this run. */
   num_turns: z.number().int(),
   duration_ms: z.number(),
+  /** The part of duration_ms spent waiting on model requests. */
+  duration_api_ms: z.number(),
   /** Why the run stopped: end_turn, max_turns, budget, aborted, error. */
   stop_reason: z.string(),
   total_cost_usd: z.number(),

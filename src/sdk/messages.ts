@@ -87,6 +87,8 @@ export const PermissionResult = z.discriminatedUnion('behavior', [
 ]);
 
 export type UserInput = z.infer<typeof UserInput>;
+export type ControlRequestLine = z.infer<typeof ControlRequestLine>;
+export type ControlResponseLine = z.infer<typeof ControlResponseLine>;
 export type InitializeRequest = z.infer<typeof InitializeRequest>;
 export type IncomingRequest = z.infer<typeof IncomingRequest>;
 export type HookRegistrations = z.infer<typeof HookRegistrations>;

@@ -146,6 +146,31 @@ test('/permissions remove edits the project file (comments kept) and the open se
   expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read']);
 });
 
+test('an "always" answer holds in the open session until /permissions remove takes it back', async () => {
+  const { c, projectFile } = make('[permissions]\n');
+  server.script(
+    reply().toolUse('bash', { command: 'echo one' }).stop('tool_use'),
+    reply().toolUse('bash', { command: 'echo two' }).stop('tool_use'),
+    reply().text('done'),
+    reply().toolUse('bash', { command: 'echo three' }).stop('tool_use'),
+    reply().text('done again'),
+  );
+  const asked: string[] = [];
+  const answer = async (text: string) => {
+    for await (const e of c.run({ text, attachments: [], shellContext: [] }, new AbortController().signal)) {
+      if (e.type !== 'permission_request') continue;
+      asked.push(e.intent.subject ?? '');
+      c.respondPermission(e.requestId, asked.length === 1 ? { behavior: 'allow', remember: 'project' } : { behavior: 'deny' });
+    }
+  };
+  await answer('echo twice');
+  expect(asked).toEqual(['echo one']);
+  expect(readFileSync(projectFile, 'utf8')).toContain('Bash(echo:*)');
+  expect(c.removePermissionRule('Bash(echo:*)', 'allow')).toBe(true);
+  await answer('echo again');
+  expect(asked).toEqual(['echo one', 'echo three']);
+});
+
 test('sub-agents: the task tool runs one, its status reaches the UI between runs, and shutdown stops background ones', async () => {
   const { c } = make(undefined, true);
   writeFileSync(join(root, 'notes.txt'), 'the answer is 42\n');

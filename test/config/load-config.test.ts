@@ -209,8 +209,8 @@ describe('loadConfig', () => {
       [{ maxTurns: 1.5 }, '--max-turns: expected a whole number, got a number (1.5)'],
       [{ permissionMode: 'yolo' }, '--permission-mode: must be one of default, acceptEdits, plan, bypassPermissions, dontAsk (got "yolo")'],
       [{ allowedTools: ['Read', ' '] }, '--allowedTools: must not be empty'],
-      [{ thinkingBudget: 100 }, '--thinking-budget: must be at least 1024 (got 100)'],
-      [{ thinkingBudget: 40_000 }, '--thinking-budget: must be less than max_tokens (32000)'],
+      [{ thinkingBudget: 100 }, '--max-thinking-tokens: must be at least 1024 (got 100)'],
+      [{ thinkingBudget: 40_000 }, '--max-thinking-tokens: must be less than max_tokens (32000)'],
     ];
     for (const [flags, message] of cases) {
       let err: unknown;
