@@ -29,6 +29,8 @@ export class SessionHost {
   private readonly waiting: (string | UserPart[])[] = [];
   private running: AbortController | undefined;
   private ended = false;
+  /** Runs whose `turn()` reader stopped early: their remaining events are skipped by the next reader. */
+  private abandoned = 0;
 
   constructor(
     private readonly agent: ProtocolAgent,
@@ -81,15 +83,26 @@ export class SessionHost {
     this.submit({ type: 'user_message', content });
     if (signal.aborted) interrupt();
     signal.addEventListener('abort', interrupt, { once: true });
+    let finished = false;
     try {
       for (;;) {
         const next = await this.reader.next();
         if (next.done) return;
+        if (this.abandoned > 0) {
+          if (next.value.type === 'run_finished') this.abandoned--;
+          continue;
+        }
+        if (next.value.type === 'run_finished') finished = true;
         yield next.value;
-        if (next.value.type === 'run_finished') return;
+        if (finished) return;
       }
     } finally {
       signal.removeEventListener('abort', interrupt);
+      // A reader that stops early (the UI failed, or broke off) interrupts its run; what is left of it is skipped.
+      if (!finished) {
+        this.abandoned++;
+        interrupt();
+      }
     }
   }
 
