@@ -17,14 +17,13 @@ function rules(values: string[], what: string) {
 export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
   const c = loaded.config;
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
-  const thinkingBudget = opts.maxThinkingTokens ?? c.thinkingBudget;
   return {
     model: c.model,
     ...(c.fallback.length > 0 ? { fallbackModels: c.fallback } : {}),
     maxTurns: c.maxTurns,
     maxBudgetUsd: c.maxBudgetUsd,
     maxTokens: c.maxTokens,
-    ...(thinkingBudget === undefined ? {} : { thinkingBudget }),
+    ...(c.thinkingBudget === undefined ? {} : { thinkingBudget: c.thinkingBudget }),
     permissionMode: c.permissionMode,
     allow: rules(c.permissions.allow, 'allow rules'),
     deny: rules(c.permissions.deny, 'deny rules'),

@@ -1,3 +1,4 @@
+/** The public `-p` output schema (json and stream-json lines): zod, the single source of each line type. */
 import { z } from 'zod';
 
 /**
