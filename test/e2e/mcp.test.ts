@@ -1,0 +1,94 @@
+/**
+ * End to end: the compiled dist/moat with MCP servers — a tool call through
+ * --mcp-config in -p, the init line's mcp_servers, a project's .mcp.json held
+ * back until approved, and `moat mcp add/list/get/remove`.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { sandboxSupport } from '../../src/sandbox/index.ts';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+
+const EVERYTHING_JS = resolve(import.meta.dir, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const everythingConfig = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] } } });
+
+let server: FakeAnthropic;
+let sb: Sandbox;
+
+beforeAll(async () => {
+  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  sb = makeSandbox(server.url);
+  server.requests.length = 0;
+});
+afterEach(() => {
+  rmSync(dirname(sb.cwd), { recursive: true, force: true });
+});
+
+const moat = (args: string[]) => runMoat(args, { cwd: sb.cwd, env: sb.env });
+type Body = { tools: { name: string }[]; messages: { role: string; content: { type: string; content?: unknown; tool_use_id?: string }[] }[] };
+
+describe('MCP end to end', () => {
+  test('-p --mcp-config: the model calls an MCP tool; the init line lists the server', async () => {
+    // The first answer waits a moment: the server connects in the background meanwhile, as it would while a real model thinks.
+    // 14 core tools and 16 of the server's: past 20 the server's tools wait behind tool_search, as WebAssembly tools do.
+    server.script(
+      reply().wait(2500).toolUse('tool_search', { query: 'select:mcp__everything__echo' }).stop('tool_use'),
+      reply().toolUse('mcp__everything__echo', { message: 'from the model' }).stop('tool_use'),
+      reply().text('Done.'),
+    );
+    const r = await moat(['-p', 'echo something', '--mcp-config', everythingConfig, '--allowedTools', 'mcp__everything', '--output-format', 'stream-json', '--verbose']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const init = lines.find((l) => l.type === 'system' && l.subtype === 'init') as { mcp_servers: { name: string; status: string }[] };
+    expect(init.mcp_servers).toEqual([{ name: 'everything', status: expect.stringMatching(/^(pending|connected)$/) }]);
+    expect((server.requests[1]?.body as Body).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['tool_search', 'mcp__everything__echo']));
+    const third = server.requests[2]?.body as Body;
+    const result = third.messages.at(-1)?.content.find((c) => c.type === 'tool_result');
+    expect(JSON.stringify(result?.content)).toContain('Echo: from the model');
+  }, 30_000);
+
+  test("a project's .mcp.json does not start anything until the user approves it", async () => {
+    const marker = join(dirname(sb.cwd), 'started');
+    writeFileSync(join(sb.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: 'sh', args: ['-c', `echo yes > ${marker}; exec sleep 30`] } } }));
+    server.script(reply().wait(1000).text('Hi.'));
+    const r = await moat(['-p', 'hello']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('MCP server repo (.mcp.json) not started: this project\'s servers need your approval once');
+    expect(existsSync(marker)).toBe(false);
+
+    const approve = await moat(['mcp', 'approve', 'repo']);
+    expect(approve.code).toBe(0);
+    expect(approve.stdout).toContain('repo');
+    server.script(reply().wait(1000).text('Hi again.'));
+    const after = await moat(['-p', 'hello']);
+    expect(after.code).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  }, 30_000);
+
+  test('moat mcp add, list, get, remove', async () => {
+    const add = await moat(['mcp', 'add', 'ev', '--', process.execPath, EVERYTHING_JS, 'stdio']);
+    expect(add).toMatchObject({ code: 0, stderr: '' });
+    const list = await moat(['mcp', 'list']);
+    expect(list.code).toBe(0);
+    const sandboxed = sandboxSupport(process.env).available ? 'sandboxed' : 'NOT sandboxed';
+    expect(list.stdout).toMatch(new RegExp(`^ev  connected  \\d+ tools  stdio  ${sandboxed}.*  user \\(~/\\.config/moat/config\\.toml\\)\\n$`));
+    const get = await moat(['mcp', 'get', 'ev']);
+    expect(get.stdout).toContain('tools (');
+    expect(get.stdout).toContain('echo');
+    expect(get.stdout).toContain('network: none');
+    expect((await moat(['mcp', 'add', 'ev', '--', 'x'])).stderr).toContain('ev is already in');
+    expect(await moat(['mcp', 'remove', 'ev'])).toMatchObject({ code: 0 });
+    expect((await moat(['mcp', 'list'])).stdout).toBe('No MCP servers. Add one with: moat mcp add <name> -- <command> [args…]\n');
+    const missing = await moat(['mcp', 'get', 'nope']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('no MCP server called nope');
+  }, 30_000);
+});
