@@ -4,6 +4,8 @@ import { pathToFileURL } from 'node:url';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
@@ -48,8 +50,17 @@ export class McpCallError extends Error {
   }
 }
 
-/** Servers that answer Streamable HTTP's POST with one of these speak the older HTTP+SSE protocol. */
-const SSE_FALLBACK_STATUS = /\b(400|404|405)\b/;
+/** Servers that answer Streamable HTTP's POST with one of these speak the older HTTP+SSE protocol (the spec's fallback rule). */
+const SSE_FALLBACK_STATUS: ReadonlySet<number> = new Set([400, 404, 405]);
+
+function httpStatus(e: unknown): number | undefined {
+  if (e instanceof StreamableHTTPError || e instanceof SseError) return e.code;
+  return undefined;
+}
+
+function needsLogin(e: unknown): boolean {
+  return e instanceof UnauthorizedError || httpStatus(e) === 401;
+}
 
 export class McpConnection {
   state: ServerState;
@@ -111,8 +122,8 @@ export class McpConnection {
     } catch (e) {
       const stderr = this.stdio?.stderrTail();
       await this.closeClient();
-      const message = errorMessage(e) + (stderr ? ` — stderr: ${stderr.split('\n').slice(-3).join(' | ')}` : '');
-      this.state = e instanceof UnauthorizedError || /\b401\b|Unauthorized/.test(errorMessage(e)) ? { status: 'needs-auth', error: `needs login: run moat mcp login ${this.config.name}` } : { status: 'failed', error: message };
+      const message = errorMessage(e).replace(/\s+/g, ' ').slice(0, 300) + (stderr ? ` — stderr: ${stderr.split('\n').slice(-3).join(' | ')}` : '');
+      this.state = needsLogin(e) ? { status: 'needs-auth', error: `needs login: run moat mcp login ${this.config.name}` } : { status: 'failed', error: message };
     } finally {
       clearTimeout(timer);
       this.o.onChange();
@@ -134,7 +145,7 @@ export class McpConnection {
       await this.attach(httpTransport(config, opts), timeoutMs);
       this.transportUsed = config.transport;
     } catch (e) {
-      if (config.transport !== 'http' || e instanceof UnauthorizedError || !SSE_FALLBACK_STATUS.test(errorMessage(e))) throw e;
+      if (config.transport !== 'http' || !SSE_FALLBACK_STATUS.has(httpStatus(e) ?? 0)) throw e;
       await this.closeClient();
       await this.attach(httpTransport(config, opts, 'sse'), timeoutMs);
       this.transportUsed = 'sse';
