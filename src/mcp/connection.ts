@@ -1,7 +1,6 @@
 // One MCP server: connects with a start-up timeout, keeps its tools, prompts and resources current, calls tools.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,6 +20,7 @@ import {
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../util/index.ts';
+import type { StoredOAuthProvider } from './oauth.ts';
 import type { McpServerConfig } from './server-config.ts';
 import { httpTransport, launchStdio, type LaunchOptions, type StdioLaunch } from './transports.ts';
 
@@ -38,7 +38,7 @@ export interface ConnectionOptions {
   roots(): readonly string[];
   clientVersion: string;
   /** OAuth for remote servers (tokens stored by moat); none: a 401 fails the server. */
-  authProvider?(server: McpServerConfig): OAuthClientProvider | undefined;
+  authProvider?(server: McpServerConfig): StoredOAuthProvider | undefined;
   /** Tools, prompts, resources or the state changed. */
   onChange(): void;
 }
@@ -140,7 +140,7 @@ export class McpConnection {
       return;
     }
     const authProvider = this.o.authProvider?.(config);
-    const opts = { env: this.o.launch.env, ...(authProvider === undefined ? {} : { authProvider }) };
+    const opts = { env: this.o.launch.env, ...(authProvider === undefined ? {} : { authProvider, authHosts: authProvider.authHosts() }) };
     try {
       await this.attach(httpTransport(config, opts), timeoutMs);
       this.transportUsed = config.transport;

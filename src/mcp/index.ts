@@ -19,4 +19,4 @@ export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL, resourceContent } from './reso
 export { serverGrants, type LaunchOptions } from './transports.ts';
 export { serverGrant, policyFetchFor, NetworkRefusedError } from './policy-fetch.ts';
 export { expandVars, MissingVariableError } from './expand-vars.ts';
-export { OAuthStore, StoredOAuthProvider, authKey, login, logout, type LoginOptions } from './oauth.ts';
+export { OAuthStore, StoredOAuthProvider, authKey, login, logout, sessionAuthProvider, type LoginOptions } from './oauth.ts';

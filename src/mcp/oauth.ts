@@ -13,6 +13,8 @@ interface StoredAuth {
   tokens?: OAuthTokens;
   codeVerifier?: string;
   redirectUrl?: string;
+  /** Hosts the login talked to (authorization server, token endpoint): a session may reach them to refresh. */
+  authHosts?: string[];
 }
 
 type AuthFile = Record<string, StoredAuth>;
@@ -67,6 +69,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly key: string,
     private readonly o: { redirectUrl?: string; onRedirect?: (url: URL) => void | Promise<void>; clientName?: string } = {},
   ) {}
+
+  /** Where refreshing may need to go, besides the server itself. */
+  authHosts(): string[] {
+    return this.store.get(this.key).authHosts ?? [];
+  }
 
   get redirectUrl(): string | undefined {
     return this.o.redirectUrl ?? this.store.get(this.key).redirectUrl;
@@ -126,6 +133,20 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 }
 
+/**
+ * The provider a session uses: only for a server with stored tokens. One
+ * that never logged in fails on its 401 with "run moat mcp login", instead of
+ * a session quietly registering a client with the authorization server.
+ */
+export function sessionAuthProvider(store: OAuthStore, server: string, url: string): StoredOAuthProvider | undefined {
+  const key = authKey(server, url);
+  try {
+    return store.get(key).tokens === undefined ? undefined : new StoredOAuthProvider(store, key);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A one-shot loopback server that receives the authorization code. */
 async function callbackServer(): Promise<{ url: string; code: Promise<string>; close(): void }> {
   let resolveCode!: (c: string) => void;
@@ -171,9 +192,20 @@ export async function login(o: LoginOptions): Promise<void> {
     // A new loopback port each time: drop a registration made for an older redirect URL.
     o.store.update(key, (s) => (s.redirectUrl === cb.url ? s : { ...(s.tokens === undefined ? {} : { tokens: s.tokens }) }));
     const provider = new StoredOAuthProvider(o.store, key, { redirectUrl: cb.url, onRedirect: o.open });
-    const fetchOpt = o.fetchFn === undefined ? {} : { fetchFn: o.fetchFn };
+    const hosts = new Set<string>();
+    const base = o.fetchFn ?? ((url: string | URL, init?: RequestInit) => fetch(url, init));
+    const fetchOpt = {
+      fetchFn: (url: string | URL, init?: RequestInit) => {
+        hosts.add(new URL(String(url)).hostname);
+        return base(url, init);
+      },
+    };
+    const remember = () => o.store.update(key, (s) => ({ ...s, authHosts: [...hosts].filter((h) => h !== new URL(o.url).hostname) }));
     const first = await auth(provider, { serverUrl: o.url, ...fetchOpt });
-    if (first === 'AUTHORIZED') return;
+    if (first === 'AUTHORIZED') {
+      remember();
+      return;
+    }
     const timeoutMs = o.timeoutMs ?? 300_000;
     const code = await Promise.race([
       cb.code,
@@ -181,6 +213,7 @@ export async function login(o: LoginOptions): Promise<void> {
     ]);
     const second = await auth(provider, { serverUrl: o.url, authorizationCode: code, ...fetchOpt });
     if (second !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
+    remember();
   } finally {
     cb.close();
   }

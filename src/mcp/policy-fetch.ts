@@ -14,17 +14,17 @@ export class NetworkRefusedError extends Error {
 
 /**
  * The grant for one configured server: its own host (any port) and nothing
- * else. A server the user configured on a loopback or private address (a
+ * else, plus the hosts its OAuth login used (to refresh tokens). A server the user configured on a loopback or private address (a
  * local development server) may be reached there; a public name that
  * resolves to a private address is still refused (DNS rebinding), and cloud
  * metadata addresses never are reachable.
  */
-export function serverGrant(serverUrl: string): NetworkGrant {
+export function serverGrant(serverUrl: string, authHosts: readonly string[] = []): NetworkGrant {
   const url = new URL(serverUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(host) !== 0 ? classifyAddress(host) : undefined;
   const local = host === 'localhost' || (literal !== undefined && literal.blocked !== undefined && !literal.metadata);
-  return { allowHosts: [`*://${url.hostname}:*`], allowPrivate: local };
+  return { allowHosts: [url.hostname, ...authHosts].map((h) => `*://${h}:*`), allowPrivate: local };
 }
 
 /**

@@ -83,6 +83,8 @@ export async function launchStdio(server: StdioServerConfig, o: LaunchOptions): 
 export interface HttpOptions {
   env: Readonly<Record<string, string | undefined>>;
   authProvider?: OAuthClientProvider;
+  /** Hosts besides the server's that the auth provider needs (token refresh). */
+  authHosts?: readonly string[];
 }
 
 function httpHeaders(server: HttpServerConfig, env: HttpOptions['env']): Record<string, string> {
@@ -98,7 +100,7 @@ function httpHeaders(server: HttpServerConfig, env: HttpOptions['env']): Record<
 /** Streamable HTTP (or SSE for `type = "sse"`); the caller falls back to SSE when Streamable HTTP is refused. */
 export function httpTransport(server: HttpServerConfig, o: HttpOptions, kind: 'http' | 'sse' = server.transport): Transport {
   const url = new URL(server.url);
-  const fetch = policyFetchFor(serverGrant(server.url));
+  const fetch = policyFetchFor(serverGrant(server.url, o.authHosts));
   const requestInit = { headers: httpHeaders(server, o.env) };
   const auth = o.authProvider === undefined ? {} : { authProvider: o.authProvider };
   if (kind === 'sse') return new SSEClientTransport(url, { requestInit, fetch, ...auth });

@@ -1,0 +1,94 @@
+/** OAuth 2.1 against a local authorization server: login (PKCE, dynamic registration), tokens in a 0600 file, refresh when the access token expires. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { authKey, login, logout, McpManager, OAuthStore, sessionAuthProvider } from '../../src/mcp/index.ts';
+import type { AnyTool } from '../../src/tools/index.ts';
+import { startOAuthServer, type OAuthTestServer } from './oauth-server.ts';
+import { httpServer, toolContext } from './support.ts';
+
+let as: OAuthTestServer;
+let dir: string;
+let store: OAuthStore;
+
+beforeAll(async () => {
+  as = await startOAuthServer(1);
+  dir = mkdtempSync(join(tmpdir(), 'moat-mcp-oauth-'));
+  store = new OAuthStore(join(dir, 'data', 'mcp-oauth.json'));
+});
+afterAll(async () => {
+  await as.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The "browser": follows the authorization URL to its redirect, then delivers the code to moat's loopback callback. */
+async function browser(url: URL): Promise<void> {
+  const res = await fetch(url, { redirect: 'manual' });
+  const location = res.headers.get('location');
+  if (location === null) throw new Error(`no redirect from ${url.href}: ${res.status}`);
+  await fetch(location);
+}
+
+function connect(): McpManager {
+  const server = httpServer('secure', as.mcpUrl);
+  return new McpManager([server], {
+    launch: { cwd: dir, env: {}, mode: 'auto' },
+    roots: () => [dir],
+    clientVersion: '0.0.0-test',
+    authProvider: (s) => (s.transport === 'stdio' ? undefined : sessionAuthProvider(store, s.name, s.url)),
+  });
+}
+
+describe('OAuth for remote MCP servers', () => {
+  test('without a login the server asks for one', async () => {
+    const m = connect();
+    try {
+      m.startAll();
+      await m.settled();
+      expect(m.status()[0]?.state).toEqual({ status: 'needs-auth', error: 'needs login: run moat mcp login secure' });
+    } finally {
+      await m.close();
+    }
+  });
+
+  test('login: the browser flow stores tokens in a file only the user can read', async () => {
+    const opened: string[] = [];
+    await login({ store, server: 'secure', url: as.mcpUrl, open: async (u) => {
+      opened.push(u.href);
+      await browser(u);
+    } });
+    expect(opened).toHaveLength(1);
+    const authorize = new URL(opened[0] as string);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(statSync(store.file).mode & 0o777).toBe(0o600);
+    const saved = store.get(authKey('secure', as.mcpUrl));
+    expect(saved.tokens?.access_token).toBe(as.issued[0]);
+    expect(saved.tokens?.refresh_token).toMatch(/^rt-/);
+  });
+
+  test('a session uses the token, and refreshes it when it has expired', async () => {
+    const m = connect();
+    try {
+      m.startAll();
+      await m.settled();
+      expect(m.status()[0]?.state).toEqual({ status: 'connected' });
+      const whoami = m.tools().find((t) => t.name === 'mcp__secure__whoami') as AnyTool;
+      expect(String((await whoami.execute({}, toolContext())).content)).toMatch(/^client [0-9a-f-]{36}$/);
+      const before = as.refreshes;
+      await Bun.sleep(1100); // the access token lives one second
+      expect(String((await whoami.execute({}, toolContext())).content)).toMatch(/^client /);
+      expect(as.refreshes).toBe(before + 1);
+      expect(store.get(authKey('secure', as.mcpUrl)).tokens?.access_token).toBe(as.issued.at(-1));
+    } finally {
+      await m.close();
+    }
+  });
+
+  test('logout forgets the tokens', () => {
+    expect(logout(store, 'secure', as.mcpUrl)).toBe(true);
+    expect(store.get(authKey('secure', as.mcpUrl))).toEqual({});
+    expect(logout(store, 'secure', as.mcpUrl)).toBe(false);
+  });
+});
