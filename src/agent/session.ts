@@ -174,7 +174,8 @@ export class AgentSession {
       .offered(this.id)
       .filter(
         (t) =>
-          (permissionMode !== 'plan' || t.effect === 'read') &&
+          // Plan mode offers a command tool when the OS sandbox keeps it read-only.
+          (permissionMode !== 'plan' || t.effect === 'read' || (t.osSandboxed === true && this.settings.processSandbox?.active === true)) &&
           !deniedOutright(t.name, deny) &&
           (only === undefined || only.has(t.name.toLowerCase()) || t.name === STRUCTURED_OUTPUT_TOOL),
       );
@@ -240,6 +241,7 @@ export class AgentSession {
       roots: this.roots,
       projectRoot: settings.projectRoot,
       home: settings.home,
+      ...(settings.processSandbox?.active === true ? { osSandbox: true } : {}),
     };
   }
 
@@ -284,6 +286,7 @@ export class AgentSession {
       cwd: settings.cwd,
       roots: this.roots,
       bashTimeoutMs: settings.bashTimeoutMs,
+      ...(settings.processSandbox === undefined ? {} : { processSandbox: settings.processSandbox }),
       readFiles: this.readFiles,
       todos: { get: () => this.todos, set: (items: TodoItem[]) => (this.todos = items) },
       store,
@@ -369,7 +372,7 @@ export class AgentSession {
             this.granted.push(rule);
             if (scope !== 'session') this.deps.remember?.(text, scope);
           },
-          makeContext: (toolUseId, approvedPaths, sig) => makeToolContext(contextSource, toolUseId, approvedPaths, sig),
+          makeContext: (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, toolUseId, approvedPaths, sig, sandbox),
           ...(hooks?.PreToolUse?.length
             ? {
                 preToolUse: (c: { toolName: string; toolUseId: string; input: unknown }, sig: AbortSignal) =>
