@@ -77,7 +77,8 @@ export function processGrants(level: SandboxLevel, settings: ProcessSandboxSetti
   return {
     allowWrite: write ? [...roots, ...settings.allowWrite] : [],
     denyRead: settings.denyRead,
-    denyWrite: settings.denyWrite,
+    // Read-only means the roots too, even where they lie inside the always-writable temp folder.
+    denyWrite: write ? settings.denyWrite : [...roots, ...settings.denyWrite],
     allowNetwork: write ? settings.allowNetwork : [],
     denyNetwork: settings.denyNetwork,
     allowUnixSockets: settings.allowUnixSockets,
