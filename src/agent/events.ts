@@ -68,8 +68,11 @@ export type AgentEvent =
   | { type: 'model_stream'; turn: number; event: ModelStreamEvent }
   /** `model`: the model that wrote it, when not the session's (after a fallback). */
   | { type: 'assistant_message'; turn: number; message: AssistantMessage; usage: Usage; model?: string }
-  /** `input`: the call's validated input (what an SDK's can_use_tool shows). */
-  | { type: 'permission_request'; requestId: string; toolUseId: string; toolName: string; input?: unknown; intent: CallIntent }
+  /**
+   * `input`: the call's validated input (what an SDK's can_use_tool shows);
+   * `rule`: the rule an "always" answer would save (offered as a suggestion).
+   */
+  | { type: 'permission_request'; requestId: string; toolUseId: string; toolName: string; input?: unknown; rule?: string; intent: CallIntent }
   /** A call the rules, the mode or the person refused; its result tells the model why. */
   | { type: 'permission_denied'; toolUseId: string; toolName: string; input: unknown; message: string }
   | { type: 'permission_resolved'; requestId: string; decision: PermissionDecision }
@@ -115,6 +118,8 @@ export type AgentEvent =
       usage: Usage;
       costUsd: number;
       durationMs: number;
+      /** The part of durationMs spent waiting on model requests. */
+      apiDurationMs?: number;
       /** Set when stopReason is 'error'. */
       error?: string;
       /** What this run spent per model, when it used any (more than one after a fallback). */

@@ -87,7 +87,9 @@ export async function checkPermission({ tool, input, intent, toolUseId, hookDeci
       await deps.beforeAsk();
       const requestId = newId();
       const request = { requestId, toolUseId, toolName: tool.name, input, intent };
-      deps.emit({ type: 'permission_request', ...request });
+      const rememberable = !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
+      const suggested = rememberable ? ruleForCall(call, policy.projectRoot, policy.home) : undefined;
+      deps.emit({ type: 'permission_request', ...request, ...(suggested === undefined ? {} : { rule: suggested }) });
       const answer = await deps.ask(request, deps.signal);
       deps.emit({ type: 'permission_resolved', requestId, decision: answer });
       if (answer.behavior === 'deny') {
@@ -95,10 +97,9 @@ export async function checkPermission({ tool, input, intent, toolUseId, hookDeci
         return { ok: false, message: `The user denied this ${tool.name} call.${why}` };
       }
       // A command no rule can match ($(…), backticks, …) is allowed once; storing a rule for it would be a lie.
-      const rememberable = !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
-      if (answer.remember && rememberable) {
+      if (answer.remember && suggested !== undefined) {
         // An SDK program may name the rules itself (its updatedPermissions); otherwise the rule is derived from the call.
-        for (const text of answer.rules ?? [ruleForCall(call, policy.projectRoot, policy.home)]) {
+        for (const text of answer.rules ?? [suggested]) {
           const [rule] = parseRuleListSafe(text);
           if (rule) deps.grant(rule, text, answer.remember);
         }

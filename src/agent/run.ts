@@ -24,6 +24,8 @@ export class Run {
   readonly started = performance.now();
   /** Model requests made so far in this run. */
   turns = 0;
+  /** Time spent waiting on model requests (retries and fallbacks included). */
+  apiMs = 0;
   /** The last assistant text: the run's result. */
   lastText = '';
   /** The last request's usage tells how full the context is (see compaction.ts). */
@@ -97,6 +99,7 @@ export class Run {
       usage: this.meter.usage,
       costUsd: this.meter.costUsd,
       durationMs: Math.round(performance.now() - this.started),
+      apiDurationMs: Math.round(this.apiMs),
       ...(error === undefined ? {} : { error }),
       ...(this.perModel.size === 0 ? {} : { modelUsage: Object.fromEntries(this.perModel) }),
       ...(this.structuredOutput === undefined ? {} : { structuredOutput: this.structuredOutput }),

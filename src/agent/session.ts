@@ -27,7 +27,7 @@ import { CONTINUE_PROMPT, type AgentSettings } from './settings.ts';
 import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
-import { dispatchToolCalls } from './tool-dispatch.ts';
+import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
 import { keepPartial } from './turn.ts';
 
 export interface AgentDeps {
@@ -185,10 +185,30 @@ export class AgentSession {
     return this.settings;
   }
 
+  /** A rule the user added (the TUI's /permissions): from the next call on. */
+  addRule(behavior: 'allow' | 'deny', rule: Rule): void {
+    (behavior === 'allow' ? this.settings.allow : this.settings.deny).push(rule);
+  }
+
+  /** Drops every rule with this text, whether given, added or granted by an "always" answer: from the next call on. */
+  removeRule(behavior: 'allow' | 'deny', text: string): void {
+    const lists = behavior === 'allow' ? [this.settings.allow, this.granted] : [this.settings.deny];
+    for (const list of lists) for (let i = list.length - 1; i >= 0; i--) if (list[i]?.text === text) list.splice(i, 1);
+  }
+
   /** Takes effect from the next model request. */
   setModel(model: string): void {
     this.settings.model = model;
     this.deps.store.sessions.setModel(this.id, model);
+  }
+
+  /**
+   * Takes effect from the next model request; undefined turns thinking off.
+   * The caller checks the range (at least 1024, below max_tokens).
+   */
+  setThinkingBudget(tokens: number | undefined): void {
+    if (tokens === undefined) delete this.settings.thinkingBudget;
+    else this.settings.thinkingBudget = tokens;
   }
 
   /** Takes effect from the next run (plan mode changes which tools are offered). */
@@ -245,8 +265,47 @@ export class AgentSession {
     };
   }
 
+  /** What tool dispatch needs from this session for one assistant message's calls. */
+  private dispatchDeps(run: Run, offered: ReadonlySet<string>, makeContext: DispatchDeps['makeContext']): DispatchDeps {
+    const { settings } = this;
+    const { store, hooks } = this.deps;
+    return {
+      registry: this.registry,
+      offered,
+      policy: () => this.policy(),
+      intentContext: { cwd: settings.cwd, roots: this.roots },
+      ask: this.deps.ask,
+      grant: (rule, text, scope) => {
+        this.granted.push(rule);
+        if (scope !== 'session') this.deps.remember?.(text, scope);
+      },
+      makeContext,
+      ...(hooks?.PreToolUse?.length
+        ? {
+            preToolUse: (c: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) =>
+              runPreToolUse(
+                hooks,
+                {
+                  hook_event_name: 'PreToolUse',
+                  session_id: this.id,
+                  transcript_path: '',
+                  cwd: settings.cwd,
+                  permission_mode: settings.permissionMode,
+                  tool_name: c.toolName,
+                  tool_input: c.input,
+                  tool_use_id: c.toolUseId,
+                },
+                signal,
+              ),
+          }
+        : {}),
+      emit: run.emit,
+      record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
+    };
+  }
+
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
-    const { provider, store, hooks } = this.deps;
+    const { provider, store } = this.deps;
     const { settings, registry } = this;
     const { emit } = run;
     const first = run.tools(this.offeredTools(), registry);
@@ -308,6 +367,7 @@ export class AgentSession {
       const turn = run.turn;
       emit({ type: 'turn_started', turn });
       // On the run's current model; moves down the fallback chain when it keeps failing.
+      const requestStarted = performance.now();
       const { outcome, model } = await streamTurnOnChain(
         run.chain,
         provider,
@@ -323,6 +383,7 @@ export class AgentSession {
         emit,
         (spentOn, usage) => this.account(turn, usage, run, spentOn),
       );
+      run.apiMs += performance.now() - requestStarted;
 
       this.account(turn, outcome.usage, run, model);
       run.lastUsage = outcome.usage;
@@ -362,39 +423,7 @@ export class AgentSession {
 
       const results = await dispatchToolCalls(
         calls,
-        {
-          registry,
-          offered: offered.names,
-          policy: () => this.policy(),
-          intentContext: { cwd: settings.cwd, roots: this.roots },
-          ask: this.deps.ask,
-          grant: (rule, text, scope) => {
-            this.granted.push(rule);
-            if (scope !== 'session') this.deps.remember?.(text, scope);
-          },
-          makeContext: (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, toolUseId, approvedPaths, sig, sandbox),
-          ...(hooks?.PreToolUse?.length
-            ? {
-                preToolUse: (c: { toolName: string; toolUseId: string; input: unknown }, sig: AbortSignal) =>
-                  runPreToolUse(
-                    hooks,
-                    {
-                      hook_event_name: 'PreToolUse',
-                      session_id: this.id,
-                      transcript_path: '',
-                      cwd: settings.cwd,
-                      permission_mode: settings.permissionMode,
-                      tool_name: c.toolName,
-                      tool_input: c.input,
-                      tool_use_id: c.toolUseId,
-                    },
-                    sig,
-                  ),
-              }
-            : {}),
-          emit,
-          record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
-        },
+        this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, toolUseId, approvedPaths, sig, sandbox)),
         signal,
       );
       this.persist({ role: 'user', content: results }, turn);

@@ -15,9 +15,9 @@ import { checkModels, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
 import { setUpSession } from './session-setup.ts';
+import { settingsFlag, settingSources } from './settings-flag.ts';
 import { settingsFrom } from './settings-from.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
-import { streamJsonCommand } from './stream-json-command.ts';
 import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
 import { err, out } from './write-out.ts';
 
@@ -31,6 +31,11 @@ function resolveCwd(dir: string | undefined): string {
   }
   if (!ok) throw new MoatError('usage', `--cwd ${dir}: not a folder`);
   return cwd;
+}
+
+/** Two optional lists as one; undefined when both are. */
+function joined(a: string[] | undefined, b: string[] | undefined): string[] | undefined {
+  return a === undefined && b === undefined ? undefined : [...(a ?? []), ...(b ?? [])];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -57,18 +62,23 @@ function checkFlags(opts: RootOptions): void {
 export async function rootCommand(promptWords: string[], opts: RootOptions): Promise<number> {
   const env = process.env;
   const cwd = resolveCwd(opts.cwd);
+  // Claude Code's --settings: its rules, model, mode and folders join the flags; its env reaches the tools.
+  const flagSettings = settingsFlag(opts.settings, cwd);
+  settingSources(opts.settingSources);
+  for (const [k, v] of Object.entries(flagSettings.env ?? {})) env[k] = v;
   const loaded = loadConfig({
     cwd,
     env,
     flags: {
-      model: opts.model,
+      model: opts.model ?? flagSettings.model,
+      thinkingBudget: opts.maxThinkingTokens,
       fallback: opts.fallbackModel?.split(',').map((m) => m.trim()).filter((m) => m !== ''),
       maxTurns: opts.maxTurns,
       maxBudgetUsd: opts.maxBudgetUsd,
-      permissionMode: opts.dangerouslySkipPermissions ? 'bypassPermissions' : opts.permissionMode,
-      addDirs: opts.addDir?.map((d) => resolve(cwd, d)),
-      allowedTools: opts.allowedTools,
-      disallowedTools: opts.disallowedTools,
+      permissionMode: opts.dangerouslySkipPermissions ? 'bypassPermissions' : (opts.permissionMode ?? flagSettings.permissions?.defaultMode),
+      addDirs: joined(opts.addDir, flagSettings.permissions?.additionalDirectories)?.map((d) => resolve(cwd, d)),
+      allowedTools: joined(opts.allowedTools, flagSettings.permissions?.allow),
+      disallowedTools: joined(opts.disallowedTools, flagSettings.permissions?.deny),
     },
   });
   // Any model: the router reaches each provider; a missing key is one line naming the variable to set.
@@ -80,7 +90,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
-  if (opts.inputFormat === 'stream-json') return streamJsonCommand({ loaded, opts, cwd, router, env });
+  // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas.
+  if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, cwd, router, env });
   if (!opts.print) {
     // The TUI loads Ink lazily inside runInteractive, so -p and --version never pay for it.
     return runInteractive({
@@ -147,6 +158,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     const finished = await printRun(host.turn(prompt, controller.signal), {
       format: opts.outputFormat,
       verbose: opts.verbose ?? false,
+      debug: opts.debug !== undefined && opts.debug !== false,
       color,
       init: {
         apiKeySource: router.providers[router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none',

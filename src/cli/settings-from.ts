@@ -21,14 +21,13 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
   const deny = rules(c.permissions.deny, 'deny rules');
   const home = process.env.HOME || homedir();
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
-  const thinkingBudget = opts.maxThinkingTokens ?? c.thinkingBudget;
   return {
     model: c.model,
     ...(c.fallback.length > 0 ? { fallbackModels: c.fallback } : {}),
     maxTurns: c.maxTurns,
     maxBudgetUsd: c.maxBudgetUsd,
     maxTokens: c.maxTokens,
-    ...(thinkingBudget === undefined ? {} : { thinkingBudget }),
+    ...(c.thinkingBudget === undefined ? {} : { thinkingBudget: c.thinkingBudget }),
     permissionMode: c.permissionMode,
     allow,
     deny,

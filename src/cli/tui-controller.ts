@@ -172,8 +172,9 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       const [parsed] = parseRuleList([rule]);
       if (!parsed) throw new Error(`not a rule: ${rule}`);
       addPermissionRule(scope === 'project' ? loaded.files.project : loaded.files.user, behavior, rule);
-      // Effective from the next call: the session reads its lists at each run; later sessions start from `settings`.
-      for (const s of new Set([settings, session.currentSettings()])) (behavior === 'allow' ? s.allow : s.deny).push(parsed);
+      // Effective from the next call in the open session; later sessions start from `settings`.
+      (behavior === 'allow' ? settings.allow : settings.deny).push(parsed);
+      session.addRule(behavior, parsed);
       sessionRules.push({ rule, behavior, source: scope });
     },
     removePermissionRule: (raw, behavior) => {
@@ -183,10 +184,9 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       const fromUser = removePermissionRule(loaded.files.user, behavior, rule);
       const inSession = sessionRules.some((r) => r.rule === rule && r.behavior === behavior);
       if (!fromProject && !fromUser && !inSession && !loaded.rules.some((r) => r.rule === rule && r.list === behavior)) return false;
-      for (const s of new Set([settings, session.currentSettings()])) {
-        const list = behavior === 'allow' ? s.allow : s.deny;
-        for (let i = list.length - 1; i >= 0; i--) if (list[i]?.text === rule) list.splice(i, 1);
-      }
+      const list = behavior === 'allow' ? settings.allow : settings.deny;
+      for (let i = list.length - 1; i >= 0; i--) if (list[i]?.text === rule) list.splice(i, 1);
+      session.removeRule(behavior, rule);
       loaded.rules = loaded.rules.filter((r) => !(r.rule === rule && r.list === behavior));
       for (let i = sessionRules.length - 1; i >= 0; i--) if (sessionRules[i]?.rule === rule && sessionRules[i]?.behavior === behavior) sessionRules.splice(i, 1);
       return true;

@@ -83,7 +83,7 @@ const FLAG_NAMES: Record<string, string> = {
   add_dirs: '--add-dir',
   api_base_url: '--api-base-url',
   max_tokens: '--max-tokens',
-  thinking_budget: '--thinking-budget',
+  thinking_budget: '--max-thinking-tokens',
   fallback: '--fallback-model',
 };
 

@@ -3,3 +3,4 @@ export { printRun, stopMessage, type OutputFormat, type PrintOptions, type RunFi
 export * as outputSchema from './schema.ts';
 export { OutputMapper, wireWorktree, type InitInfo, type OutputOptions } from './to-output.ts';
 export type { WorktreeInfo, OutputLine, ResultLine } from './schema.ts';
+export { makeColors, progressLine } from './progress.ts';

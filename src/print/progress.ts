@@ -1,3 +1,4 @@
+/** One human line per notable event, for `-p --verbose` (text) and `--debug`, on stderr. */
 import type { AgentEvent } from '../agent/index.ts';
 
 export interface Colors {
@@ -30,6 +31,8 @@ export function progressLine(e: AgentEvent, c: Colors): string | undefined {
       return e.isError
         ? `${c.red('✗')} ${e.name} ${c.dim(`(${e.durationMs} ms)`)} ${oneLine(e.content)}`
         : `${c.green('✓')} ${e.name} ${c.dim(`(${e.durationMs} ms)`)}`;
+    case 'permission_denied':
+      return `${c.red('✗')} ${e.toolName} ${c.dim('denied:')} ${oneLine(e.message)}`;
     case 'retry':
       return c.yellow(`moat: ${e.message}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt})`);
     case 'model_fallback':

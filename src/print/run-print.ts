@@ -10,6 +10,8 @@ export interface PrintOptions {
   format: OutputFormat;
   /** text: progress on stderr; json: the whole array of lines instead of the result alone. */
   verbose: boolean;
+  /** --debug: progress lines on stderr whatever the format. */
+  debug?: boolean;
   color: boolean;
   init: InitInfo;
   output?: OutputOptions;
@@ -40,7 +42,7 @@ export async function printRun(events: AsyncIterable<AgentEvent>, opts: PrintOpt
     const lines = e.type === 'run_finished' ? [mapper.result(e, extra.worktree)] : mapper.map(e);
     if (opts.format === 'stream-json') for (const line of lines) opts.out(`${JSON.stringify(line)}\n`);
     if (opts.format === 'json' && opts.verbose) all.push(...lines);
-    if (opts.format === 'text' && opts.verbose) {
+    if ((opts.format === 'text' && opts.verbose) || opts.debug) {
       const p = progressLine(e, colors);
       if (p) opts.err(`${p}\n`);
     }

@@ -1,3 +1,4 @@
+/** The public `-p` output schema (json and stream-json lines): zod, the single source of each line type. */
 import { z } from 'zod';
 
 /**
@@ -180,6 +181,7 @@ export const AssistantLine = z.object({
     stop_sequence: z.null(),
     usage,
   }),
+  timestamp: z.string(),
   ...base,
 });
 
@@ -192,6 +194,8 @@ export const UserLine = z.object({
   message: z.object({ role: z.literal('user'), content: z.array(z.union([toolResultBlock, textBlock, imageBlock])) }),
   /** The tool's structured result: the file read, the command's output, the edit's patch; `"Error: …"` on failure. */
   tool_use_result: z.unknown().optional(),
+  /** On tool results: when the result was written. */
+  timestamp: z.string().optional(),
   ...base,
 });
 
@@ -249,6 +253,8 @@ export const ResultLine = z.object({
   /** Model requests made in this run. */
   num_turns: z.number().int(),
   duration_ms: z.number(),
+  /** The part of duration_ms spent waiting on model requests. */
+  duration_api_ms: z.number(),
   /** Why the run stopped: end_turn, max_turns, budget, aborted, error. */
   stop_reason: z.string(),
   total_cost_usd: z.number(),

@@ -124,6 +124,8 @@ export class OutputMapper {
   private readonly agents = new Map<string, Origin>();
   /** Structured results of finished calls, until their tool_result line is written. */
   private readonly finished = new Map<string, unknown>();
+  /** The input of each call until it finishes: its structured result repeats some of it, as Claude Code's does. */
+  private readonly inputs = new Map<string, unknown>();
   private denials: ResultLine['permission_denials'] = [];
 
   constructor(
@@ -240,6 +242,7 @@ export class OutputMapper {
       case 'model_fallback':
         return [{ type: 'system', subtype: 'model_fallback', from_model: e.from, to_model: e.to, error: e.reason, ...this.base(origin) }];
       case 'assistant_message': {
+        for (const p of e.message.content) if (p.type === 'tool_use') this.inputs.set(p.id, p.input);
         const id = origin.messageId ?? `msg_${newId().replaceAll('-', '')}`;
         origin.messageId = undefined;
         return wireAssistantContent(e.message).map((block) => ({
@@ -255,13 +258,15 @@ export class OutputMapper {
             usage: wireUsage(e.usage),
           },
           ...this.base(origin),
+          timestamp: new Date().toISOString(),
         }));
       }
       case 'permission_denied':
         this.denials.push({ tool_name: e.toolName, tool_use_id: e.toolUseId, tool_input: e.input });
         return [];
       case 'tool_finished':
-        this.finished.set(e.toolUseId, toolUseResult(e));
+        this.finished.set(e.toolUseId, toolUseResult(e, this.inputs.get(e.toolUseId)));
+        this.inputs.delete(e.toolUseId);
         return [];
       case 'tool_results':
         return e.results.map((r) => {
@@ -272,6 +277,7 @@ export class OutputMapper {
             message: { role: 'user' as const, content: [wireToolResult(r)] },
             ...(structured === undefined ? {} : { tool_use_result: structured }),
             ...this.base(origin),
+            timestamp: new Date().toISOString(),
           };
         });
       case 'run_finished':
@@ -292,6 +298,7 @@ export class OutputMapper {
       uuid: newId(),
       num_turns: e.turns,
       duration_ms: e.durationMs,
+      duration_api_ms: e.apiDurationMs ?? 0,
       stop_reason: e.stopReason,
       total_cost_usd: e.costUsd,
       usage: wireUsage(e.usage),

@@ -17,20 +17,33 @@ function structuredPatch(patch: string) {
  * strings, as Claude Code writes them. Moat's bash merges stdout and
  * stderr, so `stderr` is always empty (docs/claude-code-compat.md).
  */
-export function toolUseResult(f: ToolFinished): unknown {
+export function toolUseResult(f: ToolFinished, input: unknown): unknown {
   if (f.isError) return `Error: ${f.content}`;
   const d = f.display;
   if (d === undefined) return f.content;
+  const given = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  // The path as the model wrote it, as Claude Code reports it; moat's absolute path otherwise.
+  const filePath = typeof given['file_path'] === 'string' ? given['file_path'] : 'path' in d ? d.path : '';
   switch (d.type) {
     case 'file_read':
       return {
         type: d.image ? 'image' : 'text',
-        file: { filePath: d.path, content: f.content, numLines: d.lines, startLine: d.startLine, totalLines: d.totalLines },
+        file: { filePath, content: f.content, numLines: d.lines, startLine: d.startLine, totalLines: d.totalLines },
       };
     case 'command':
       return { stdout: d.output, stderr: '', interrupted: d.exitCode === null, isImage: false, exitCode: d.exitCode };
     case 'diff':
-      return { type: d.created ? 'create' : 'update', filePath: d.path, structuredPatch: structuredPatch(d.patch), added: d.added, removed: d.removed };
+      return {
+        type: d.created ? 'create' : 'update',
+        filePath,
+        ...(typeof given['old_string'] === 'string' ? { oldString: given['old_string'] } : {}),
+        ...(typeof given['new_string'] === 'string' ? { newString: given['new_string'] } : {}),
+        ...(typeof given['content'] === 'string' ? { content: given['content'] } : {}),
+        ...(given['old_string'] !== undefined ? { replaceAll: given['replace_all'] === true } : {}),
+        structuredPatch: structuredPatch(d.patch),
+        added: d.added,
+        removed: d.removed,
+      };
     case 'todos':
       return { newTodos: d.items };
     case 'matches':

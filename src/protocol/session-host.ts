@@ -9,6 +9,7 @@ export interface ProtocolAgent {
   run(prompt: string | UserPart[], signal: AbortSignal): AsyncIterable<SessionEvent>;
   setModel(model: string): void;
   setPermissionMode(mode: PermissionMode): void;
+  setThinkingBudget(tokens: number | undefined): void;
 }
 
 /** Where permission answers go: the PermissionBroker whose `ask` the session was opened with. */
@@ -29,6 +30,8 @@ export class SessionHost {
   private readonly waiting: (string | UserPart[])[] = [];
   private running: AbortController | undefined;
   private ended = false;
+  /** Runs whose `turn()` reader stopped early: their remaining events are skipped by the next reader. */
+  private abandoned = 0;
 
   constructor(
     private readonly agent: ProtocolAgent,
@@ -62,6 +65,9 @@ export class SessionHost {
       case 'set_model':
         this.agent.setModel(op.model);
         return;
+      case 'set_thinking_budget':
+        this.agent.setThinkingBudget(op.tokens ?? undefined);
+        return;
       case 'end':
         this.ended = true;
         this.pump();
@@ -81,15 +87,26 @@ export class SessionHost {
     this.submit({ type: 'user_message', content });
     if (signal.aborted) interrupt();
     signal.addEventListener('abort', interrupt, { once: true });
+    let finished = false;
     try {
       for (;;) {
         const next = await this.reader.next();
         if (next.done) return;
+        if (this.abandoned > 0) {
+          if (next.value.type === 'run_finished') this.abandoned--;
+          continue;
+        }
+        if (next.value.type === 'run_finished') finished = true;
         yield next.value;
-        if (next.value.type === 'run_finished') return;
+        if (finished) return;
       }
     } finally {
       signal.removeEventListener('abort', interrupt);
+      // A reader that stops early (the UI failed, or broke off) interrupts its run; what is left of it is skipped.
+      if (!finished) {
+        this.abandoned++;
+        interrupt();
+      }
     }
   }
 

@@ -37,6 +37,11 @@ export class ModelRouter implements Provider {
   readonly providers: Record<string, ProviderConfig>;
   readonly catalog: ModelCatalog;
   private readonly env: Record<string, string | undefined>;
+
+  /** The environment the router was given (cloud adapters read their region and project from it). */
+  get environment(): Readonly<Record<string, string | undefined>> {
+    return this.env;
+  }
   private readonly defaultProvider: string;
   private readonly adapters = new Map<string, Promise<Provider>>();
   private readonly load: NonNullable<ModelRouterOptions['load']>;
@@ -187,13 +192,27 @@ async function loadAdapter(name: string, config: ProviderConfig, router: ModelRo
     }
     case 'bedrock': {
       const { createBedrockProvider } = await import('./anthropic/bedrock.ts');
-      return createBedrockProvider(name, { ...(config.baseUrl === undefined ? {} : { baseURL: config.baseUrl }), ...common });
+      const env = router.environment;
+      return createBedrockProvider(name, {
+        ...(config.baseUrl === undefined ? {} : { baseURL: config.baseUrl }),
+        ...defined({ region: env['AWS_REGION'] ?? env['AWS_DEFAULT_REGION'], apiKey: apiKey ?? env['AWS_BEARER_TOKEN_BEDROCK'] }),
+        ...common,
+      });
     }
     case 'vertex': {
       const { createVertexProvider } = await import('./anthropic/vertex.ts');
-      return createVertexProvider(name, { ...(config.baseUrl === undefined ? {} : { baseURL: config.baseUrl }), ...common });
+      const env = router.environment;
+      return createVertexProvider(name, {
+        ...(config.baseUrl === undefined ? {} : { baseURL: config.baseUrl }),
+        ...defined({ region: env['CLOUD_ML_REGION'], projectId: env['ANTHROPIC_VERTEX_PROJECT_ID'] }),
+        ...common,
+      });
     }
   }
+}
+
+function defined<T extends Record<string, string | undefined>>(o: T): { [K in keyof T]?: string } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as { [K in keyof T]?: string };
 }
 
 function required(config: ProviderConfig, name: string): string {

@@ -42,6 +42,7 @@ export const IncomingRequest = z.discriminatedUnion('subtype', [
   z.object({ subtype: z.literal('interrupt') }),
   z.object({ subtype: z.literal('set_permission_mode'), mode: PermissionMode }),
   z.object({ subtype: z.literal('set_model'), model: z.string().optional() }),
+  z.object({ subtype: z.literal('set_max_thinking_tokens'), max_thinking_tokens: z.number().int().nullable().optional() }),
   z.object({ subtype: z.literal('mcp_status') }),
 ]);
 
@@ -87,6 +88,8 @@ export const PermissionResult = z.discriminatedUnion('behavior', [
 ]);
 
 export type UserInput = z.infer<typeof UserInput>;
+export type ControlRequestLine = z.infer<typeof ControlRequestLine>;
+export type ControlResponseLine = z.infer<typeof ControlResponseLine>;
 export type InitializeRequest = z.infer<typeof InitializeRequest>;
 export type IncomingRequest = z.infer<typeof IncomingRequest>;
 export type HookRegistrations = z.infer<typeof HookRegistrations>;

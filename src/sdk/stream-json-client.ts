@@ -4,18 +4,18 @@
  * stdin and stdout.
  */
 import type { AgentEvent, PermissionDecision, UserPart } from '../agent/index.ts';
-import type { OutputMapper } from '../print/index.ts';
+import { makeColors, progressLine, type OutputMapper } from '../print/index.ts';
 import type { RunFinishedEvent, SessionHost } from '../protocol/index.ts';
 import { errorMessage, newId } from '../util/index.ts';
 import { hookCallbacks, type HookCallbackSet, type SendHookCallback } from './hook-callbacks.ts';
 import {
-  ControlRequestLine,
-  ControlResponseLine,
   IncomingRequest,
   InputLine,
   PermissionResult,
-  UserInput,
+  type ControlRequestLine,
+  type ControlResponseLine,
   type InitializeRequest,
+  type UserInput,
 } from './messages.ts';
 
 /** A session opened for the program, after `initialize` (or with defaults at the first user message). */
@@ -39,6 +39,8 @@ export interface StreamJsonClientDeps {
   open(init: InitializeRequest | undefined, hooks: HookCallbackSet): Promise<OpenedSession>;
   /** --permission-prompt-tool stdio: questions go to the program as can_use_tool. */
   permissionPrompt: boolean;
+  /** The answers' token limit: a thinking budget must stay below it. */
+  maxTokens: number;
 }
 
 export interface StreamJsonOutcome {
@@ -99,11 +101,17 @@ class PendingRequests {
     }
   }
 }
-type ControlResponseLine = import('zod').infer<typeof ControlResponseLine>;
 
 function userParts(content: UserInput['message']['content']): string | UserPart[] {
   if (typeof content === 'string') return content;
   return content.map((b): UserPart => (b.type === 'text' ? { type: 'text', text: b.text } : { type: 'image', mediaType: b.source.media_type, data: b.source.data }));
+}
+
+/** The rule an "always" answer would save, as Claude Code offers it: `Bash(npm test:*)` → toolName + ruleContent. */
+export function suggestion(rule: string): Record<string, unknown> {
+  const open = rule.indexOf('(');
+  const entry = open > 0 && rule.endsWith(')') ? { toolName: rule.slice(0, open), ruleContent: rule.slice(open + 1, -1) } : { toolName: rule };
+  return { type: 'addRules', rules: [entry], behavior: 'allow', destination: 'localSettings' };
 }
 
 /** The innermost event of a (possibly nested) sub-agent event. */
@@ -145,7 +153,15 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
   const ask = async (host: SessionHost, e: Extract<AgentEvent, { type: 'permission_request' }>) => {
     let decision: PermissionDecision;
     try {
-      const raw = await pending.send({ subtype: 'can_use_tool', tool_name: e.toolName, input: e.input ?? {}, tool_use_id: e.toolUseId });
+      const raw = await pending.send({
+        subtype: 'can_use_tool',
+        tool_name: e.toolName,
+        display_name: e.toolName,
+        input: e.input ?? {},
+        tool_use_id: e.toolUseId,
+        description: e.intent.summary,
+        ...(e.rule === undefined ? {} : { permission_suggestions: [suggestion(e.rule)] }),
+      });
       const parsed = PermissionResult.safeParse(raw);
       decision = parsed.success ? toDecision(parsed.data) : { behavior: 'deny', message: `the program's answer was not a permission result: ${parsed.error.issues[0]?.message ?? ''}` };
       if (parsed.success && parsed.data.behavior === 'deny' && parsed.data.interrupt) host.submit({ type: 'interrupt' });
@@ -158,8 +174,11 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
   const open = (init: InitializeRequest | undefined): Promise<OpenedSession> => {
     opened ??= deps.open(init, hookCallbacks(init?.hooks ?? {}, sendHookCallback)).then((session) => {
       pump = (async () => {
+        const colors = makeColors(false);
         for await (const e of session.host.events) {
           for (const line of session.mapper.map(e)) write(line);
+          const progress = progressLine(e, colors);
+          if (progress !== undefined) deps.debug(progress);
           if (e.type === 'run_finished') last = e;
           const inner = innermost(e);
           // Without a prompt tool the session was opened without an answerer, so no question reaches here.
@@ -177,7 +196,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
       response: 'error' in body ? { subtype: 'error', request_id: requestId, error: body.error } : { subtype: 'success', request_id: requestId, response: body.response ?? {} },
     });
 
-  const control = async (line: import('zod').infer<typeof ControlRequestLine>) => {
+  const control = async (line: ControlRequestLine) => {
     const parsed = IncomingRequest.safeParse(line.request);
     if (!parsed.success) {
       respond(line.request_id, { error: `moat does not handle control request "${line.request.subtype}"` });
@@ -205,6 +224,15 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
       case 'set_model':
         if (req.model !== undefined) (await open(undefined)).host.submit({ type: 'set_model', model: req.model });
         return respond(line.request_id, {});
+      case 'set_max_thinking_tokens': {
+        const tokens = req.max_thinking_tokens ?? null;
+        // The API's own limits: a budget is at least 1024 tokens and below the answer's max_tokens.
+        if (tokens !== null && (tokens < 1024 || tokens >= deps.maxTokens)) {
+          return respond(line.request_id, { error: `max_thinking_tokens must be from 1024 to ${deps.maxTokens - 1}, or null to turn thinking off` });
+        }
+        (await open(undefined)).host.submit({ type: 'set_thinking_budget', tokens });
+        return respond(line.request_id, {});
+      }
       case 'mcp_status':
         return respond(line.request_id, { response: { mcpServers: [] } });
     }

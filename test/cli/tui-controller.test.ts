@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { AgentEvent, AgentSettings } from '../../src/agent/index.ts';
 import { createTuiController } from '../../src/cli/tui-controller.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import { createAnthropicProvider } from '../../src/providers/index.ts';
+import { BUILTIN_PROVIDERS, createAnthropicProvider, ModelRouter } from '../../src/providers/index.ts';
 import type { Skill } from '../../src/skills/index.ts';
 import { openStore } from '../../src/store/index.ts';
 import { builtinTools, parseRuleList, ToolRegistry } from '../../src/tools/index.ts';
@@ -49,7 +49,7 @@ const REVIEW: Skill = {
   file: '/x/review/SKILL.md',
 };
 
-function make(projectToml?: string, withAgents = false): { c: TuiController; settings: AgentSettings; projectFile: string } {
+function make(projectToml?: string, withAgents = false, router?: ModelRouter): { c: TuiController; settings: AgentSettings; projectFile: string } {
   const projectFile = join(root, '.moat', 'config.toml');
   if (projectToml !== undefined) {
     mkdirSync(join(root, '.moat'), { recursive: true });
@@ -63,7 +63,8 @@ function make(projectToml?: string, withAgents = false): { c: TuiController; set
     home: env.HOME,
   });
   const c = createTuiController({
-    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+    provider: router ?? createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+    ...(router === undefined ? {} : { router }),
     registry: new ToolRegistry(builtinTools()),
     store: openStore(join(root, '.db', 'moat.db')),
     settings,
@@ -102,6 +103,34 @@ test('model and mode go to the open session (status and next request) and to lat
   expect(c.newSession()).toMatchObject({ model: 'claude-opus-4-5', permissionMode: 'acceptEdits' });
 });
 
+test('/model across providers: the list and the status line come from the catalogue; a switch converts the history for the new API', async () => {
+  const router = new ModelRouter({
+    providers: {
+      ...BUILTIN_PROVIDERS,
+      anthropic: { ...BUILTIN_PROVIDERS['anthropic']!, baseUrl: server.url },
+      gemini: { ...BUILTIN_PROVIDERS['gemini']!, baseUrl: server.url },
+    },
+    env: { ANTHROPIC_API_KEY: 'k', GEMINI_API_KEY: 'g' },
+  });
+  const { c } = make(undefined, false, router);
+  expect(c.models()).toContain('claude-opus-4-5');
+  expect(c.models()).toContain('openai/gpt-5.1');
+  expect(c.models()).toContain('gemini/gemini-2.5-pro');
+  expect(c.models()).toContain('deepseek/deepseek-chat');
+  expect(c.info().contextWindow).toBe(200_000);
+  expect(() => c.setModel('nope/model')).toThrow(/unknown provider "nope"/);
+
+  server.script(reply().thinking('claude thoughts', 'sig').text('first'), reply().text('second'));
+  await drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
+  c.setModel('gemini/gemini-2.5-pro');
+  expect(c.info()).toMatchObject({ model: 'gemini/gemini-2.5-pro', contextWindow: 1_048_576 });
+  await drain(c.run({ text: 'again', attachments: [], shellContext: [] }, new AbortController().signal));
+  expect(server.requests.map((r) => r.path)).toEqual(['/v1/messages', '/v1beta/models/gemini-2.5-pro:streamGenerateContent']);
+  const second = JSON.stringify(server.requests[1]?.body);
+  expect(second).toContain('first');
+  expect(second).not.toContain('claude thoughts');
+});
+
 test('/permissions remove edits the project file (comments kept) and the open session stops applying the rule', () => {
   const { c, projectFile } = make('# team rules\n[permissions]\nallow = [\n  "Read", # always fine\n  "Bash(npm test:*)",\n]\n');
   expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read', 'Bash(npm test:*)']);
@@ -115,6 +144,31 @@ test('/permissions remove edits the project file (comments kept) and the open se
   expect(c.removePermissionRule('Bash(ls:*)', 'deny')).toBe(true);
   expect(readFileSync(projectFile, 'utf8')).not.toContain('Bash(ls:*)');
   expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read']);
+});
+
+test('an "always" answer holds in the open session until /permissions remove takes it back', async () => {
+  const { c, projectFile } = make('[permissions]\n');
+  server.script(
+    reply().toolUse('bash', { command: 'echo one' }).stop('tool_use'),
+    reply().toolUse('bash', { command: 'echo two' }).stop('tool_use'),
+    reply().text('done'),
+    reply().toolUse('bash', { command: 'echo three' }).stop('tool_use'),
+    reply().text('done again'),
+  );
+  const asked: string[] = [];
+  const answer = async (text: string) => {
+    for await (const e of c.run({ text, attachments: [], shellContext: [] }, new AbortController().signal)) {
+      if (e.type !== 'permission_request') continue;
+      asked.push(e.intent.subject ?? '');
+      c.respondPermission(e.requestId, asked.length === 1 ? { behavior: 'allow', remember: 'project' } : { behavior: 'deny' });
+    }
+  };
+  await answer('echo twice');
+  expect(asked).toEqual(['echo one']);
+  expect(readFileSync(projectFile, 'utf8')).toContain('Bash(echo:*)');
+  expect(c.removePermissionRule('Bash(echo:*)', 'allow')).toBe(true);
+  await answer('echo again');
+  expect(asked).toEqual(['echo one', 'echo three']);
 });
 
 test('sub-agents: the task tool runs one, its status reaches the UI between runs, and shutdown stops background ones', async () => {

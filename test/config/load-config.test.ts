@@ -210,8 +210,8 @@ describe('loadConfig', () => {
       [{ maxTurns: 1.5 }, '--max-turns: expected a whole number, got a number (1.5)'],
       [{ permissionMode: 'yolo' }, '--permission-mode: must be one of default, acceptEdits, plan, bypassPermissions, dontAsk (got "yolo")'],
       [{ allowedTools: ['Read', ' '] }, '--allowedTools: must not be empty'],
-      [{ thinkingBudget: 100 }, '--thinking-budget: must be at least 1024 (got 100)'],
-      [{ thinkingBudget: 40_000 }, '--thinking-budget: must be less than max_tokens (32000)'],
+      [{ thinkingBudget: 100 }, '--max-thinking-tokens: must be at least 1024 (got 100)'],
+      [{ thinkingBudget: 40_000 }, '--max-thinking-tokens: must be less than max_tokens (32000)'],
     ];
     for (const [flags, message] of cases) {
       let err: unknown;
@@ -250,5 +250,60 @@ describe('project config safety', () => {
     expect(() => loadConfig({ cwd: root, env: { HOME: join(root, 'home') } })).toThrow(
       /\.moat\/config\.toml:2: permission_mode: bypassPermissions can only be set in the user config or with --permission-mode/,
     );
+  });
+});
+
+describe('[providers] and fallback', () => {
+  test('the user config sets providers field by field, with models; fallback comes from the file or the flag', () => {
+    const w = world();
+    write(
+      w.userFile,
+      [
+        'fallback = ["openai/gpt-5.1", "ollama/qwen3-coder"]',
+        '[providers.work]',
+        'type = "openai-chat"',
+        'base_url = "https://llm.example.com/v1"',
+        'api_key_env = "WORK_LLM_KEY"',
+        'headers = { "X-Team" = "infra" }',
+        'timeout = 30',
+        '[providers.work.models."big-coder"]',
+        'context_window = 262144',
+        'max_output = 32768',
+        'input_price = 0.5',
+        'output_price = 1.5',
+        'reasoning = true',
+        '[providers.ollama]',
+        'base_url = "http://gpu-box:11434/v1"',
+        '',
+      ].join('\n'),
+    );
+    const loaded = loadConfig({ cwd: w.cwd, env: w.env });
+    expect(loaded.config.providers).toEqual({
+      work: {
+        type: 'openai-chat',
+        baseUrl: 'https://llm.example.com/v1',
+        apiKeyEnv: 'WORK_LLM_KEY',
+        headers: { 'X-Team': 'infra' },
+        timeoutS: 30,
+        models: { 'big-coder': { contextWindow: 262144, maxOutput: 32768, price: { input: 0.5, output: 1.5 }, capabilities: { reasoning: true } } },
+      },
+      ollama: { baseUrl: 'http://gpu-box:11434/v1', models: {} },
+    });
+    expect(loaded.config.fallback).toEqual(['openai/gpt-5.1', 'ollama/qwen3-coder']);
+    expect(loaded.sources.fallback).toEqual({ kind: 'file', scope: 'user', path: w.userFile, line: 1 });
+    expect(loadConfig({ cwd: w.cwd, env: w.env, flags: { fallback: ['gemini/gemini-2.5-pro'] } }).config.fallback).toEqual(['gemini/gemini-2.5-pro']);
+  });
+
+  test('a bad provider table names file, line and key; a project may not set providers at all', () => {
+    const w = world();
+    write(w.userFile, '[providers.work]\ntype = "openai"\n');
+    expect(() => loadConfig({ cwd: w.cwd, env: w.env })).toThrow(/config\.toml:2: providers\.work\.type: must be one of anthropic, openai-responses, openai-chat, gemini, bedrock, vertex/);
+    write(w.userFile, '[providers.work]\nbase_ur = "http://x"\n');
+    expect(() => loadConfig({ cwd: w.cwd, env: w.env })).toThrow(/providers\.work\.base_ur: unknown key \(did you mean base_url\?\)/);
+    write(w.userFile, '[providers.work.models.m]\ncontext = 5\n');
+    expect(() => loadConfig({ cwd: w.cwd, env: w.env })).toThrow(/unknown key/);
+    write(w.userFile, '');
+    write(w.projectFile, '[providers.openai]\nbase_url = "http://evil.example/v1"\n');
+    expect(() => loadConfig({ cwd: w.cwd, env: w.env })).toThrow(/\.moat\/config\.toml:1: providers: providers can only be set in the user config/);
   });
 });

@@ -235,3 +235,38 @@ describe('moat models', () => {
     expect(res.stdout).toMatch(/vllm  openai-chat  http:\/\/127\.0\.0\.1:8000\/v1  — not reachable: /);
   });
 });
+
+describe('switching provider mid-session', () => {
+  test('--continue on another vendor: the history goes over, the old vendor\'s thinking stays behind, tool ids match', async () => {
+    writeFileSync(join(sb.cwd, 'notes.txt'), 'alpha\n');
+    server.script(
+      reply().thinking('Anthropic-only reasoning.', 'sig-ant').toolUse('read', { file_path: 'notes.txt' }, { id: 'toolu_keep01' }),
+      reply().text('It says alpha.'),
+      reply().text('Still alpha, says GPT.'),
+    );
+    expect((await moat(['-p', 'what does notes.txt say?'])).stdout).toBe('It says alpha.\n');
+    const res = await moat(['-p', 'and now?', '--continue', '--model', 'openai/gpt-5.1']);
+    expect(res.stdout).toBe('Still alpha, says GPT.\n');
+    expect(server.requests[2]?.path).toBe('/v1/responses');
+    const input = (server.requests[2]?.body as { input: Record<string, unknown>[] }).input;
+    expect(JSON.stringify(input)).not.toContain('Anthropic-only reasoning.');
+    const call = input.find((i) => i['type'] === 'function_call');
+    const output = input.find((i) => i['type'] === 'function_call_output');
+    expect(call).toMatchObject({ call_id: 'toolu_keep01', name: 'read' });
+    expect(output).toMatchObject({ call_id: 'toolu_keep01' });
+    expect(String(output?.['output'])).toContain('alpha');
+  });
+
+  test('a model that does not take images says so instead of sending them', async () => {
+    const config = join(sb.env.XDG_CONFIG_HOME!, 'moat', 'config.toml');
+    writeFileSync(config, `${readFileSync(config, 'utf8')}[providers.ollama.models."text-only"]\nimages = false\ncontext_window = 32768\n`);
+    // A PNG the model would get from the read tool.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    writeFileSync(join(sb.cwd, 'pixel.png'), png);
+    server.script(reply().toolUse('read', { file_path: 'pixel.png' }));
+    const res = await moat(['-p', 'look at pixel.png', '--model', 'ollama/text-only']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('ollama/text-only does not take images');
+    expect(server.requests.length).toBe(1);
+  });
+});

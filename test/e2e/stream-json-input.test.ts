@@ -4,8 +4,8 @@
  * fake model server.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { OutputLine } from '../../src/print/schema.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
@@ -148,6 +148,48 @@ describe('Claude Code flags', () => {
       expect([r.code, r.stderr.trim().split('\n').length]).toEqual([2, 1]);
       expect(r.stderr).toContain(message);
     }
+  });
+
+  test('--settings (JSON or a file): its deny rules and model apply', async () => {
+    server.script(reply().toolUse('bash', { command: 'echo hi' }).stop('tool_use'), reply().text('ok'), reply().text('ok'));
+    const inline = JSON.stringify({ permissions: { deny: ['Bash(echo:*)'] }, model: 'claude-opus-4-5' });
+    const r = await runMoat(['-p', 'q', '--settings', inline, '--allowedTools', 'Bash', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).permission_denials).toHaveLength(1);
+    expect(body(0).model).toBe('claude-opus-4-5');
+    writeFileSync(join(sb.cwd, 'settings.json'), JSON.stringify({ model: 'claude-haiku-4-5' }));
+    await runMoat(['-p', 'q', '--settings', 'settings.json'], { cwd: sb.cwd, env: sb.env });
+    expect(body(2).model).toBe('claude-haiku-4-5');
+  });
+
+  test('--settings and --setting-sources mistakes are one usage line', async () => {
+    const bad: [string[], string][] = [
+      [['--settings', '{"permissions": {"allow": "Read"}}'], '--settings: permissions.allow:'],
+      [['--settings', 'missing.json'], '--settings missing.json: cannot read it'],
+      [['--setting-sources', 'user,team'], '--setting-sources: unknown source team'],
+    ];
+    for (const [flags, message] of bad) {
+      const r = await runMoat(['-p', 'q', ...flags], { cwd: sb.cwd, env: sb.env });
+      expect([r.code, r.stderr.trim().split('\n').length]).toEqual([2, 1]);
+      expect(r.stderr).toContain(message);
+    }
+  });
+
+  test('--debug: progress lines on stderr, stdout unchanged', async () => {
+    server.script(reply().toolUse('bash', { command: 'touch x' }).stop('tool_use'), reply().text('ok'));
+    const r = await runMoat(['-p', 'q', '--debug', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'ok' });
+    expect(r.stderr).toContain('moat: turn 1');
+    expect(r.stderr).toContain('bash denied:');
+  });
+
+  test('--max-thinking-tokens turns thinking on with that budget; --dangerously-skip-permissions runs without asking', async () => {
+    server.script(reply().toolUse('bash', { command: 'touch made.txt' }).stop('tool_use'), reply().text('ok'));
+    const r = await runMoat(['-p', 'q', '--max-thinking-tokens', '2048', '--dangerously-skip-permissions', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    expect((server.requests[0]!.body as { thinking?: unknown }).thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(JSON.parse(r.stdout).permission_denials).toEqual([]);
+    expect(existsSync(join(sb.cwd, 'made.txt'))).toBe(true);
   });
 
   test('--permission-mode dontAsk denies what would be asked, without asking', async () => {

@@ -124,3 +124,13 @@ describe('session host', () => {
     expect(events.at(-1)?.type === 'run_finished' && events.at(-1)).toMatchObject({ stopReason: 'aborted' });
   });
 });
+
+test('a turn reader that breaks off interrupts its run; the next turn reads only its own events', async () => {
+  server.script(reply().text('slow '.repeat(100), { chunkSize: 5, delayMs: 10 }), reply().text('next'));
+  const { host: h } = host(false);
+  for await (const e of h.turn('first', new AbortController().signal)) if (e.type === 'text_delta') break;
+  const second: SessionEvent[] = [];
+  for await (const e of h.turn('second', new AbortController().signal)) second.push(e);
+  expect(second.filter((e) => e.type === 'run_finished').map((e) => e.type === 'run_finished' && e.result)).toEqual(['next']);
+  expect(second[0]?.type).toBe('session_started');
+});

@@ -29,8 +29,9 @@ beforeAll(async () => {
       openai: { ...BUILTIN_PROVIDERS['openai']!, baseUrl: `${server.url}/v1` },
       gemini: { ...BUILTIN_PROVIDERS['gemini']!, baseUrl: server.url },
       ollama: { ...BUILTIN_PROVIDERS['ollama']!, baseUrl: `${server.url}/v1` },
+      bedrock: { ...BUILTIN_PROVIDERS['bedrock']!, baseUrl: server.url },
     },
-    env: { ANTHROPIC_API_KEY: 'sk-ant-fake', OPENAI_API_KEY: 'sk-fake', GEMINI_API_KEY: 'g-fake' },
+    env: { ANTHROPIC_API_KEY: 'sk-ant-fake', OPENAI_API_KEY: 'sk-fake', GEMINI_API_KEY: 'g-fake', AWS_REGION: 'us-west-2', AWS_BEARER_TOKEN_BEDROCK: 'bedrock-key' },
   });
 });
 afterAll(async () => {
@@ -47,6 +48,7 @@ const FORMATS = [
   { format: 'openai-responses', model: 'openai/gpt-5.1', path: '/v1/responses' },
   { format: 'openai-chat', model: 'ollama/qwen3-coder', path: '/v1/chat/completions' },
   { format: 'gemini', model: 'gemini/gemini-2.5-pro', path: '/v1beta/models/gemini-2.5-pro:streamGenerateContent' },
+  { format: 'bedrock', model: 'bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0', path: '/model/us.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke-with-response-stream' },
 ] as const;
 
 const TOOLS = [
@@ -148,6 +150,7 @@ for (const { format, model, path } of FORMATS) {
       const body = JSON.stringify(server.requests[1]?.body);
       switch (format) {
         case 'anthropic':
+        case 'bedrock':
           expect(body).toContain('"type":"thinking","thinking":"Let me think.","signature":"sig-123"');
           break;
         case 'openai-responses':
@@ -170,7 +173,7 @@ for (const { format, model, path } of FORMATS) {
       const foreign: AssistantMessage = {
         role: 'assistant',
         content: [
-          { type: 'thinking', thinking: 'secret reasoning', signature: 'foreign-sig', ...(format === 'anthropic' ? { source: 'gemini' as const } : {}) },
+          { type: 'thinking', thinking: 'secret reasoning', signature: 'foreign-sig', ...(format === 'anthropic' || format === 'bedrock' ? { source: 'gemini' as const } : {}) },
           { type: 'tool_use', id: 'call_xyz9', name: 'Read', input: { file_path: 'f' } },
         ],
       };
@@ -276,5 +279,34 @@ describe('model router', () => {
     for await (const _ of r.stream(request('openai/gpt-5.1'), { signal: new AbortController().signal, idleTimeoutMs: 100 })) void _;
     for await (const _ of r.stream(request('openai/gpt-5'), { signal: new AbortController().signal, idleTimeoutMs: 100 })) void _;
     expect(loaded).toEqual(['openai']);
+  });
+});
+
+describe('Anthropic on the clouds', () => {
+  test('Bedrock: the model goes in the path, the Bedrock API key as a bearer token, the version in the body; the binary event stream is read', async () => {
+    server.script(reply().text('from bedrock'));
+    const events = await collect(request('bedrock/us.anthropic.claude-haiku-4-5-20251001-v1:0'));
+    expect(stopOf(events).message.content).toEqual([{ type: 'text', text: 'from bedrock' }]);
+    const r = server.requests[0]!;
+    expect(r.headers['authorization']).toBe('Bearer bedrock-key');
+    const body = r.body as Record<string, unknown>;
+    expect(body['model']).toBeUndefined();
+    // The SDK moves the API version from its header into the body, as Bedrock wants it.
+    expect(typeof body['anthropic_version']).toBe('string');
+  });
+
+  test('Vertex: the model in Google\'s path, the Google credentials\' token, Anthropic\'s SSE', async () => {
+    const { createVertexProvider } = await import('../../src/providers/anthropic/vertex.ts');
+    const authClient = { projectId: 'proj-1', getRequestHeaders: async () => new Headers({ authorization: 'Bearer ya29.fake' }) };
+    const vertex = createVertexProvider('vertex', { baseURL: `${server.url}/v1`, region: 'us-east5', authClient: authClient as never });
+    server.script(reply().text('from vertex'));
+    const events: ProviderEvent[] = [];
+    for await (const e of vertex.stream(request('claude-sonnet-4-5@20250929'), { signal: new AbortController().signal, idleTimeoutMs: 5000 })) events.push(e);
+    expect(stopOf(events).message.content).toEqual([{ type: 'text', text: 'from vertex' }]);
+    const r = server.requests[0]!;
+    expect(r.path).toBe('/v1/projects/proj-1/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict');
+    expect(r.headers['authorization']).toBe('Bearer ya29.fake');
+    expect(typeof (r.body as Record<string, unknown>)['anthropic_version']).toBe('string');
+    expect((r.body as Record<string, unknown>)['model']).toBeUndefined();
   });
 });

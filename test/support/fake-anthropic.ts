@@ -23,6 +23,7 @@ import {
   type FakeScriptItem,
   type FakeStep,
 } from './fake-anthropic-script.ts';
+import { bedrockFrames } from './fake-bedrock-frames.ts';
 import { geminiFrames, googleStatus } from './fake-gemini-frames.ts';
 import { chatFrames, responsesFrames } from './fake-openai-frames.ts';
 import type { WireFrame } from './fake-wire.ts';
@@ -30,11 +31,15 @@ import type { WireFrame } from './fake-wire.ts';
 export * from './fake-anthropic-script.ts';
 
 /** The wire formats the fake speaks, by the path asked. */
-export type WireFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
+export type WireFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'bedrock';
 
 function formatOf(method: string, path: string): WireFormat | undefined {
   if (method !== 'POST') return undefined;
   if (path === '/v1/messages') return 'anthropic';
+  // Vertex AI: Anthropic's SSE at Google's path.
+  if (/^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/anthropic\/models\/[^/:]+:streamRawPredict$/.test(path)) return 'anthropic';
+  // Bedrock: Anthropic's events in AWS's binary event stream.
+  if (/^\/model\/[^/]+\/invoke-with-response-stream$/.test(path)) return 'bedrock';
   if (path === '/v1/chat/completions') return 'openai-chat';
   if (path === '/v1/responses') return 'openai-responses';
   if (/^\/v1(beta)?\/models\/[^/]+:streamGenerateContent$/.test(path)) return 'gemini';
@@ -148,7 +153,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       served.push(next);
       if (next.kind === 'http_error') return format === 'anthropic' ? httpErrorResponse(next, n) : vendorErrorResponse(format, next, n);
       const body = parseJson(text);
-      const pathModel = /models\/([^/:]+):/.exec(url.pathname)?.[1];
+      const pathModel = (/models\/([^/:]+):/.exec(url.pathname) ?? /^\/model\/([^/]+)\//.exec(url.pathname))?.[1];
       const model = isRecord(body) && typeof body['model'] === 'string' ? body['model'] : (pathModel ?? 'claude-fake');
       return sseResponse(next, wireFrames(format, next, model, n), n, req.signal, parked, format);
     },
@@ -203,11 +208,20 @@ function wireFrames(format: WireFormat, reply: FakeReply, model: string, n: numb
       return responsesFrames(reply, model, n);
     case 'gemini':
       return geminiFrames(reply, model, n);
+    case 'bedrock':
+      return bedrockFrames(framesFor(reply, model, n));
   }
 }
 
-/** The error bodies OpenAI and Google send with an HTTP error status. */
+/** The error bodies OpenAI, Google and AWS send with an HTTP error status. */
 function vendorErrorResponse(format: WireFormat, error: FakeHttpError, n: number): Response {
+  if (format === 'bedrock') {
+    const type = error.status === 429 ? 'ThrottlingException' : error.status === 503 ? 'ServiceUnavailableException' : error.status >= 500 ? 'InternalServerException' : error.status === 403 || error.status === 401 ? 'AccessDeniedException' : 'ValidationException';
+    return new Response(error.rawBody ?? JSON.stringify({ message: error.message }), {
+      status: error.status,
+      headers: { 'content-type': 'application/json', 'x-amzn-requestid': requestId(n), 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/`, ...error.headers },
+    });
+  }
   const retryDelay = error.headers['retry-after'];
   const body =
     error.rawBody ??
@@ -261,7 +275,7 @@ function sseResponse(
         for (const frame of frames) {
           if (signal.aborted) return;
           if ('delayMs' in frame) await Bun.sleep(frame.delayMs);
-          else controller.enqueue(encoder.encode(frame.text));
+          else controller.enqueue('bytes' in frame ? frame.bytes : encoder.encode(frame.text));
         }
         switch (reply.ending.type) {
           case 'complete':
@@ -298,7 +312,7 @@ function sseResponse(
   return new Response(stream, {
     status: 200,
     headers: {
-      'content-type': format === 'gemini' ? 'text/event-stream' : 'text/event-stream; charset=utf-8',
+      'content-type': format === 'bedrock' ? 'application/vnd.amazon.eventstream' : format === 'gemini' ? 'text/event-stream' : 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       [format === 'anthropic' ? 'request-id' : 'x-request-id']: requestId(n),
       ...reply.headers,

@@ -7,7 +7,7 @@
  * chunk carries the `finishReason`.
  */
 import type { FakeReply } from './fake-anthropic-script.ts';
-import { paced, promptTokens, stopOf, textPieces, waitFrames, type WireFrame } from './fake-wire.ts';
+import { promptTokens, stopOf, textPieces, waitFrames, type WireFrame } from './fake-wire.ts';
 
 /** The signature the fake puts on a function call, so tests can check it comes back. */
 export function fakeCallSignature(name: string, index: number): string {
@@ -40,9 +40,10 @@ export function geminiFrames(reply: FakeReply, model: string, n: number): WireFr
   for (const step of reply.steps) {
     switch (step.type) {
       case 'text':
-        for (const f of paced(textPieces(step.text, step.chunkSize).map((text) => ({ text })), step.delayMs)) {
-          items.push('delayMs' in f ? f : { chunk: chunk([{ text: f.text }]) });
-        }
+        textPieces(step.text, step.chunkSize).forEach((text, i) => {
+          if (i > 0 && step.delayMs !== undefined && step.delayMs > 0) items.push({ delayMs: step.delayMs });
+          items.push({ chunk: chunk([{ text }]) });
+        });
         break;
       case 'thinking': {
         const pieces = textPieces(step.thinking, step.chunkSize);

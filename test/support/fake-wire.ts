@@ -5,7 +5,7 @@
  */
 import type { FakeReply, FakeStep, FakeUsage } from './fake-anthropic-script.ts';
 
-export type WireFrame = { text: string } | { delayMs: number };
+export type WireFrame = { text: string } | { bytes: Uint8Array } | { delayMs: number };
 
 /** Splits text into deltas; without a chunk size the whole text is one delta, as short replies are. */
 export function textPieces(text: string, size: number | undefined): string[] {

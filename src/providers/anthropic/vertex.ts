@@ -8,8 +8,21 @@ import type { Provider } from '../types.ts';
 import { cloudClientOptions, type CloudOptions } from './cloud.ts';
 import { streamMessages } from './stream.ts';
 
-/** Region from CLOUD_ML_REGION, project from ANTHROPIC_VERTEX_PROJECT_ID; Google application default credentials. */
-export function createVertexProvider(name: string, o: CloudOptions): Provider {
-  const client = new AnthropicVertex(cloudClientOptions(o));
+export interface VertexOptions extends CloudOptions {
+  /** CLOUD_ML_REGION. */
+  region?: string;
+  /** ANTHROPIC_VERTEX_PROJECT_ID; else the credentials' project. */
+  projectId?: string;
+  /** Google credentials other than the application default ones (impersonation, tests). */
+  authClient?: ConstructorParameters<typeof AnthropicVertex>[0] extends infer O ? (O extends { authClient?: infer A } ? A : never) : never;
+}
+
+export function createVertexProvider(name: string, o: VertexOptions): Provider {
+  const client = new AnthropicVertex({
+    ...cloudClientOptions(o),
+    ...(o.region === undefined ? {} : { region: o.region }),
+    ...(o.projectId === undefined ? {} : { projectId: o.projectId }),
+    ...(o.authClient === undefined || o.authClient === null ? {} : { authClient: o.authClient }),
+  });
   return { name, stream: (request, options) => streamMessages(client, request, options) };
 }

@@ -1,0 +1,133 @@
+/**
+ * Tool turn-around: from the end of a model stream that asks for a read to
+ * the first byte of the next model request, in the compiled binary
+ * (target: median at most 8 ms). One `moat -p` run makes TURNS read calls in
+ * a row against a local server that answers instantly, so every gap is one
+ * turn-around: parse the stream, persist the message, check permission, run
+ * the read, persist the result, build and send the next request.
+ *
+ * The floor, measured in the same run: a bare client that reads the same
+ * SSE response to its end and sends the next request at once (fetch, no
+ * parsing, nothing in between). Reported as a ratio to it.
+ *
+ * Run: bun run build && bun run scripts/bench/turnaround.ts   (TURNS=40 RUNS=5 by default)
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { framesFor, reply, type FakeReply } from '../../test/support/fake-anthropic.ts';
+
+// BIN=/path/to/other/moat compares another build (before/after numbers).
+const BIN = process.env.BIN ?? resolve(import.meta.dir, '../../dist/moat');
+const TURNS = Number(process.env.TURNS ?? 40);
+const RUNS = Number(process.env.RUNS ?? 5);
+
+const encoder = new TextEncoder();
+
+function sse(r: FakeReply, n: number): Uint8Array {
+  const frames = framesFor(r, 'claude-sonnet-4-5', n);
+  return encoder.encode(frames.map((f) => ('event' in f ? `event: ${f.event}\ndata: ${JSON.stringify(f.data)}\n\n` : '')).join(''));
+}
+
+/**
+ * A server that answers request k with the k-th body and records, per
+ * request, when it arrived and when its response body was handed over whole.
+ */
+function startServer(bodies: (n: number) => Uint8Array) {
+  const arrived: number[] = [];
+  const ended: number[] = [];
+  let n = 0;
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    idleTimeout: 0,
+    async fetch(req) {
+      arrived.push(performance.now());
+      await req.arrayBuffer();
+      const body = bodies(n++);
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(body);
+          controller.close();
+          ended.push(performance.now());
+        },
+      });
+      return new Response(stream, { headers: { 'content-type': 'text/event-stream', 'request-id': `req_${n}` } });
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    /** Gaps between a response's end and the next request's arrival. */
+    gaps(): number[] {
+      const out: number[] = [];
+      for (let i = 0; i + 1 < arrived.length && i < ended.length; i++) out.push(arrived[i + 1]! - ended[i]!);
+      return out;
+    },
+    reset() {
+      arrived.length = 0;
+      ended.length = 0;
+      n = 0;
+    },
+    stop: () => server.stop(true),
+  };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function describe(xs: number[]): string {
+  const s = [...xs].sort((a, b) => a - b);
+  const p90 = s[Math.floor(s.length * 0.9)]!;
+  return `median ${median(xs).toFixed(2)} ms, p90 ${p90.toFixed(2)} ms, min ${s[0]!.toFixed(2)} ms (n=${s.length})`;
+}
+
+const readReply = (i: number) => reply().toolUse('read', { file_path: 'notes.txt' }, { id: `toolu_bench_${i}` }).stop('tool_use').build();
+const bodies = (n: number) => (n < TURNS ? sse(readReply(n), n + 1) : sse(reply().text('done').build(), n + 1));
+
+const root = mkdtempSync(join(tmpdir(), 'moat-bench-turnaround-'));
+try {
+  const cwd = join(root, 'work');
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(join(cwd, 'notes.txt'), 'alpha\nbeta\ngamma\n');
+  const server = startServer(bodies);
+
+  // The floor: read each response to its end, then send the next request at once.
+  const floor: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    server.reset();
+    for (let i = 0; i <= TURNS; i++) {
+      const res = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: '{}' });
+      await res.arrayBuffer();
+    }
+    floor.push(...server.gaps());
+  }
+
+  const gaps: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    server.reset();
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: root,
+      XDG_DATA_HOME: join(root, 'data'),
+      XDG_CONFIG_HOME: join(root, 'config'),
+      ANTHROPIC_API_KEY: 'bench',
+      ANTHROPIC_BASE_URL: server.url,
+    };
+    const proc = Bun.spawn([BIN, '-p', 'read notes.txt again and again', '--output-format', 'json'], { cwd, env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (code !== 0) throw new Error(`moat exited ${code}: ${err}${out}`);
+    const result = JSON.parse(out) as { num_turns: number };
+    if (result.num_turns !== TURNS + 1) throw new Error(`expected ${TURNS + 1} turns, got ${result.num_turns}`);
+    gaps.push(...server.gaps());
+  }
+  server.stop();
+
+  const ratio = median(gaps) / median(floor);
+  console.log(`floor (fetch, read to end, send again): ${describe(floor)}`);
+  console.log(`moat tool turn-around (read):          ${describe(gaps)}`);
+  console.log(`ratio to the floor (medians):          ${ratio.toFixed(1)}x; target: median <= 8 ms -> ${median(gaps) <= 8 ? 'met' : 'NOT met'}`);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
