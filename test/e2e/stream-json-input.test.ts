@@ -176,7 +176,7 @@ describe('Claude Code flags', () => {
   });
 
   test('--debug: progress lines on stderr, stdout unchanged', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch x' }).stop('tool_use'), reply().text('ok'));
+    server.script(reply().toolUse('bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('ok'));
     const r = await runMoat(['-p', 'q', '--debug', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'ok' });
     expect(r.stderr).toContain('moat: turn 1');
