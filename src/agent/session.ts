@@ -177,7 +177,8 @@ export class AgentSession {
           // Plan mode offers a command tool when the OS sandbox keeps it read-only.
           (permissionMode !== 'plan' || t.effect === 'read' || (t.osSandboxed === true && this.settings.processSandbox?.active === true)) &&
           !deniedOutright(t.name, deny) &&
-          (only === undefined || only.has(t.name.toLowerCase()) || t.name === STRUCTURED_OUTPUT_TOOL),
+          // --tools picks among the built-ins (as in Claude Code); MCP servers' tools are configured with the servers.
+          (only === undefined || only.has(t.name.toLowerCase()) || t.name === STRUCTURED_OUTPUT_TOOL || t.name.startsWith('mcp__')),
       );
   }
 
