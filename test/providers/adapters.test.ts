@@ -189,9 +189,10 @@ for (const { format, model, path } of FORMATS) {
       expect(body.split('call_xyz9').length - 1).toBe(2);
     });
 
-    test('max_tokens', async () => {
-      server.script(reply().text('cut off mid').stop('max_tokens'));
+    test('max_tokens and refusal (content filter, safety) map onto moat\'s stop reasons', async () => {
+      server.script(reply().text('cut off mid').stop('max_tokens'), reply().text('I can\'t help with that.').stop('refusal'));
       expect(stopOf(await collect(request(model))).reason).toBe('max_tokens');
+      expect(stopOf(await collect(request(model))).reason).toBe('refusal');
     });
 
     test('HTTP errors map onto the retry policy: 429 with its wait, 5xx, 401', async () => {
