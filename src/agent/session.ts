@@ -201,6 +201,15 @@ export class AgentSession {
     this.deps.store.sessions.setModel(this.id, model);
   }
 
+  /**
+   * Takes effect from the next model request; undefined turns thinking off.
+   * The caller checks the range (at least 1024, below max_tokens).
+   */
+  setThinkingBudget(tokens: number | undefined): void {
+    if (tokens === undefined) delete this.settings.thinkingBudget;
+    else this.settings.thinkingBudget = tokens;
+  }
+
   /** Takes effect from the next run (plan mode changes which tools are offered). */
   setPermissionMode(mode: AgentSettings['permissionMode']): void {
     this.settings.permissionMode = mode;

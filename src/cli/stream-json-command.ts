@@ -51,6 +51,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
       write: out,
       debug,
       permissionPrompt,
+      maxTokens: loaded.config.maxTokens,
       open: async (init, hooks) => {
         const settings = settingsFrom(loaded, opts, cwd);
         settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));

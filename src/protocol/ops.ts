@@ -17,6 +17,8 @@ export type SessionOp =
   | { type: 'set_permission_mode'; mode: PermissionMode }
   /** Takes effect from the next model request. */
   | { type: 'set_model'; model: string }
+  /** Extended thinking budget in tokens from the next model request; null turns thinking off. */
+  | { type: 'set_thinking_budget'; tokens: number | null }
   /** No more operations: the event stream ends after the waiting runs have finished. */
   | { type: 'end' };
 

@@ -9,6 +9,7 @@ export interface ProtocolAgent {
   run(prompt: string | UserPart[], signal: AbortSignal): AsyncIterable<SessionEvent>;
   setModel(model: string): void;
   setPermissionMode(mode: PermissionMode): void;
+  setThinkingBudget(tokens: number | undefined): void;
 }
 
 /** Where permission answers go: the PermissionBroker whose `ask` the session was opened with. */
@@ -63,6 +64,9 @@ export class SessionHost {
         return;
       case 'set_model':
         this.agent.setModel(op.model);
+        return;
+      case 'set_thinking_budget':
+        this.agent.setThinkingBudget(op.tokens ?? undefined);
         return;
       case 'end':
         this.ended = true;

@@ -42,6 +42,7 @@ export const IncomingRequest = z.discriminatedUnion('subtype', [
   z.object({ subtype: z.literal('interrupt') }),
   z.object({ subtype: z.literal('set_permission_mode'), mode: PermissionMode }),
   z.object({ subtype: z.literal('set_model'), model: z.string().optional() }),
+  z.object({ subtype: z.literal('set_max_thinking_tokens'), max_thinking_tokens: z.number().int().nullable().optional() }),
   z.object({ subtype: z.literal('mcp_status') }),
 ]);
 

@@ -39,6 +39,8 @@ export interface StreamJsonClientDeps {
   open(init: InitializeRequest | undefined, hooks: HookCallbackSet): Promise<OpenedSession>;
   /** --permission-prompt-tool stdio: questions go to the program as can_use_tool. */
   permissionPrompt: boolean;
+  /** The answers' token limit: a thinking budget must stay below it. */
+  maxTokens: number;
 }
 
 export interface StreamJsonOutcome {
@@ -222,6 +224,15 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
       case 'set_model':
         if (req.model !== undefined) (await open(undefined)).host.submit({ type: 'set_model', model: req.model });
         return respond(line.request_id, {});
+      case 'set_max_thinking_tokens': {
+        const tokens = req.max_thinking_tokens ?? null;
+        // The API's own limits: a budget is at least 1024 tokens and below the answer's max_tokens.
+        if (tokens !== null && (tokens < 1024 || tokens >= deps.maxTokens)) {
+          return respond(line.request_id, { error: `max_thinking_tokens must be from 1024 to ${deps.maxTokens - 1}, or null to turn thinking off` });
+        }
+        (await open(undefined)).host.submit({ type: 'set_thinking_budget', tokens });
+        return respond(line.request_id, {});
+      }
       case 'mcp_status':
         return respond(line.request_id, { response: { mcpServers: [] } });
     }

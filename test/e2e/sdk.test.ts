@@ -231,6 +231,24 @@ describe('Claude Agent SDK → moat', () => {
     expect(existsSync(join(sb.cwd, 'second.txt'))).toBe(true);
   });
 
+  test('setMaxThinkingTokens: the next request thinks with that budget', async () => {
+    server.script(reply().text('one'), reply().text('two'));
+    const input = openPrompt('first');
+    const q = query({ prompt: input.prompt, options: options() });
+    let results = 0;
+    for await (const m of q) {
+      if (m.type !== 'result') continue;
+      if (++results === 1) {
+        await q.setMaxThinkingTokens(4096);
+        input.push('second');
+      } else break;
+    }
+    input.close();
+    q.close();
+    const thinking = server.requests.map((r) => (r.body as { thinking?: unknown }).thinking);
+    expect(thinking).toEqual([undefined, { type: 'enabled', budget_tokens: 4096 }]);
+  });
+
   test('a PreToolUse hook callback in the program blocks a Bash call', async () => {
     server.script(reply().toolUse('bash', { command: 'touch hooked.txt' }).stop('tool_use'), reply().text('blocked, ok'));
     const seen: string[] = [];

@@ -76,6 +76,7 @@ async function drive(first: unknown[], answer: (line: Record<string, unknown>) =
     write: io.write,
     debug: () => {},
     permissionPrompt,
+    maxTokens: 1000,
     open: async (_init, hooks) => {
       hooksSeen = hooks;
       const broker = permissionPrompt ? new PermissionBroker() : undefined;
