@@ -11,7 +11,7 @@ const SRC = resolve(import.meta.dir, '../src');
 
 /** Which top-level folders each folder may import from (besides itself). */
 const ALLOWED: Record<string, string[]> = {
-  cli: ['tui', 'print', 'sdk', 'protocol', 'agent', 'providers', 'tools', 'sandbox', 'skills', 'store', 'config', 'util'],
+  cli: ['tui', 'print', 'sdk', 'protocol', 'agent', 'providers', 'tools', 'mcp', 'sandbox', 'skills', 'store', 'config', 'util'],
   tui: ['protocol', 'agent', 'config', 'util'],
   print: ['protocol', 'agent', 'util'],
   // The session protocol: operation and event types and the dispatcher between front ends and the agent.
@@ -21,6 +21,7 @@ const ALLOWED: Record<string, string[]> = {
   agent: ['providers', 'tools', 'skills', 'store', 'config', 'util'],
   providers: ['util'],
   tools: ['sandbox', 'util'],
+  mcp: ['tools', 'sandbox', 'config', 'util'],
   sandbox: ['util'],
   skills: ['util'],
   store: ['util'],
@@ -31,6 +32,7 @@ const ALLOWED: Record<string, string[]> = {
 /** `import type` of shared contract types (messages, todo items) is allowed here too: it carries no code. */
 const TYPE_ONLY_EXTRA: Record<string, string[]> = {
   tools: ['providers'],
+  mcp: ['providers'],
   store: ['providers', 'tools'],
 };
 

@@ -27,7 +27,7 @@ import { CONTINUE_PROMPT, type AgentSettings } from './settings.ts';
 import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
-import { dispatchToolCalls } from './tool-dispatch.ts';
+import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
 import { keepPartial } from './turn.ts';
 
 export interface AgentDeps {
@@ -176,7 +176,8 @@ export class AgentSession {
         (t) =>
           (permissionMode !== 'plan' || t.effect === 'read') &&
           !deniedOutright(t.name, deny) &&
-          (only === undefined || only.has(t.name.toLowerCase()) || t.name === STRUCTURED_OUTPUT_TOOL),
+          // --tools picks among the built-ins (as in Claude Code); MCP servers' tools are configured with the servers.
+          (only === undefined || only.has(t.name.toLowerCase()) || t.name === STRUCTURED_OUTPUT_TOOL || t.name.startsWith('mcp__')),
       );
   }
 
@@ -263,8 +264,47 @@ export class AgentSession {
     };
   }
 
+  /** What tool dispatch needs from this session for one assistant message's calls. */
+  private dispatchDeps(run: Run, offered: ReadonlySet<string>, makeContext: DispatchDeps['makeContext']): DispatchDeps {
+    const { settings } = this;
+    const { store, hooks } = this.deps;
+    return {
+      registry: this.registry,
+      offered,
+      policy: () => this.policy(),
+      intentContext: { cwd: settings.cwd, roots: this.roots },
+      ask: this.deps.ask,
+      grant: (rule, text, scope) => {
+        this.granted.push(rule);
+        if (scope !== 'session') this.deps.remember?.(text, scope);
+      },
+      makeContext,
+      ...(hooks?.PreToolUse?.length
+        ? {
+            preToolUse: (c: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) =>
+              runPreToolUse(
+                hooks,
+                {
+                  hook_event_name: 'PreToolUse',
+                  session_id: this.id,
+                  transcript_path: '',
+                  cwd: settings.cwd,
+                  permission_mode: settings.permissionMode,
+                  tool_name: c.toolName,
+                  tool_input: c.input,
+                  tool_use_id: c.toolUseId,
+                },
+                signal,
+              ),
+          }
+        : {}),
+      emit: run.emit,
+      record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
+    };
+  }
+
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
-    const { provider, store, hooks } = this.deps;
+    const { provider, store } = this.deps;
     const { settings, registry } = this;
     const { emit } = run;
     const first = run.tools(this.offeredTools(), registry);
@@ -381,39 +421,7 @@ export class AgentSession {
 
       const results = await dispatchToolCalls(
         calls,
-        {
-          registry,
-          offered: offered.names,
-          policy: () => this.policy(),
-          intentContext: { cwd: settings.cwd, roots: this.roots },
-          ask: this.deps.ask,
-          grant: (rule, text, scope) => {
-            this.granted.push(rule);
-            if (scope !== 'session') this.deps.remember?.(text, scope);
-          },
-          makeContext: (toolUseId, approvedPaths, sig) => makeToolContext(contextSource, toolUseId, approvedPaths, sig),
-          ...(hooks?.PreToolUse?.length
-            ? {
-                preToolUse: (c: { toolName: string; toolUseId: string; input: unknown }, sig: AbortSignal) =>
-                  runPreToolUse(
-                    hooks,
-                    {
-                      hook_event_name: 'PreToolUse',
-                      session_id: this.id,
-                      transcript_path: '',
-                      cwd: settings.cwd,
-                      permission_mode: settings.permissionMode,
-                      tool_name: c.toolName,
-                      tool_input: c.input,
-                      tool_use_id: c.toolUseId,
-                    },
-                    sig,
-                  ),
-              }
-            : {}),
-          emit,
-          record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
-        },
+        this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig) => makeToolContext(contextSource, toolUseId, approvedPaths, sig)),
         signal,
       );
       this.persist({ role: 'user', content: results }, turn);

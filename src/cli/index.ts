@@ -9,12 +9,13 @@ import { agentsControlCommands } from './agents-stop-command.ts';
 import { worktreesCommands } from './worktrees-command.ts';
 import { toolCommands } from './tool-command.ts';
 import { modelsCommands } from './models-command.ts';
+import { mcpCommands } from './mcp-command.ts';
 import { err } from './write-out.ts';
 
 /** Parses argv, runs the command, returns the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram({ root: rootCommand, ...sessionsCommands, ...skillCommands, ...agentsCommands, ...agentsControlCommands, ...worktreesCommands, ...toolCommands, ...modelsCommands }, (code) => {
+  const program = buildProgram({ root: rootCommand, ...sessionsCommands, ...skillCommands, ...agentsCommands, ...agentsControlCommands, ...worktreesCommands, ...toolCommands, ...modelsCommands, ...mcpCommands }, (code) => {
     exitCode = code;
   });
   program.exitOverride();

@@ -14,6 +14,8 @@ import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { createTuiController } from './tui-controller.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
+import { attachMcp, type McpFlags } from './mcp-setup.ts';
+import type { McpManager } from '../mcp/index.ts';
 
 export interface InteractiveOptions {
   loaded: LoadedConfig;
@@ -25,6 +27,8 @@ export interface InteractiveOptions {
   /** A session id (or prefix), or 'latest' for --continue. */
   resume?: string;
   env?: Env;
+  /** `--mcp-config` / `--strict-mcp-config`. */
+  mcp?: McpFlags;
 }
 
 export async function runInteractive(o: InteractiveOptions): Promise<number> {
@@ -45,6 +49,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   // WebAssembly tools (issue 4): warnings print before the UI takes the terminal; later ones show in `moat tool list`.
   let uiStarted = false;
   let wasm: { close(): void } | undefined;
+  let mcp: McpManager | undefined;
   try {
     const registry = new ToolRegistry([...builtinTools(), createSkillTool(skills)]);
     wasm = await attachWasmTools(registry, {
@@ -52,6 +57,15 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       projectRoot: o.loaded.projectRoot,
       index: storeIndex(store),
       toolLimits: o.loaded.toolLimits,
+      warn: (line) => void (uiStarted || process.stderr.write(`moat: ${line}\n`)),
+    });
+    // MCP servers start in the background; a failure after the UI started shows in /mcp.
+    mcp = attachMcp(registry, {
+      loaded: o.loaded,
+      env,
+      cwd: o.settings.cwd,
+      flags: o.mcp ?? { configs: [], strict: false },
+      addDirs: o.loaded.config.addDirs,
       warn: (line) => void (uiStarted || process.stderr.write(`moat: ${line}\n`)),
     });
     controller = createTuiController({
@@ -68,6 +82,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     });
   } catch (e) {
     wasm?.close();
+    await mcp?.close();
     await agents.shutdown();
     store.close();
     throw e;
@@ -87,5 +102,6 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     throw e;
   } finally {
     wasm?.close();
+    await mcp?.close();
   }
 }

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { addCompatOptions } from './program-compat.ts';
+import { registerMcpCommand, type McpAddOptions } from './mcp-program.ts';
 
 export interface RootOptions {
   print?: boolean;
@@ -40,6 +41,9 @@ export interface RootOptions {
   color: boolean;
   /** Run the session in a fresh git worktree on its own branch (sub-agents and worktrees). */
   worktree?: boolean;
+  /** `--mcp-config` (repeatable): MCP server files or JSON; `--strict-mcp-config`: only those. */
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
 }
 
 function positiveInt(name: string) {
@@ -86,6 +90,14 @@ export interface Handlers {
   toolInit(name: string, opts: { lang: 'rust' | 'c'; cwd?: string }): Promise<number>;
   // Models across providers.
   modelsList(opts: { cwd?: string; provider?: string }): Promise<number>;
+  // MCP servers.
+  mcpAdd(name: string, target: string | undefined, rest: string[], opts: McpAddOptions): Promise<number>;
+  mcpRemove(name: string, opts: { scope?: 'user' | 'project'; cwd?: string }): Promise<number>;
+  mcpList(opts: { cwd?: string }): Promise<number>;
+  mcpGet(name: string, opts: { cwd?: string }): Promise<number>;
+  mcpLogin(name: string, opts: { cwd?: string }): Promise<number>;
+  mcpLogout(name: string, opts: { cwd?: string }): Promise<number>;
+  mcpApprove(names: string[], opts: { cwd?: string }): Promise<number>;
 }
 
 /**
@@ -123,6 +135,8 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .option('--allowedTools <rules...>', 'allow rules, e.g. "Bash(npm test:*)" "Edit(src/**)" Read')
     .option('--disallowedTools <rules...>', 'deny rules (deny beats allow)')
     .option('--add-dir <dir>', 'another folder the tools may use (repeatable)', collect)
+    .option('--mcp-config <file-or-json>', 'MCP servers from a .mcp.json-style file or its JSON text (repeatable)', collect)
+    .option('--strict-mcp-config', 'use only the --mcp-config servers, none from config files')
     .option('--cwd <dir>', 'working folder (default: the current folder)')
     .option('--system-prompt <text>', "replace moat's built-in instructions")
     .option('--append-system-prompt <text>', 'add to the system prompt')
@@ -173,6 +187,11 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '  moat tool install <file.wasm> [--manifest] copy into ~/.config/moat/tools',
       '  moat tool rm <name>                        remove an installed tool',
       '  moat tool init <name> --lang rust|c        a project that builds into a tool',
+      '',
+      'MCP commands:',
+      '  moat mcp add <name> -- <cmd> [args…]       a local server (--transport http <name> <url>: a remote one)',
+      '  moat mcp list | get <name> | remove <name> servers, their status, tools and sandbox',
+      '  moat mcp login | logout <name>             OAuth for a remote server',
       '',
       'Model commands:',
       '  moat models [provider]                     providers, whether they answer, their models, context and prices',
@@ -292,6 +311,8 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .addOption(new Option('--lang <lang>', 'rust or c').choices(['rust', 'c']).default('rust'))
     .option('--cwd <dir>', 'where to create it (default: the current folder)')
     .action(async (name: string, opts: { lang: 'rust' | 'c'; cwd?: string }) => setExit(await handlers.toolInit(name, opts)));
+
+  registerMcpCommand(program, handlers, setExit);
 
   program
     .command('models [provider]')

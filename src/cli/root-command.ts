@@ -15,6 +15,7 @@ import { checkModels, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
 import { setUpSession } from './session-setup.ts';
+import { initServers } from './mcp-setup.ts';
 import { settingsFlag, settingSources } from './settings-flag.ts';
 import { settingsFrom } from './settings-from.ts';
 import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
@@ -96,6 +97,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       router,
       prompt: promptWords.join(' ').trim(),
       resume: opts.continue ? 'latest' : opts.resume,
+      mcp: { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false },
     });
   }
 
@@ -127,6 +129,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     tools: opts.tools,
     extraAgents: agentsFlag(opts.agents),
     persist: opts.sessionPersistence,
+    mcp: { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false },
     warn: (line) => err(`moat: ${line}\n`),
   });
   try {
@@ -162,6 +165,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
         slashCommands: skills.map((s) => s.name),
         skills: skills.map((s) => s.name),
         agents: parts.agentNames,
+        mcpServers: initServers(parts.mcp.status()),
       },
       output: { includePartialMessages: opts.includePartialMessages ?? false },
       out,

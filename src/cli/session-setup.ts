@@ -7,10 +7,14 @@ import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
+import { attachMcp, type McpFlags } from './mcp-setup.ts';
+import type { McpManager } from '../mcp/index.ts';
 
 export interface SessionParts {
   store: Store;
   registry: ToolRegistry;
+  /** MCP servers, starting in the background; their tools join the registry as they connect. */
+  mcp: McpManager;
   subagents: SubagentSupport;
   /** Names of the agent definitions (files and --agents). */
   agentNames: string[];
@@ -31,6 +35,8 @@ export interface SetupOptions {
   extraAgents?: readonly SubagentDefinition[];
   /** `--no-session-persistence`: an in-memory database, gone when moat exits. */
   persist: boolean;
+  /** `--mcp-config` / `--strict-mcp-config`. */
+  mcp?: McpFlags;
   warn(line: string): void;
 }
 
@@ -55,6 +61,7 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
   const agents = subagentSetup(settings.cwd, env, { maxConcurrent: loaded.config.maxConcurrentAgents, maxDepth: loaded.config.maxAgentDepth }, o.extraAgents);
   const store = openStore(o.persist ? moatPaths(env).dbFile : ':memory:');
   let wasm: { close(): void } | undefined;
+  let mcp: McpManager | undefined;
   try {
     const registry = new ToolRegistry([...builtinTools(), createSkillTool(o.skills)]);
     wasm = await attachWasmTools(registry, {
@@ -64,23 +71,28 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
       toolLimits: loaded.toolLimits,
       warn: o.warn,
     });
+    mcp = attachMcp(registry, { loaded, env, cwd: settings.cwd, flags: o.mcp ?? { configs: [], strict: false }, addDirs: loaded.config.addDirs, warn: o.warn });
     const only = onlyTools(o.tools, [...registry.names(), ...TASK_TOOL_NAMES]);
     if (only !== undefined) settings.onlyTools = only;
     const closeWasm = wasm;
+    const closeMcp = mcp;
     return {
       store,
       registry,
+      mcp,
       subagents: agents.support,
       agentNames: (agents.support.catalog?.list() ?? []).map((d) => d.name),
       stopAgents: () => agents.shutdown(),
       close: async () => {
         closeWasm.close();
+        await closeMcp.close();
         await agents.shutdown();
         store.close();
       },
     };
   } catch (e) {
     wasm?.close();
+    await mcp?.close();
     await agents.shutdown();
     store.close();
     throw e;

@@ -13,6 +13,7 @@ import type { RootOptions } from './program.ts';
 import { jsonSchemaFlag, settingsFrom } from './settings-from.ts';
 import { setUpSession } from './session-setup.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
+import { initServers } from './mcp-setup.ts';
 import { err, out } from './write-out.ts';
 
 /** The models `initialize` lists (the SDK's supportedModels()). */
@@ -69,6 +70,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
           tools: opts.tools,
           extraAgents: [...flagAgents, ...initAgents],
           persist: opts.sessionPersistence,
+          mcp: { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false },
           warn: (line) => err(`moat: ${line}\n`),
         });
         const broker = permissionPrompt ? new PermissionBroker() : undefined;
@@ -91,7 +93,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         );
         const apiKeySource = o.router.providers[o.router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none';
         const mapper = new OutputMapper(
-          { apiKeySource, version: pkg.version, slashCommands: skills.map((s) => s.name), skills: skills.map((s) => s.name), agents: parts.agentNames },
+          { apiKeySource, version: pkg.version, slashCommands: skills.map((s) => s.name), skills: skills.map((s) => s.name), agents: parts.agentNames, mcpServers: initServers(parts.mcp.status()) },
           { includePartialMessages: opts.includePartialMessages ?? false, replayUserMessages: opts.replayUserMessages ?? false },
         );
         const catalog = parts.subagents.catalog?.list() ?? [];

@@ -26,3 +26,5 @@ export {
   TrustFileError,
   type ProjectTrust,
 } from './project-trust.ts';
+export { lineOfPath, type TomlOutline } from './toml-outline.ts';
+export { homeOf } from './paths.ts';

@@ -166,7 +166,7 @@ function flagLayer(flags: ConfigFlags, cwd: string): Layer {
   };
 }
 
-type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox' | 'keymap' | 'providers' | 'fallback'>;
+type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox' | 'keymap' | 'providers' | 'fallback' | 'mcp_servers' | 'mcp'>;
 
 /** snake_case file key → Config key, for the scalar settings. */
 const SCALARS: Record<Scalar, ConfigKey> = {

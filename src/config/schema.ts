@@ -86,6 +86,19 @@ export const PROVIDER_SHAPE = z.strictObject({
   timeout: z.number().positive().optional(),
 });
 
+/**
+ * `[mcp_servers.<name>]`: kept as tables here and checked one server at a
+ * time by the MCP loader, so one bad entry skips that server (naming file and
+ * key) instead of stopping moat.
+ */
+export const MCP_SERVERS_SHAPE = z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a server name (letters, digits, _ and -)'), z.record(z.string(), z.unknown()));
+
+/** `[mcp]`: settings for every MCP server. */
+export const MCP_SHAPE = z.strictObject({
+  /** Start a project's own servers (`.mcp.json`, `.moat/config.toml`) without asking; only honoured in the user config. */
+  trust_project: z.boolean().optional(),
+});
+
 export const FILE_SHAPE = z.strictObject({
   model: z.string().trim().min(1).optional(),
   max_turns: z.number().int().positive().optional(),
@@ -112,6 +125,9 @@ export const FILE_SHAPE = z.strictObject({
   providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'must be a lowercase provider name'), PROVIDER_SHAPE).optional(),
   /** Models tried in order when the current one is overloaded or failing after its retries. */
   fallback: z.array(z.string().trim().min(1)).optional(),
+  /** `[mcp_servers.<name>]`: MCP servers (Codex's keys), checked one by one by the MCP loader. */
+  mcp_servers: MCP_SERVERS_SHAPE.optional(),
+  mcp: MCP_SHAPE.optional(),
 });
 
 export type FileConfig = z.infer<typeof FILE_SHAPE>;
@@ -123,6 +139,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   permissions: Object.keys(PERMISSIONS_SHAPE.shape),
   sandbox: Object.keys(SANDBOX_SHAPE.shape),
   keymap: KEYMAP_ACTIONS,
+  mcp: Object.keys(MCP_SHAPE.shape),
   // Any [tools.<name>] table.
   'tools.*': Object.keys(TOOL_LIMITS_SHAPE.shape),
   'providers.*': Object.keys(PROVIDER_SHAPE.shape),

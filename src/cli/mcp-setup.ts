@@ -1,0 +1,81 @@
+/** Wiring of the MCP servers for one moat process: which to load, which may start, and their tools in the registry. */
+import pkg from '../../package.json' with { type: 'json' };
+import { displayPath, moatPaths, projectTrust, type Env, type LoadedConfig } from '../config/index.ts';
+import { loadServers, McpManager, type ServerStatus } from '../mcp/index.ts';
+import type { ToolRegistry } from '../tools/index.ts';
+import { errorMessage } from '../util/index.ts';
+import { mcpAuthProvider } from './mcp-auth.ts';
+
+/** `--mcp-config` (repeatable) and `--strict-mcp-config`. */
+export interface McpFlags {
+  configs: readonly string[];
+  strict: boolean;
+}
+
+export interface McpSetupOptions {
+  loaded: LoadedConfig;
+  env: Env;
+  cwd: string;
+  flags: McpFlags;
+  /** Folders announced to servers as roots, besides cwd. */
+  addDirs: readonly string[];
+  warn(line: string): void;
+}
+
+/** The servers from every config file and flag, with the approvals for this project applied. */
+export function loadMcpServers(o: Pick<McpSetupOptions, 'loaded' | 'env' | 'cwd' | 'flags'>) {
+  let approved: string[] = [];
+  try {
+    approved = projectTrust(o.loaded.projectRoot, moatPaths(o.env).configDir).approvedMcpServers;
+  } catch {
+    // An unreadable projects.json approves nothing; the config loader reports it where trust matters.
+  }
+  return loadServers({
+    cwd: o.cwd,
+    projectRoot: o.loaded.projectRoot,
+    env: o.env,
+    userConfigFile: o.loaded.files.user,
+    projectConfigFile: o.loaded.files.project,
+    mcpConfigs: o.flags.configs,
+    strict: o.flags.strict,
+    approved,
+  });
+}
+
+/**
+ * Loads the servers, adds the manager to the registry as a live tool source
+ * and starts every approved server in the background: nothing here waits for
+ * a server, so start-up and the first model request never do.
+ */
+export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManager {
+  const loaded = loadMcpServers(o);
+  for (const p of loaded.problems) o.warn(`MCP: ${p}`);
+  for (const name of loaded.needsApproval) {
+    const s = loaded.servers.find((x) => x.name === name);
+    o.warn(
+      `MCP server ${name} (${s?.origin ?? 'project'}) not started: this project's servers need your approval once (start moat in this folder and approve it, or set [mcp] trust_project = true in ${displayPath(o.loaded.files.user, o.cwd, o.env)})`,
+    );
+  }
+  const manager = new McpManager(loaded.servers, {
+    launch: { cwd: o.cwd, env: o.env, mode: 'auto' },
+    roots: () => [o.cwd, ...o.addDirs],
+    clientVersion: pkg.version,
+    needsApproval: loaded.needsApproval,
+    authProvider: (server) => mcpAuthProvider(server, o.env),
+    onFailure: (name, error) => o.warn(`MCP server ${name} failed: ${error}`),
+  });
+  registry.addSource(manager);
+  try {
+    manager.startAll();
+  } catch (e) {
+    o.warn(`MCP: ${errorMessage(e)}`);
+  }
+  return manager;
+}
+
+/** stream-json `system/init`'s `mcp_servers`, in Claude Code's words. */
+export function initServers(status: readonly ServerStatus[]): { name: string; status: string }[] {
+  return status
+    .filter((s) => s.state.status !== 'disabled')
+    .map((s) => ({ name: s.name, status: s.state.status === 'connecting' || s.state.status === 'needs-approval' ? 'pending' : s.state.status }));
+}

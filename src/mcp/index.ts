@@ -1,0 +1,22 @@
+/** The MCP client: configured servers become tools (mcp__<server>__<tool>), stdio servers run inside the OS sandbox. */
+export { loadServers, type ServerSources, type LoadedServers } from './load-servers.ts';
+export {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  SERVER_NAME,
+  type McpServerConfig,
+  type StdioServerConfig,
+  type HttpServerConfig,
+  type ServerScope,
+  type ServerSandbox,
+} from './server-config.ts';
+export { McpManager, type ServerStatus, type ManagerOptions } from './manager.ts';
+export { McpConnection, McpCallError, type ServerState, type ConnectionOptions } from './connection.ts';
+export { mcpToolName, mcpTool } from './mcp-tool.ts';
+export { mapToolResult } from './tool-result.ts';
+export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL, resourceContent } from './resource-tools.ts';
+export { serverGrants, type LaunchOptions } from './transports.ts';
+export { serverGrant, policyFetchFor, NetworkRefusedError } from './policy-fetch.ts';
+export { expandVars, MissingVariableError } from './expand-vars.ts';
+export { OAuthStore, StoredOAuthProvider, authKey, login, logout, type LoginOptions } from './oauth.ts';

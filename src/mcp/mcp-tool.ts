@@ -1,0 +1,70 @@
+// One tool of an MCP server → one moat Tool named mcp__<server>__<tool>, its schema passed through as the server gave it.
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
+import { errorMessage } from '../util/index.ts';
+import type { McpConnection } from './connection.ts';
+import { mapToolResult } from './tool-result.ts';
+
+/** Anthropic's limit for a tool name; longer names are cut and given a short hash so two never collide. */
+const MAX_NAME = 64;
+
+function sanitize(part: string): string {
+  return part.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+function shortHash(s: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(36).slice(0, 6);
+}
+
+/** `mcp__<server>__<tool>`, the name the model calls and permission rules match (`mcp__github`, `mcp__github__*`). */
+export function mcpToolName(server: string, tool: string): string {
+  const name = `mcp__${sanitize(server)}__${sanitize(tool)}`;
+  if (name.length <= MAX_NAME) return name;
+  return `${name.slice(0, MAX_NAME - 7)}_${shortHash(name)}`;
+}
+
+const ARGUMENTS = z.record(z.string(), z.unknown());
+
+function summaryOf(server: string, tool: string, input: Record<string, unknown>): string {
+  const args = JSON.stringify(input);
+  const line = `${server}: ${tool} ${args === '{}' ? '' : args}`.trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+export function mcpTool(connection: McpConnection, def: McpTool): AnyTool {
+  const server = connection.config.name;
+  const name = mcpToolName(server, def.name);
+  const readOnly = connection.config.trustAnnotations && def.annotations?.readOnlyHint === true;
+  const title = def.annotations?.title ?? def.title;
+  const description = `${title !== undefined && title !== def.name ? `${title}. ` : ''}${def.description ?? ''}`.trim() || `Tool ${def.name} of the MCP server ${server}.`;
+  return defineTool({
+    name,
+    description,
+    inputSchema: ARGUMENTS,
+    jsonSchema: def.inputSchema as Record<string, unknown>,
+    keywords: [server, def.name, 'mcp'],
+    // A server's tool can do anything its server can: it asks unless allowed, like Bash.
+    // Only a user who trusts the server's annotations lets readOnlyHint lower it.
+    effect: readOnly ? 'read' : 'execute',
+    intent: (input) => ({ ruleName: name, paths: [], summary: summaryOf(server, def.name, input) }),
+    execute: async (input, ctx) => {
+      let result;
+      try {
+        result = await connection.callTool(def.name, input, {
+          signal: ctx.signal,
+          onProgress: (progress, total, message) => {
+            const of = total === undefined ? `${progress}` : `${progress}/${total}`;
+            ctx.onUpdate({ type: 'text', text: `${of}${message === undefined ? '' : ` ${message}`}` });
+          },
+        });
+      } catch (e) {
+        if (ctx.signal.aborted) throw e;
+        throw new ToolError(`${name} failed: ${errorMessage(e)}`);
+      }
+      return mapToolResult(result, { tool: name, maxTokens: connection.config.maxOutputTokens });
+    },
+  }) as unknown as AnyTool;
+}

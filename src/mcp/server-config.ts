@@ -1,0 +1,112 @@
+// The two shapes MCP servers are configured in (Claude Code's JSON and Codex's TOML) and the one moat uses.
+import { z } from 'zod';
+
+/** Where a server's definition came from; project scopes need the user's approval before anything starts. */
+export type ServerScope = 'user' | 'claude-user' | 'project' | 'flag';
+
+/** Per-server OS sandbox grants for a stdio server (on top of the built-in deny list). */
+export interface ServerSandbox {
+  /** false only from the user's own config: the server runs unsandboxed. */
+  enabled: boolean;
+  /** Absolute paths the server may write, besides its own temp folder. */
+  allowWrite: string[];
+  /** Host patterns the server may reach; [] = no network. */
+  networkAllow: string[];
+}
+
+interface Common {
+  name: string;
+  scope: ServerScope;
+  /** The file (as shown to the user) or "--mcp-config", for messages. */
+  origin: string;
+  enabled: boolean;
+  startupTimeoutMs: number;
+  toolTimeoutMs: number;
+  /** Only these tools are offered (undefined: all). */
+  enabledTools: string[] | undefined;
+  disabledTools: string[];
+  /** Let a tool's readOnlyHint lower it to a read (no permission question, parallel). */
+  trustAnnotations: boolean;
+  /** Tool results are cut past this many (estimated) tokens. */
+  maxOutputTokens: number;
+}
+
+export interface StdioServerConfig extends Common {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | undefined;
+  sandbox: ServerSandbox;
+}
+
+export interface HttpServerConfig extends Common {
+  /** 'http' is Streamable HTTP, falling back to the older HTTP+SSE when the server answers that way; 'sse' is SSE only. */
+  transport: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+  /** Sent as `Authorization: Bearer $VAR` when set. */
+  bearerTokenEnvVar: string | undefined;
+}
+
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
+
+const stringMap = z.record(z.string(), z.string());
+const nonEmpty = z.string().min(1);
+
+/**
+ * Claude Code's entry (`.mcp.json`, `~/.claude.json`, `--mcp-config`). Keys
+ * Claude Code adds that moat has no use for are ignored, not errors: the same
+ * file serves both programs.
+ */
+export const CLAUDE_ENTRY = z.union([
+  z.object({
+    type: z.literal('stdio').optional(),
+    command: nonEmpty,
+    args: z.array(z.string()).default([]),
+    env: stringMap.default({}),
+    cwd: z.string().optional(),
+  }),
+  z.object({
+    type: z.enum(['http', 'sse', 'streamable-http']),
+    url: nonEmpty,
+    headers: stringMap.default({}),
+  }),
+]);
+export type ClaudeEntry = z.infer<typeof CLAUDE_ENTRY>;
+
+export const CLAUDE_FILE = z.object({ mcpServers: z.record(z.string(), z.unknown()).default({}) });
+
+const SANDBOX_TABLE = z.strictObject({
+  allow_write: z.array(nonEmpty).default([]),
+  network_allow: z.array(nonEmpty).default([]),
+});
+
+/** Codex's `[mcp_servers.<name>]` table, plus moat's own keys (sandbox, trust_annotations, max_output_tokens). */
+export const TOML_ENTRY = z.strictObject({
+  command: nonEmpty.optional(),
+  args: z.array(z.string()).optional(),
+  env: stringMap.optional(),
+  cwd: z.string().optional(),
+  url: nonEmpty.optional(),
+  transport: z.enum(['stdio', 'http', 'sse']).optional(),
+  bearer_token_env_var: nonEmpty.optional(),
+  http_headers: stringMap.optional(),
+  startup_timeout_sec: z.number().positive().optional(),
+  startup_timeout_ms: z.number().int().positive().optional(),
+  tool_timeout_sec: z.number().positive().optional(),
+  enabled: z.boolean().optional(),
+  enabled_tools: z.array(nonEmpty).optional(),
+  disabled_tools: z.array(nonEmpty).optional(),
+  trust_annotations: z.boolean().optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+  sandbox: z.union([z.literal(false), SANDBOX_TABLE]).optional(),
+});
+export type TomlEntry = z.infer<typeof TOML_ENTRY>;
+
+/** The valid name of a server: it becomes part of tool names (`mcp__<server>__<tool>`). */
+export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,0 +1,122 @@
+/** The reference server `@modelcontextprotocol/server-everything` over stdio, inside the OS sandbox: tools, results, progress, cancellation, roots, resources, prompts. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { sandboxSupport } from '../../src/sandbox/index.ts';
+import type { McpManager } from '../../src/mcp/index.ts';
+import { builtinTools, ToolRegistry, TOOL_SEARCH_NAME, type AnyTool, type ToolDisplay } from '../../src/tools/index.ts';
+import { everything, manager, toolContext } from './support.ts';
+
+let m: McpManager;
+const tool = (name: string): AnyTool => {
+  const t = m.tools().find((x) => x.name === name);
+  if (t === undefined) throw new Error(`no tool ${name} in ${m.tools().map((x) => x.name).join(', ')}`);
+  return t;
+};
+
+beforeAll(async () => {
+  m = manager([everything({ trustAnnotations: true })]);
+  m.startAll();
+  await m.settled();
+});
+afterAll(async () => {
+  await m.close();
+});
+
+describe('server-everything over stdio', () => {
+  test('connects inside the OS sandbox (where this machine has one) and lists its tools as mcp__everything__*', () => {
+    const [s] = m.status();
+    expect(s?.state).toEqual({ status: 'connected' });
+    expect(s?.sandboxed).toBe(sandboxSupport(process.env).available);
+    const names = m.tools().map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__everything__get-tiny-image', 'mcp__everything__get-roots-list', 'ListMcpResourcesTool', 'ReadMcpResourceTool']));
+    expect(s?.prompts).toEqual(expect.arrayContaining(['simple-prompt', 'args-prompt']));
+  });
+
+  test('schemas pass through as the server gave them; readOnlyHint lowers the effect only with trust_annotations', () => {
+    const sum = tool('mcp__everything__get-sum');
+    expect(sum.jsonSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
+    expect(tool('mcp__everything__get-structured-content').effect).toBe('read'); // readOnlyHint: true, trusted here
+    expect(tool('mcp__everything__toggle-simulated-logging').effect).toBe('execute'); // no readOnlyHint
+    expect(sum.intent({ a: 1, b: 2 }, { cwd: '/', roots: [] })).toEqual({ ruleName: 'mcp__everything__get-sum', paths: [], summary: 'everything: get-sum {"a":1,"b":2}' });
+  });
+
+  test('text, images, resource links and structured content come back as moat content', async () => {
+    expect((await tool('mcp__everything__echo').execute({ message: 'hi' }, toolContext())).content).toBe('Echo: hi');
+    expect((await tool('mcp__everything__get-sum').execute({ a: 2, b: 40 }, toolContext())).content).toContain('42');
+    const image = await tool('mcp__everything__get-tiny-image').execute({}, toolContext());
+    expect(Array.isArray(image.content)).toBe(true);
+    expect((image.content as { type: string; mediaType?: string }[]).find((p) => p.type === 'image')).toMatchObject({ type: 'image', mediaType: 'image/png' });
+    const links = await tool('mcp__everything__get-resource-links').execute({ count: 2 }, toolContext());
+    expect(links.content).toMatch(/\[resource .+: demo:\/\/resource\//);
+    const structured = await tool('mcp__everything__get-structured-content').execute({ location: 'Chicago' }, toolContext());
+    expect(String(structured.content)).toContain('"temperature"');
+  });
+
+  test('progress notifications update the tool card', async () => {
+    const updates: ToolDisplay[] = [];
+    const r = await tool('mcp__everything__trigger-long-running-operation').execute({ duration: 0.3, steps: 3 }, toolContext(undefined, updates));
+    expect(r.content).toContain('Long running operation completed');
+    // The last notification may race the result (the SDK drops progress once the answer is in); the order never changes.
+    expect(updates.slice(0, 2)).toEqual([{ type: 'text', text: '1/3' }, { type: 'text', text: '2/3' }]);
+    expect(updates.length).toBeLessThanOrEqual(3);
+  });
+
+  test('abort cancels the call at once, and the server keeps serving', async () => {
+    const ac = new AbortController();
+    const updates: ToolDisplay[] = [];
+    const started = performance.now();
+    const call = tool('mcp__everything__trigger-long-running-operation').execute({ duration: 20, steps: 200 }, toolContext(ac.signal, updates));
+    while (updates.length === 0) await Bun.sleep(10);
+    ac.abort();
+    await expect(call).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect((await tool('mcp__everything__echo').execute({ message: 'still here' }, toolContext())).content).toBe('Echo: still here');
+  });
+
+  test('the working folder is announced as a root', async () => {
+    const r = await tool('mcp__everything__get-roots-list').execute({}, toolContext());
+    expect(String(r.content)).toContain(`file://${process.cwd()}`);
+  });
+
+  test('resources: listed and read through the two resource tools', async () => {
+    const listed = JSON.parse(String((await tool('ListMcpResourcesTool').execute({}, toolContext())).content)) as { server: string; uri: string }[];
+    expect(listed.length).toBeGreaterThan(0);
+    const first = listed.find((r) => r.uri.includes('text')) ?? (listed[0] as { server: string; uri: string });
+    expect(first.server).toBe('everything');
+    const read = await tool('ReadMcpResourceTool').execute({ server: 'everything', uri: first.uri }, toolContext());
+    expect(read.isError).toBeUndefined();
+    expect(String(read.content)).toContain(`[resource ${first.uri}]`);
+  });
+
+  test('prompts: fetched with their arguments', async () => {
+    const r = await m.get('everything')?.getPrompt('args-prompt', { city: 'Paris', state: 'Texas' });
+    expect(JSON.stringify(r?.messages)).toContain('Paris');
+  });
+
+  test('many tools go behind tool_search like WebAssembly tools', () => {
+    const registry = new ToolRegistry(builtinTools());
+    registry.addSource(m);
+    const offered = registry.offered('s1').map((t) => t.name);
+    expect(registry.list().length).toBeGreaterThan(20);
+    expect(offered).toContain(TOOL_SEARCH_NAME);
+    expect(offered.some((n) => n.startsWith('mcp__'))).toBe(false);
+    expect(registry.get('mcp__everything__echo')).toBeDefined();
+  });
+});
+
+describe('limits', () => {
+  test('output over max_output_tokens is cut with a note; a call past tool_timeout_sec fails clearly; untrusted annotations change nothing', async () => {
+    const small = manager([everything({ name: 'small', maxOutputTokens: 10, toolTimeoutMs: 300 })]);
+    try {
+      small.startAll();
+      await small.settled();
+      const echo = small.tools().find((t) => t.name === 'mcp__small__echo') as AnyTool;
+      expect(echo.effect).toBe('execute'); // readOnlyHint: true, but trust_annotations is off
+      const r = await echo.execute({ message: 'x'.repeat(400) }, toolContext());
+      expect(String(r.content)).toStartWith(`Echo: ${'x'.repeat(34)}\n[output truncated: mcp__small__echo returned about 102 tokens, over the 10-token limit; 92 tokens were cut.`);
+      const slow = small.tools().find((t) => t.name === 'mcp__small__trigger-long-running-operation') as AnyTool;
+      await expect(slow.execute({ duration: 5, steps: 5 }, toolContext())).rejects.toThrow(/timed out/i);
+    } finally {
+      await small.close();
+    }
+  });
+});

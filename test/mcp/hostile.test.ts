@@ -1,0 +1,93 @@
+/** Servers that misbehave: each is a clear error for that server or call, and moat (and the other servers) keep working. */
+import { describe, expect, test } from 'bun:test';
+import { resolve } from 'node:path';
+import type { McpManager } from '../../src/mcp/index.ts';
+import { builtinTools, decidePermission, parseRuleList, ToolRegistry, type AnyTool } from '../../src/tools/index.ts';
+import { everything, manager, stdioServer, toolContext } from './support.ts';
+
+const HOSTILE = resolve(import.meta.dir, 'fixtures/hostile-server.ts');
+const hostile = (mode: string, over = {}) => stdioServer(mode.replace(/[^a-z]/g, ''), process.execPath, [HOSTILE, mode], over);
+
+async function started(m: McpManager): Promise<McpManager> {
+  m.startAll();
+  await m.settled();
+  return m;
+}
+
+function toolOf(m: McpManager, name: string): AnyTool {
+  const t = m.tools().find((x) => x.name === name);
+  if (t === undefined) throw new Error(`no ${name}`);
+  return t;
+}
+
+describe('hostile MCP servers', () => {
+  test('a server that never answers initialize fails after its start-up timeout, reported once; the others connect', async () => {
+    const failures: string[] = [];
+    const m = manager([hostile('silent', { startupTimeoutMs: 500 }), everything()], process.cwd(), { failures });
+    try {
+      const t0 = performance.now();
+      await started(m);
+      expect(performance.now() - t0).toBeLessThan(8000);
+      const silent = m.status().find((s) => s.name === 'silent');
+      expect(silent?.state).toEqual({ status: 'failed', error: 'did not finish starting within 0.5 s (startup_timeout_sec)' });
+      expect(m.status().find((s) => s.name === 'everything')?.state).toEqual({ status: 'connected' });
+      expect(failures).toEqual(['silent: did not finish starting within 0.5 s (startup_timeout_sec)']);
+    } finally {
+      await m.close();
+    }
+  });
+
+  test('a server that crashes mid-call: that call is an error naming the exit, the server shows failed', async () => {
+    const m = await started(manager([hostile('crash')]));
+    try {
+      await expect(toolOf(m, 'mcp__crash__boom').execute({}, toolContext())).rejects.toThrow(/mcp__crash__boom failed: .*(closed|Connection)/i);
+      await Bun.sleep(50);
+      expect(m.status()[0]?.state.status).toBe('failed');
+      // The tools of a dead server leave the registry.
+      expect(m.tools()).toEqual([]);
+    } finally {
+      await m.close();
+    }
+  });
+
+  test('a server that sends 50 MB in one message is cut off with a clear error instead of filling memory', async () => {
+    const m = await started(manager([hostile('flood', { toolTimeoutMs: 15_000 })]));
+    try {
+      const t0 = performance.now();
+      await expect(toolOf(m, 'mcp__flood__boom').execute({}, toolContext())).rejects.toThrow(/mcp__flood__boom failed/);
+      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(m.status()[0]?.state).toMatchObject({ status: 'failed', error: expect.stringContaining('exceeded maximum size') });
+    } finally {
+      await m.close();
+    }
+  });
+
+  test('invalid JSON-RPC: the call fails (timeout or error) with the server named, and the process is unharmed', async () => {
+    const m = await started(manager([hostile('garbage', { toolTimeoutMs: 1000 })]));
+    try {
+      await expect(toolOf(m, 'mcp__garbage__boom').execute({}, toolContext())).rejects.toThrow(/mcp__garbage__boom failed/);
+    } finally {
+      await m.close();
+    }
+  });
+
+  test('a tool named like a built-in (Bash) stays mcp__<server>__Bash: it cannot shadow the built-in or ride on its rules', async () => {
+    const m = await started(manager([hostile('builtin-name')]));
+    try {
+      const registry = new ToolRegistry(builtinTools());
+      registry.addSource(m);
+      const builtinBash = builtinTools().find((t) => t.name.toLowerCase() === 'bash');
+      expect(registry.get(builtinBash?.name ?? 'Bash')).toBe(builtinBash as AnyTool);
+      expect(m.tools().map((t) => t.name)).toEqual(['mcp__builtinname__Bash', 'mcp__builtinname__Read']);
+      const evil = toolOf(m, 'mcp__builtinname__Bash');
+      const intent = evil.intent({}, { cwd: '/', roots: ['/'] });
+      const rules = parseRuleList(['Bash', 'Read']);
+      const policy = { mode: 'default' as const, allow: rules, deny: [], roots: ['/'], projectRoot: '/', home: '/root' };
+      expect(decidePermission({ toolName: evil.name, effect: evil.effect, intent }, policy).kind).toBe('ask');
+      // The server's own rule does cover it.
+      expect(decidePermission({ toolName: evil.name, effect: evil.effect, intent }, { ...policy, allow: parseRuleList(['mcp__builtinname']) }).kind).toBe('allow');
+    } finally {
+      await m.close();
+    }
+  });
+});
