@@ -32,23 +32,33 @@ const bundledTools: Bun.BunPlugin = {
     b.onResolve({ filter: /^moat:bundled-tools$/ }, () => ({ path: EMBEDDED_TOOLS }));
   },
 };
-rmSync(outfile, { force: true });
-const started = performance.now();
-const result = await Bun.build({
-  entrypoints: ['src/main.ts'],
-  compile: { outfile },
-  target: 'bun',
-  format: 'esm',
-  bytecode: true,
-  // Keep identifiers so stack traces of real bugs stay readable.
-  minify: { whitespace: true, syntax: true, identifiers: false },
-  sourcemap: 'linked',
-  define: { 'process.env.NODE_ENV': '"production"' },
-  // jco's transpiler is embedded so third-party components can be transpiled at run time.
-  plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools],
-});
-if (!result.success) {
-  for (const log of result.logs) console.error(log);
-  process.exit(1);
+/**
+ * One executable from `entry`. dist/moat comes from src/main.ts; dist/moat-test
+ * (end-to-end tests only, never shipped) from test/support/moat-test-entry.ts,
+ * which hands test switches to the composition root.
+ */
+async function compile(entry: string, outfile: string): Promise<void> {
+  rmSync(outfile, { force: true });
+  const started = performance.now();
+  const result = await Bun.build({
+    entrypoints: [entry],
+    compile: { outfile },
+    target: 'bun',
+    format: 'esm',
+    bytecode: true,
+    // Keep identifiers so stack traces of real bugs stay readable.
+    minify: { whitespace: true, syntax: true, identifiers: false },
+    sourcemap: 'linked',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // jco's transpiler is embedded so third-party components can be transpiled at run time.
+    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools],
+  });
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    process.exit(1);
+  }
+  console.log(`built ${outfile} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-console.log(`built ${outfile} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+await compile('src/main.ts', outfile);
+if (process.argv[2] === undefined) await compile('test/support/moat-test-entry.ts', 'dist/moat-test');

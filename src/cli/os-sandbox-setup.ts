@@ -2,6 +2,7 @@
 import type { LoadedConfig } from '../config/index.ts';
 import { processSandboxSettings, type ProcessSandboxSettings, type Rule } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
+import { compositionOptions } from './composition.ts';
 
 export function processSandboxFrom(
   loaded: LoadedConfig,
@@ -10,6 +11,7 @@ export function processSandboxFrom(
   env: Readonly<Record<string, string | undefined>>,
 ): ProcessSandboxSettings {
   const settings = processSandboxSettings(loaded.osSandbox, rules, { projectRoot: loaded.projectRoot, home }, env);
+  if (compositionOptions().allowPrivateNetwork === true) settings.allowPrivateNetwork = true;
   if (settings.mode === 'required' && !settings.active) {
     throw new MoatError('config', `the OS sandbox is required ([sandbox] mode = "required") but cannot run here: ${settings.unavailableReason ?? 'unknown reason'}`);
   }
