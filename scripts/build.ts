@@ -4,6 +4,12 @@
  * files, react-devtools-core stubbed (ink imports it only when DEV=true, and
  * it is not installed). See shared/research/ink-bun-spike.md §1.
  * The bundled WebAssembly tools are built first (scripts/build-tools.ts).
+ *
+ *   bun run scripts/build.ts [outfile] [--without-other-sdks]
+ *
+ * `--without-other-sdks` builds a variant for measurement only: the OpenAI,
+ * Gemini, Bedrock and Vertex adapters (and so their SDKs) left out, the floor
+ * scripts/bench/provider-startup.ts compares the real binary's start-up with.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +23,26 @@ const stubDevtools: Bun.BunPlugin = {
   },
 };
 
-const outfile = process.argv[2] ?? 'dist/moat';
+const args = process.argv.slice(2);
+const withoutOtherSdks = args.includes('--without-other-sdks');
+const outfile = args.find((a) => !a.startsWith('--')) ?? 'dist/moat';
+
+/** For the measurement variant: the lazily imported adapters become modules that only throw. */
+const withoutSdks: Bun.BunPlugin = {
+  name: 'without-other-sdks',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(openai-chat\/index|openai-responses\/index|gemini\/index|anthropic\/bedrock|anthropic\/vertex)\.ts$/ }, (a) => ({
+      path: a.path,
+      namespace: 'no-sdk',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'no-sdk' }, () => ({
+      contents: ['OpenAIChat', 'OpenAIResponses', 'Gemini', 'Bedrock', 'Vertex']
+        .map((n) => `export function create${n}Provider() { throw new Error('built --without-other-sdks'); }`)
+        .join('\n'),
+      loader: 'js',
+    }));
+  },
+};
 const tools = Bun.spawnSync(['bun', 'run', 'scripts/build-tools.ts'], { stdout: 'inherit', stderr: 'inherit' });
 if (tools.exitCode !== 0) process.exit(tools.exitCode ?? 1);
 // The bundled tools go into the binary precompiled (transpiled, metered, specs parsed): scripts/embed-tools.ts.
@@ -51,7 +76,7 @@ async function compile(entry: string, outfile: string): Promise<void> {
     sourcemap: 'linked',
     define: { 'process.env.NODE_ENV': '"production"' },
     // jco's transpiler is embedded so third-party components can be transpiled at run time.
-    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools],
+    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, ...(withoutOtherSdks ? [withoutSdks] : [])],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -61,4 +86,5 @@ async function compile(entry: string, outfile: string): Promise<void> {
 }
 
 await compile('src/main.ts', outfile);
-if (process.argv[2] === undefined) await compile('test/support/moat-test-entry.ts', 'dist/moat-test');
+// The test build only for the default target, not for measurement variants or other outfiles.
+if (args.length === 0) await compile('test/support/moat-test-entry.ts', 'dist/moat-test');

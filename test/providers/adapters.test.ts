@@ -247,6 +247,14 @@ for (const { format, model, path } of FORMATS) {
       expect(e.error.kind).toBe('stalled');
     });
 
+    test('a consumer that stops early releases the connection; the next request is served', async () => {
+      server.script(reply().text('first ', { chunkSize: 2, delayMs: 20 }).text('never read'), reply().text('next'));
+      for await (const e of router.stream(request(model), { signal: new AbortController().signal, idleTimeoutMs: 5000 })) {
+        if (e.type === 'text_delta') break;
+      }
+      expect(stopOf(await collect(request(model))).message.content).toEqual([{ type: 'text', text: 'next' }]);
+    });
+
     test('the caller aborting mid-stream ends with aborted', async () => {
       server.script(reply().text('slow', {}).wait(2000));
       const controller = new AbortController();
