@@ -1,5 +1,5 @@
 /** The permission gate: rules and mode decide a call, or the front end is asked once. */
-import type { AnyTool, CallIntent, PermissionPolicy, Rule } from '../tools/index.ts';
+import type { AnyTool, CallIntent, PermissionPolicy, Rule, SandboxGrant } from '../tools/index.ts';
 import { decidePermission, denialHint, parseRuleList, ruleForCall, unmatchableReason } from '../tools/index.ts';
 import { newId } from '../util/index.ts';
 import type { AgentEvent, PermissionDecision } from './events.ts';
@@ -25,7 +25,7 @@ export type RememberRule = (rule: string, scope: 'project' | 'user') => void;
 
 export type GateResult =
   /** `updatedInput`: the person (an SDK program) changed the input; the caller validates and runs that instead. */
-  | { ok: true; approvedPaths: string[]; updatedInput?: unknown }
+  | { ok: true; approvedPaths: string[]; updatedInput?: unknown; sandbox?: SandboxGrant }
   | { ok: false; message: string };
 
 /** The call being decided. */
@@ -65,11 +65,19 @@ export async function checkPermission({ tool, input, intent, toolUseId, hookDeci
   const { policy } = deps;
   const call = { toolName: tool.name, effect: tool.effect, intent };
   const decision = decidePermission(call, policy);
-  if (decision.kind === 'ask' && hookDecision === 'allow') return { ok: true, approvedPaths: outsideRoots(intent, policy.roots) };
+  // What a person (or a hook) approves for a sandboxed command is the grant it asked for.
+  const asked: { sandbox?: SandboxGrant } =
+    decision.kind === 'allow' && decision.sandbox !== undefined
+      ? { sandbox: decision.sandbox }
+      : policy.osSandbox === true && intent.ruleName === 'Bash'
+        ? { sandbox: intent.sandboxRequest ?? 'read-only' }
+        : {};
+  if (decision.kind === 'ask' && hookDecision === 'allow') return { ok: true, approvedPaths: outsideRoots(intent, policy.roots), ...asked };
   const kind = decision.kind === 'allow' && hookDecision === 'ask' ? 'ask' : decision.kind;
   switch (kind) {
     case 'allow':
-      return { ok: true, approvedPaths: decision.kind === 'allow' ? decision.approvedPaths : [] };
+      if (decision.kind !== 'allow') return { ok: true, approvedPaths: [] };
+      return { ok: true, approvedPaths: decision.approvedPaths, ...(decision.sandbox === undefined ? {} : { sandbox: decision.sandbox }) };
     case 'deny':
       return { ok: false, message: decision.kind === 'deny' ? denialHint(call, decision) : `${tool.name} was denied.` };
     case 'ask': {
@@ -98,7 +106,7 @@ export async function checkPermission({ tool, input, intent, toolUseId, hookDeci
       }
       // Paths outside the roots were part of what the user approved.
       const approvedPaths = outsideRoots(intent, policy.roots);
-      return answer.updatedInput === undefined ? { ok: true, approvedPaths } : { ok: true, approvedPaths, updatedInput: answer.updatedInput };
+      return answer.updatedInput === undefined ? { ok: true, approvedPaths, ...asked } : { ok: true, approvedPaths, updatedInput: answer.updatedInput, ...asked };
     }
   }
 }

@@ -174,7 +174,8 @@ export class AgentSession {
       .offered(this.id)
       .filter(
         (t) =>
-          (permissionMode !== 'plan' || t.effect === 'read') &&
+          // Plan mode offers a command tool when the OS sandbox keeps it read-only.
+          (permissionMode !== 'plan' || t.effect === 'read' || (t.osSandboxed === true && this.settings.processSandbox?.active === true)) &&
           !deniedOutright(t.name, deny) &&
           // --tools picks among the built-ins (as in Claude Code); MCP servers' tools are configured with the servers.
           (only === undefined || only.has(t.name.toLowerCase()) || t.name === STRUCTURED_OUTPUT_TOOL || t.name.startsWith('mcp__')),
@@ -261,6 +262,7 @@ export class AgentSession {
       roots: this.roots,
       projectRoot: settings.projectRoot,
       home: settings.home,
+      ...(settings.processSandbox?.active === true ? { osSandbox: true } : {}),
     };
   }
 
@@ -344,6 +346,7 @@ export class AgentSession {
       cwd: settings.cwd,
       roots: this.roots,
       bashTimeoutMs: settings.bashTimeoutMs,
+      ...(settings.processSandbox === undefined ? {} : { processSandbox: settings.processSandbox }),
       readFiles: this.readFiles,
       todos: { get: () => this.todos, set: (items: TodoItem[]) => (this.todos = items) },
       store,
@@ -421,7 +424,7 @@ export class AgentSession {
 
       const results = await dispatchToolCalls(
         calls,
-        this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig) => makeToolContext(contextSource, toolUseId, approvedPaths, sig)),
+        this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, toolUseId, approvedPaths, sig, sandbox)),
         signal,
       );
       this.persist({ role: 'user', content: results }, turn);

@@ -1,4 +1,4 @@
-import type { Rule } from '../tools/index.ts';
+import type { ProcessSandboxSettings, Rule } from '../tools/index.ts';
 import type { PermissionMode } from './permission-gate.ts';
 import type { PromptAgent, PromptSkill } from './system-prompt.ts';
 
@@ -26,6 +26,8 @@ export interface AgentSettings {
   appendSystemPrompt?: string;
   idleTimeoutMs: number;
   bashTimeoutMs: number;
+  /** The OS sandbox around bash (and hooks); absent: none configured, commands ask as before. */
+  processSandbox?: ProcessSandboxSettings;
   /** Base of the exponential retry backoff (1 s in production). */
   retryBaseMs: number;
   /** Skills listed in the system prompt (the `skill` tool in the registry runs them). */

@@ -1,5 +1,5 @@
 import type { Store } from '../store/index.ts';
-import type { TodoItem, ToolContext } from '../tools/index.ts';
+import type { ProcessSandboxSettings, SandboxGrant, TodoItem, ToolContext } from '../tools/index.ts';
 import type { AgentEvent } from './events.ts';
 
 export interface ContextSource {
@@ -7,6 +7,8 @@ export interface ContextSource {
   cwd: string;
   roots: readonly string[];
   bashTimeoutMs: number;
+  /** The OS sandbox processes run in; absent where no sandbox was configured (tests, embedders). */
+  processSandbox?: ProcessSandboxSettings;
   readFiles: Set<string>;
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
   store: Store;
@@ -17,8 +19,10 @@ export interface ContextSource {
  * What one tool call sees. Everything comes from the session that runs it —
  * a sub-agent's cwd and roots are its worktree — never from globals.
  */
-export function makeToolContext(src: ContextSource, toolUseId: string, approvedPaths: string[], signal: AbortSignal): ToolContext {
+export function makeToolContext(src: ContextSource, toolUseId: string, approvedPaths: string[], signal: AbortSignal, sandbox?: SandboxGrant): ToolContext {
   return {
+    ...(src.processSandbox === undefined ? {} : { processSandbox: src.processSandbox }),
+    ...(sandbox === undefined ? {} : { sandbox }),
     cwd: src.cwd,
     roots: src.roots,
     approvedPaths,

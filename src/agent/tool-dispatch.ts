@@ -1,6 +1,6 @@
 /** Tool dispatch: one assistant message's tool calls, checked, run (reads in parallel) and answered exactly once. */
 import type { ImagePart, TextPart, ToolResultPart, ToolUsePart } from '../providers/index.ts';
-import type { AnyTool, IntentContext, Rule, ToolContext, ToolDisplay, ToolRegistry, ToolResult } from '../tools/index.ts';
+import type { AnyTool, IntentContext, Rule, SandboxGrant, ToolContext, ToolDisplay, ToolRegistry, ToolResult } from '../tools/index.ts';
 import { invalidInputMessage, runParsedTool, unknownToolResult } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
@@ -29,7 +29,7 @@ export interface DispatchDeps {
   ask: AskPermission | undefined;
   /** An "allow always" answer (see GateDeps.grant). */
   grant(rule: Rule, text: string, scope: 'project' | 'user' | 'session'): void;
-  makeContext(toolUseId: string, approvedPaths: string[], signal: AbortSignal): ToolContext;
+  makeContext(toolUseId: string, approvedPaths: string[], signal: AbortSignal, sandbox?: SandboxGrant): ToolContext;
   /** PreToolUse hooks, run before the permission check; absent when none are registered. */
   preToolUse?: (call: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => Promise<PreToolUseOutcome & { failures: string[] }>;
   emit(e: AgentEvent): void;
@@ -84,12 +84,12 @@ export async function dispatchToolCalls(
   };
 
   // The input was validated once, before the permission check: what runs is what was checked.
-  const execute = async (i: number, call: ToolUsePart, tool: AnyTool, input: unknown, approvedPaths: string[]) => {
+  const execute = async (i: number, call: ToolUsePart, tool: AnyTool, input: unknown, approvedPaths: string[], sandbox?: SandboxGrant) => {
     const startedAt = performance.now();
     deps.emit({ type: 'tool_started', toolUseId: call.id, name: call.name });
     let result: ToolResult;
     try {
-      result = await runParsedTool(tool, input, deps.makeContext(call.id, approvedPaths, signal));
+      result = await runParsedTool(tool, input, deps.makeContext(call.id, approvedPaths, signal, sandbox));
     } catch (e) {
       // runTool turns tool failures into results; reaching here is an infrastructure bug, still not a crash.
       result = { content: `${call.name} failed: ${errorMessage(e)}`, isError: true };
@@ -160,11 +160,11 @@ export async function dispatchToolCalls(
       approvedPaths = outsideRoots(tool.intent(input, deps.intentContext), deps.intentContext.roots);
     }
     if (tool.effect === 'read') {
-      running.push(execute(i, call, tool, input, approvedPaths));
+      running.push(execute(i, call, tool, input, approvedPaths, gate.sandbox));
     } else {
       await drain();
       if (signal.aborted) break;
-      await execute(i, call, tool, input, approvedPaths);
+      await execute(i, call, tool, input, approvedPaths, gate.sandbox);
     }
   }
   await drain();

@@ -3,6 +3,7 @@
  * terminal to the interactive UI. The UI (Ink + React) is imported lazily, so
  * `--version`, `-p` and the `sessions` commands never load it.
  */
+import { compositionOptions } from './composition.ts';
 import { join } from 'node:path';
 import { createSkillTool, type AgentSettings } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
@@ -93,7 +94,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     return await runTui(controller, {
       // `[keymap]` was checked when the config loaded: a bad key already stopped moat with file and line.
       keymap: o.loaded.config.keymap,
-      testHooks: env.MOAT_TEST_HOOKS === '1',
+      ...(compositionOptions().injectCrash === true ? { injectCrash: true } : {}),
       ...(o.prompt ? { initialPrompt: o.prompt } : {}),
     });
   } catch (e) {

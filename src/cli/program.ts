@@ -90,6 +90,8 @@ export interface Handlers {
   toolInit(name: string, opts: { lang: 'rust' | 'c'; cwd?: string }): Promise<number>;
   // Models across providers.
   modelsList(opts: { cwd?: string; provider?: string }): Promise<number>;
+  // The OS sandbox around bash, hooks and MCP servers.
+  sandboxStatus(opts: { cwd?: string; json?: boolean }): Promise<number>;
   // MCP servers.
   mcpAdd(name: string, target: string | undefined, rest: string[], opts: McpAddOptions): Promise<number>;
   mcpRemove(name: string, opts: { scope?: 'user' | 'project'; cwd?: string }): Promise<number>;
@@ -195,6 +197,9 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '',
       'Model commands:',
       '  moat models [provider]                     providers, whether they answer, their models, context and prices',
+      '',
+      'Sandbox commands:',
+      '  moat sandbox status [--json]               whether the OS sandbox works here, and the policy commands run under',
       '',
       'Exit codes: 0 ok, 1 error, 2 usage/config error, 3 --max-turns reached, 4 budget reached, 130 interrupted.',
     ].join('\n'),
@@ -321,6 +326,15 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .action(async (provider: string | undefined, opts: { cwd?: string }) =>
       setExit(await handlers.modelsList({ ...opts, ...(provider === undefined ? {} : { provider }) })),
     );
+
+  program
+    .command('sandbox')
+    .description('the OS sandbox around bash, hooks and MCP servers')
+    .command('status')
+    .description('whether the OS sandbox works here, why not, and the effective policy')
+    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .option('--json', 'as JSON')
+    .action(async (opts: { cwd?: string; json?: boolean }) => setExit(await handlers.sandboxStatus(opts)));
 
   return program;
 }

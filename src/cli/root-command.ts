@@ -18,6 +18,7 @@ import { setUpSession } from './session-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import { settingsFlag, settingSources } from './settings-flag.ts';
 import { settingsFrom } from './settings-from.ts';
+import { sandboxNotice } from './os-sandbox-setup.ts';
 import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
 import { err, out } from './write-out.ts';
 
@@ -83,7 +84,10 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   });
   // Any model: the router reaches each provider; a missing key is one line naming the variable to set.
   const router = modelRouter(loaded, env);
-  checkModels(router, settingsFrom(loaded, opts, cwd));
+  const checked = settingsFrom(loaded, opts, cwd);
+  checkModels(router, checked);
+  const notice = sandboxNotice(checked.processSandbox);
+  if (notice !== undefined) err(`moat: ${notice}\n`);
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).

@@ -4,6 +4,7 @@ import { outputValidator, type AgentSettings } from '../agent/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import { parseRuleList } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
+import { processSandboxFrom } from './os-sandbox-setup.ts';
 import type { RootOptions } from './program.ts';
 
 function rules(values: string[], what: string) {
@@ -16,6 +17,9 @@ function rules(values: string[], what: string) {
 
 export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
   const c = loaded.config;
+  const allow = rules(c.permissions.allow, 'allow rules');
+  const deny = rules(c.permissions.deny, 'deny rules');
+  const home = process.env.HOME || homedir();
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
   return {
     model: c.model,
@@ -25,16 +29,17 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     maxTokens: c.maxTokens,
     ...(c.thinkingBudget === undefined ? {} : { thinkingBudget: c.thinkingBudget }),
     permissionMode: c.permissionMode,
-    allow: rules(c.permissions.allow, 'allow rules'),
-    deny: rules(c.permissions.deny, 'deny rules'),
+    allow,
+    deny,
     cwd,
     addDirs: c.addDirs,
     projectRoot: loaded.projectRoot,
-    home: process.env.HOME || homedir(),
+    home,
     systemPrompt: opts.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
     idleTimeoutMs: c.streamIdleTimeoutMs,
     bashTimeoutMs: c.bashTimeoutMs,
+    processSandbox: processSandboxFrom(loaded, { allow, deny }, home, process.env),
     ...(opts.jsonSchema === undefined ? {} : { outputSchema: jsonSchemaFlag(opts.jsonSchema, '--json-schema') }),
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.
     retryBaseMs: Number.isFinite(retryBase) && retryBase > 0 ? retryBase : 1000,

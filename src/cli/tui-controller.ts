@@ -111,6 +111,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       permissionMode: current.permissionMode,
       sessionId: session.id,
       contextWindow: contextWindow(current.model, deps.router),
+      ...(current.processSandbox?.active === true ? { osSandbox: true } : {}),
     };
   };
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { compositionOptions } from './composition.ts';
 import { moatPaths, type Env, type ToolLimitsConfig } from '../config/index.ts';
 import type { Store } from '../store/index.ts';
 import {
@@ -67,6 +68,7 @@ export function createCatalog(o: WasmToolsOptions): WasmCatalog {
     limitsFor: (component, tool, manifest) => effectiveLimits(manifest, { ...tools[component], ...tools[tool] }, ceiling),
     ...(registry === undefined ? {} : { reserved: () => new Set(registry.core().map((t) => t.name)) }),
     warn: o.warn,
+    ...(compositionOptions().allowPrivateNetwork === true ? { allowPrivateNetwork: true } : {}),
   });
 }
 

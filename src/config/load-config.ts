@@ -16,6 +16,7 @@ import { Secret } from './secret.ts';
 import { lineOfPath } from './toml-outline.ts';
 import type { KeymapConfig } from './keymap.ts';
 import { mergeToolLimits } from './tool-limits.ts';
+import { mergeOsSandbox } from './os-sandbox.ts';
 import type {
   Config,
   ConfigFlags,
@@ -65,6 +66,8 @@ interface Layer {
   sourceOf(path: (string | number)[]): ConfigSource;
   /** Relative add_dirs resolve against this. */
   baseDir: string;
+  /** Where it comes from: a project's file may only tighten the sandbox. */
+  scope: 'user' | 'project' | 'env' | 'flag';
   /** How a problem found after merging is reported for this layer. */
   fail(path: (string | number)[], message: string): MoatError;
 }
@@ -102,6 +105,7 @@ function fileLayer(file: ConfigFile, scope: 'user' | 'project', baseDir: string)
   return {
     data: file.data,
     baseDir,
+    scope,
     sourceOf: (path) => ({ kind: 'file', scope, path: file.path, line: line(path) }),
     fail: (path, message) =>
       new MoatError('config', `${file.display}:${line(path)}: ${formatKeyPath(path)}: ${message}`),
@@ -135,6 +139,7 @@ function envLayer(env: Env, cwd: string): Layer {
   return {
     data: validated(raw as FileConfig, fail),
     baseDir: cwd,
+    scope: 'env',
     sourceOf: (path) => ({ kind: 'env', name: names[String(path[0])] ?? '' }),
     fail,
   };
@@ -161,6 +166,7 @@ function flagLayer(flags: ConfigFlags, cwd: string): Layer {
   return {
     data: validated(raw as FileConfig, fail),
     baseDir: cwd,
+    scope: 'flag',
     sourceOf: (path) => ({ kind: 'flag', name: flagName(path) }),
     fail,
   };
@@ -314,5 +320,5 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     providers,
     fallback,
   };
-  return { config, sources, rules, projectRoot, files, loadedFiles, toolLimits: mergeToolLimits(layers) };
+  return { config, sources, rules, projectRoot, files, loadedFiles, toolLimits: mergeToolLimits(layers), osSandbox: mergeOsSandbox(layers, env) };
 }

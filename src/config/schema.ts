@@ -51,11 +51,34 @@ export const TOOL_LIMITS_SHAPE = z.strictObject({
   output_kb: z.number().int().positive().optional(),
 });
 
-/** `[sandbox]`: the ceiling no tool's manifest or `[tools.<name>]` may exceed. */
+/** `[sandbox.filesystem]`: the OS sandbox's extra write roots and denies (paths; `~/` expands). */
+export const SANDBOX_FILESYSTEM_SHAPE = z.strictObject({
+  allow_write: z.array(z.string().trim().min(1)).optional(),
+  deny_read: z.array(z.string().trim().min(1)).optional(),
+  deny_write: z.array(z.string().trim().min(1)).optional(),
+});
+
+/** `[sandbox.network]`: hosts sandboxed processes may reach, in the WASM NetworkGrant pattern syntax. */
+export const SANDBOX_NETWORK_SHAPE = z.strictObject({
+  allow: z.array(z.string().trim().min(1)).optional(),
+  deny: z.array(z.string().trim().min(1)).optional(),
+});
+
+export const SANDBOX_MODES = ['auto', 'required', 'off'] as const;
+
+/**
+ * `[sandbox]`: the ceiling no WASM tool's manifest or `[tools.<name>]` may
+ * exceed, and the OS sandbox around bash, hooks and MCP servers (os-sandbox.ts).
+ */
 export const SANDBOX_SHAPE = z.strictObject({
   max_fuel: z.number().int().positive().optional(),
   max_memory_mb: z.number().int().positive().max(4096).optional(),
   max_timeout_ms: z.number().int().positive().optional(),
+  mode: z.enum(SANDBOX_MODES).optional(),
+  /** Environment variable names (or `*` globs) removed from sandboxed processes. */
+  scrub_env: z.array(z.string().regex(/^[A-Za-z0-9_*]+$/, 'must be a variable name or a pattern with *')).optional(),
+  filesystem: SANDBOX_FILESYSTEM_SHAPE.optional(),
+  network: SANDBOX_NETWORK_SHAPE.optional(),
 });
 
 /** `[providers.<name>.models.<id>]`: a model's limits, prices (USD per million tokens) and capabilities. */
@@ -138,6 +161,8 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(FILE_SHAPE.shape),
   permissions: Object.keys(PERMISSIONS_SHAPE.shape),
   sandbox: Object.keys(SANDBOX_SHAPE.shape),
+  'sandbox.filesystem': Object.keys(SANDBOX_FILESYSTEM_SHAPE.shape),
+  'sandbox.network': Object.keys(SANDBOX_NETWORK_SHAPE.shape),
   keymap: KEYMAP_ACTIONS,
   mcp: Object.keys(MCP_SHAPE.shape),
   // Any [tools.<name>] table.

@@ -3,6 +3,7 @@ import type { Secret } from './secret.ts';
 import type { Env } from './paths.ts';
 import type { KeymapConfig } from './keymap.ts';
 import type { ToolLimitsConfig } from './tool-limits.ts';
+import type { OsSandboxConfig } from './os-sandbox.ts';
 
 /** The merged, validated configuration the rest of moat uses (camelCase, units in names). */
 export interface Config {
@@ -103,4 +104,6 @@ export interface LoadedConfig {
   loadedFiles: string[];
   /** `[tools.<name>]` limit overrides for WebAssembly tools, and the `[sandbox]` ceiling. */
   toolLimits: ToolLimitsConfig;
+  /** `[sandbox] mode/scrub_env`, `[sandbox.filesystem]`, `[sandbox.network]`: the OS sandbox around processes. */
+  osSandbox: OsSandboxConfig;
 }

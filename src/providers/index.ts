@@ -1,3 +1,4 @@
+/** The providers layer's public surface: the neutral conversation and event types, the accumulator, the adapters' router and catalogue. */
 export * from './messages.ts';
 export type * from './types.ts';
 export {

@@ -29,6 +29,9 @@ export interface ModelRouterOptions {
   load?: (name: string, config: ProviderConfig, router: ModelRouter) => Promise<Provider>;
 }
 
+/** Claude Code's model aliases (`--model sonnet`). */
+const CLAUDE_ALIASES: Readonly<Record<string, string>> = { sonnet: 'claude-sonnet-4-5', opus: 'claude-opus-4-5', haiku: 'claude-haiku-4-5' };
+
 /** The smallest thinking budget the APIs take. */
 const MIN_THINKING = 1024;
 
@@ -76,6 +79,8 @@ export class ModelRouter implements Provider {
       );
     }
     if (ref.startsWith('claude-')) return { provider: 'anthropic', model: ref };
+    const alias = CLAUDE_ALIASES[ref];
+    if (alias !== undefined) return { provider: 'anthropic', model: alias };
     const listed = catalogProviderOf(ref);
     return { provider: listed !== undefined && this.providers[listed] !== undefined ? listed : this.defaultProvider, model: ref };
   }

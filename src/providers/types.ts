@@ -1,3 +1,4 @@
+/** The provider-neutral request, stream events and failure classes every adapter speaks. */
 import type { AssistantMessage, Message, StopReason, ThinkingSource, Usage } from './messages.ts';
 
 /** What a provider needs to know of a tool: nothing beyond this. */

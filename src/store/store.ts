@@ -48,6 +48,26 @@ export function defaultDbPath(env: Record<string, string | undefined> = process.
 }
 
 /**
+ * Switches the database to WAL. SQLite does not call the busy handler for
+ * this switch when another connection holds the file's lock while creating
+ * it (two processes opening a fresh database at once: one gets SQLITE_BUSY
+ * at once, busy_timeout or not), so the switch is retried here for up to
+ * the same 5 s.
+ */
+function enableWal(db: Database): void {
+  const deadline = Date.now() + 5000;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      db.run('PRAGMA journal_mode = WAL');
+      return;
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw e;
+      Bun.sleepSync(wait);
+    }
+  }
+}
+
+/**
  * Opens (creating if needed) the database and applies pending migrations.
  * On an up-to-date database this is a handful of pragmas and two tiny
  * queries, about a millisecond: it sits on the startup path.
@@ -63,9 +83,8 @@ export function openStore(path: string = defaultDbPath(), opts: OpenStoreOptions
     throw new MoatError('store', `cannot open database ${path}: ${errorMessage(e)}`, { user: true, cause: e });
   }
   try {
-    // busy_timeout first, so switching to WAL waits for other processes instead of failing.
     db.run('PRAGMA busy_timeout = 5000');
-    db.run('PRAGMA journal_mode = WAL');
+    enableWal(db);
     db.run('PRAGMA synchronous = NORMAL');
     db.run('PRAGMA foreign_keys = ON');
     migrate(db, opts.migrations ?? MIGRATIONS, path);

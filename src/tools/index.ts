@@ -5,6 +5,13 @@ export { runTool, runParsedTool, unknownToolResult, abortedToolResult, invalidIn
 export { resolveToolPath, intentPath, displayPath, expandHome, type ToolPath } from './paths.ts';
 export { builtinTools, createWebFetchTool, webFetchTool } from './builtin/index.ts';
 export * from './permissions/index.ts';
+export {
+  processSandboxSettings,
+  processGrants,
+  describeGrant,
+  type ProcessSandboxSettings,
+  type OsSandboxInput,
+} from './process-sandbox.ts';
 // WebAssembly tools: discovery, the catalog of bundled and drop-in tools, and their Tool adapter.
 export {
   WasmCatalog,

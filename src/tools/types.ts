@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { ImagePart, TextPart } from '../providers/index.ts';
+import type { SandboxGrant } from './permissions/decide.ts';
+import type { ProcessSandboxSettings } from './process-sandbox.ts';
 
 /** What a tool does to the world. The runner parallelises `read` calls and serialises the rest. */
 export type Effect = 'read' | 'write' | 'execute' | 'network';
@@ -21,6 +23,10 @@ export interface CallIntent {
   summary: string;
   /** A preview for the approval dialog, e.g. the diff an edit would make. */
   preview?: ToolDisplay;
+  /** The folder the call runs in, when it is not the project root: relative paths in a command resolve against it. */
+  cwd?: string;
+  /** A command asking for more than the read-only OS sandbox: the grant the user is asked for. */
+  sandboxRequest?: 'workspace-write' | 'off';
 }
 
 export interface TodoItem {
@@ -42,6 +48,10 @@ export type ToolDisplay =
       /** Tail of the (merged) output; live while running. */
       output: string;
       timedOut?: boolean;
+      /** The OS sandbox grants it ran with; absent: no sandbox configured. */
+      sandbox?: SandboxGrant;
+      /** What the OS sandbox refused (one line each). */
+      violations?: string[];
     }
   | { type: 'todos'; items: TodoItem[] }
   | { type: 'matches'; count: number; truncated: boolean }
@@ -84,6 +94,10 @@ export interface ToolContext {
   todos: TodoState;
   /** Default and maximum bash timeouts, from config. */
   bashTimeoutMs: number;
+  /** The OS sandbox processes run in (from config); absent: none configured, processes run as moat does. */
+  processSandbox?: ProcessSandboxSettings;
+  /** The grants the permission gate chose for this call (read-only, workspace-write, or off). */
+  sandbox?: SandboxGrant;
   /** Live progress for the UI (e.g. the tail of a running command). */
   onUpdate(display: ToolDisplay): void;
 }
@@ -106,6 +120,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * not a type we wrote), and `inputSchema` then validates against that spec.
    */
   jsonSchema?: Record<string, unknown>;
+  /** Runs its work as a process inside the OS sandbox (bash): offered in plan mode when the sandbox is on. */
+  osSandboxed?: boolean;
   /** Extra words `tool_search` matches besides the name and the description. */
   keywords?: readonly string[];
 }

@@ -16,6 +16,8 @@ export interface TuiInfo {
   sessionId: string;
   /** Tokens the model can hold, for the "context used" share in the status line. */
   contextWindow: number;
+  /** Bash runs inside the OS sandbox (a marker in the status line). */
+  osSandbox?: boolean;
 }
 
 export interface SessionSummary {

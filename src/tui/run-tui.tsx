@@ -18,8 +18,8 @@ export interface RunTuiOptions {
   keymap?: KeymapOverrides | Record<string, unknown>;
   /** `moat "task"`: sent as soon as the UI is up. */
   initialPrompt?: string;
-  /** Honour MOAT_TEST_CRASH (only when MOAT_TEST_HOOKS=1): end-to-end tests of the crash path. */
-  testHooks?: boolean;
+  /** Throw once the UI is up: the crash path's end-to-end test (set by the test entry's composition options only). */
+  injectCrash?: boolean;
 }
 
 const RESTORE = '\x1b[?25h\x1b[?2004l';
@@ -121,9 +121,9 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
   process.on('SIGHUP', onHup);
   process.on('SIGINT', onInt);
 
-  if (opts.testHooks && process.env.MOAT_TEST_CRASH === '1') {
+  if (opts.injectCrash === true) {
     setTimeout(() => {
-      throw new Error('injected crash (MOAT_TEST_CRASH=1)');
+      throw new Error('injected crash (test entry)');
     }, 300);
   }
 

@@ -75,6 +75,7 @@ describe('loadConfig', () => {
       files: { user: w.userFile, project: w.projectFile },
       loadedFiles: [],
       toolLimits: { tools: {}, sandbox: DEFAULT_SANDBOX_CEILING },
+      osSandbox: { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [] },
     });
   });
 

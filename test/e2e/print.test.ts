@@ -103,8 +103,16 @@ describe('moat -p', () => {
     expect(resultText(denied!)).toContain('acceptEdits');
   });
 
-  test('bash is denied in default mode and allowed by --allowedTools', async () => {
-    server.script(reply().toolUse('bash', { command: 'echo hi > made.txt' }).stop('tool_use'), reply().text('denied'));
+  test('bash runs read-only in default mode; writing asks (denied in -p) and is allowed by --allowedTools', async () => {
+    server.script(reply().toolUse('bash', { command: 'echo hi > made.txt' }).stop('tool_use'), reply().text('refused'));
+    await moat(['-p', 'make a file']);
+    expect(existsSync(join(sb.cwd, 'made.txt'))).toBe(false);
+    const [refused] = toolResults(server, 1);
+    expect(refused!.is_error).toBe(true);
+    expect(resultText(refused!)).toContain('the sandbox is read-only for this command; call Bash again with sandbox');
+
+    server.requests.length = 0;
+    server.script(reply().toolUse('bash', { command: 'echo hi > made.txt', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('denied'));
     await moat(['-p', 'make a file']);
     expect(existsSync(join(sb.cwd, 'made.txt'))).toBe(false);
     const [denied] = toolResults(server, 1);
@@ -209,9 +217,9 @@ describe('moat -p', () => {
   });
 
   test('a denied call is listed in permission_denials', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch x' }).stop('tool_use'), reply().text('could not'));
+    server.script(reply().toolUse('bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('could not'));
     const r = await moat(['-p', 'go', '--output-format', 'json']);
-    expect(JSON.parse(r.stdout).permission_denials).toEqual([{ tool_name: 'bash', tool_use_id: expect.any(String), tool_input: { command: 'touch x' } }]);
+    expect(JSON.parse(r.stdout).permission_denials).toEqual([{ tool_name: 'bash', tool_use_id: expect.any(String), tool_input: { command: 'touch x', sandbox: 'workspace-write' } }]);
   });
 
   test('--continue resumes the latest session in this folder with its history', async () => {

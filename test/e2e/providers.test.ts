@@ -11,6 +11,11 @@ import { OutputLine, type ResultLine } from '../../src/print/schema.ts';
 import { httpError, reply, startFakeAnthropic, type ChatQuirks, type FakeAnthropic, type ReplyBuilder } from '../support/fake-anthropic.ts';
 import { fakeCallSignature } from '../support/fake-gemini-frames.ts';
 import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { editTool, readTool } from '../../src/tools/builtin/index.ts';
+
+/** The tools' names as the binary offers them (they follow Claude Code's). */
+const READ = readTool.name;
+const EDIT = editTool.name;
 
 let server: FakeAnthropic;
 let sb: Sandbox;
@@ -72,7 +77,7 @@ for (const { name, model, path } of ADAPTERS) {
 
     test('read, then answer from the file', async () => {
       writeFileSync(join(sb.cwd, 'notes.txt'), 'alpha\nbeta\n');
-      server.script(r().text('Reading.').toolUse('read', { file_path: 'notes.txt' }, { fragments: 4 }), r().text('It has two lines.'));
+      server.script(r().text('Reading.').toolUse(READ, { file_path: 'notes.txt' }, { fragments: 4 }), r().text('It has two lines.'));
       const res = await run('how many lines in notes.txt?');
       expect(res.stdout).toBe('It has two lines.\n');
       expect(res.code).toBe(0);
@@ -84,8 +89,8 @@ for (const { name, model, path } of ADAPTERS) {
       const file = join(sb.cwd, 'app.ts');
       writeFileSync(file, 'const port = 3000;\n');
       server.script(
-        r().toolUse('read', { file_path: 'app.ts' }),
-        r().toolUse('edit', { file_path: 'app.ts', old_string: '3000', new_string: '8080' }, { fragments: 3 }),
+        r().toolUse(READ, { file_path: 'app.ts' }),
+        r().toolUse(EDIT, { file_path: 'app.ts', old_string: '3000', new_string: '8080' }, { fragments: 3 }),
         r().text('Changed the port.'),
       );
       const res = await run('use port 8080', ['--permission-mode', 'acceptEdits']);
@@ -97,7 +102,7 @@ for (const { name, model, path } of ADAPTERS) {
       writeFileSync(join(sb.cwd, 'a.txt'), 'from-a\n');
       writeFileSync(join(sb.cwd, 'b.txt'), 'from-b\n');
       server.script(
-        r().toolUse('read', { file_path: 'a.txt' }, { fragments: 2 }).toolUse('read', { file_path: 'b.txt' }, { fragments: 3 }).chatQuirks({ interleave: true }),
+        r().toolUse(READ, { file_path: 'a.txt' }, { fragments: 2 }).toolUse(READ, { file_path: 'b.txt' }, { fragments: 3 }).chatQuirks({ interleave: true }),
         r().text('Both read.'),
       );
       expect((await run('read both')).stdout).toBe('Both read.\n');
@@ -107,14 +112,14 @@ for (const { name, model, path } of ADAPTERS) {
 
     test('thinking round trip: the reasoning goes back as this API wants it', async () => {
       writeFileSync(join(sb.cwd, 'x.txt'), 'x\n');
-      server.script(r().thinking('I should read x.', 'sig-e2e').toolUse('read', { file_path: 'x.txt' }), r().text('Read it.'));
+      server.script(r().thinking('I should read x.', 'sig-e2e').toolUse(READ, { file_path: 'x.txt' }), r().text('Read it.'));
       expect((await run('read x')).stdout).toBe('Read it.\n');
       const second = bodyText(1);
       if (model.startsWith('claude')) expect(second).toContain('"signature":"sig-e2e"');
       if (model.startsWith('openai/')) expect(second).toContain('"encrypted_content":"sig-e2e"');
       if (model.startsWith('gemini/')) {
         expect(second).toContain('"thoughtSignature":"sig-e2e"');
-        expect(second).toContain(`"thoughtSignature":"${fakeCallSignature('read', 0)}"`);
+        expect(second).toContain(`"thoughtSignature":"${fakeCallSignature(READ, 0)}"`);
       }
       if (model.startsWith('ollama/')) expect(second).not.toContain('I should read x.');
     });
@@ -240,7 +245,7 @@ describe('switching provider mid-session', () => {
   test('--continue on another vendor: the history goes over, the old vendor\'s thinking stays behind, tool ids match', async () => {
     writeFileSync(join(sb.cwd, 'notes.txt'), 'alpha\n');
     server.script(
-      reply().thinking('Anthropic-only reasoning.', 'sig-ant').toolUse('read', { file_path: 'notes.txt' }, { id: 'toolu_keep01' }),
+      reply().thinking('Anthropic-only reasoning.', 'sig-ant').toolUse(READ, { file_path: 'notes.txt' }, { id: 'toolu_keep01' }),
       reply().text('It says alpha.'),
       reply().text('Still alpha, says GPT.'),
     );
@@ -252,7 +257,7 @@ describe('switching provider mid-session', () => {
     expect(JSON.stringify(input)).not.toContain('Anthropic-only reasoning.');
     const call = input.find((i) => i['type'] === 'function_call');
     const output = input.find((i) => i['type'] === 'function_call_output');
-    expect(call).toMatchObject({ call_id: 'toolu_keep01', name: 'read' });
+    expect(call).toMatchObject({ call_id: 'toolu_keep01', name: READ });
     expect(output).toMatchObject({ call_id: 'toolu_keep01' });
     expect(String(output?.['output'])).toContain('alpha');
   });
@@ -263,7 +268,7 @@ describe('switching provider mid-session', () => {
     // A PNG the model would get from the read tool.
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
     writeFileSync(join(sb.cwd, 'pixel.png'), png);
-    server.script(reply().toolUse('read', { file_path: 'pixel.png' }));
+    server.script(reply().toolUse(READ, { file_path: 'pixel.png' }));
     const res = await moat(['-p', 'look at pixel.png', '--model', 'ollama/text-only']);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('ollama/text-only does not take images');

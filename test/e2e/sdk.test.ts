@@ -104,8 +104,9 @@ describe('Claude Agent SDK → moat', () => {
 
   test('canUseTool: a denied Bash call is refused with the message, an allowed one runs', async () => {
     server.script(
-      reply().toolUse('bash', { command: 'touch denied.txt' }).stop('tool_use'),
-      reply().toolUse('bash', { command: 'touch allowed.txt' }).stop('tool_use'),
+      // Writing in the working folder is what asks: by default bash runs in the read-only OS sandbox.
+      reply().toolUse('bash', { command: 'touch denied.txt', sandbox: 'workspace-write' }).stop('tool_use'),
+      reply().toolUse('bash', { command: 'touch allowed.txt', sandbox: 'workspace-write' }).stop('tool_use'),
       reply().text('done'),
     );
     const asked: string[] = [];
@@ -127,11 +128,11 @@ describe('Claude Agent SDK → moat', () => {
     expect(JSON.stringify(toolResultsSent(1)[0]!.content)).toContain('not that one');
     const r = resultOf(messages);
     expect(r.subtype).toBe('success');
-    expect(r.permission_denials).toEqual([{ tool_name: 'bash', tool_use_id: expect.any(String), tool_input: { command: 'touch denied.txt' } }]);
+    expect(r.permission_denials).toEqual([{ tool_name: 'bash', tool_use_id: expect.any(String), tool_input: { command: 'touch denied.txt', sandbox: 'workspace-write' } }]);
   });
 
   test('canUseTool updatedInput: the call runs with the input the program gave', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch original.txt' }).stop('tool_use'), reply().text('done'));
+    server.script(reply().toolUse('bash', { command: 'touch original.txt', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('done'));
     await all(
       query({
         prompt: 'make a file',

@@ -88,9 +88,10 @@ describe('stream-json input', () => {
     const r = await runMoat(SJ, { cwd: sb.cwd, env: sb.env, stdin: `${user('one')}\n${setModel}\n${setMode}\n${user('two')}\n` });
     expect(r.code).toBe(0);
     expect([body(0).model, body(1).model]).toEqual(['claude-sonnet-4-5', 'claude-opus-4-5']);
-    // Plan mode offers only read-only tools.
-    expect(body(1).tools.map((t) => t.name)).not.toContain('bash');
-    expect(body(0).tools.map((t) => t.name)).toContain('bash');
+    // Plan mode offers only read-only tools (bash too: the OS sandbox keeps it read-only).
+    expect(body(1).tools.map((t) => t.name)).not.toContain('write');
+    expect(body(1).tools.map((t) => t.name)).toContain('bash');
+    expect(body(0).tools.map((t) => t.name)).toContain('write');
   });
 
   test('--replay-user-messages echoes each prompt as a user line before its turn', async () => {
@@ -175,7 +176,7 @@ describe('Claude Code flags', () => {
   });
 
   test('--debug: progress lines on stderr, stdout unchanged', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch x' }).stop('tool_use'), reply().text('ok'));
+    server.script(reply().toolUse('bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('ok'));
     const r = await runMoat(['-p', 'q', '--debug', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'ok' });
     expect(r.stderr).toContain('moat: turn 1');
@@ -192,7 +193,7 @@ describe('Claude Code flags', () => {
   });
 
   test('--permission-mode dontAsk denies what would be asked, without asking', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch x' }).stop('tool_use'), reply().text('ok'));
+    server.script(reply().toolUse('bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('ok'));
     const r = await runMoat(['-p', 'q', '--permission-mode', 'dontAsk', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
     expect(JSON.parse(r.stdout).permission_denials).toHaveLength(1);
   });

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { makeSandbox, MOAT_BIN, type Sandbox } from '../support/run-moat.ts';
+import { makeSandbox, MOAT_BIN, MOAT_TEST_BIN, type Sandbox } from '../support/run-moat.ts';
 import { TmuxSession } from '../support/tmux.ts';
 import { bigAnswer, miscounted } from '../../scripts/bench/tui-fixtures.ts';
 
@@ -28,8 +28,8 @@ afterEach(() => {
 });
 
 /** Starts moat in a pane; after it exits the pane shows the exit code, the tty modes and stays. */
-function launch(sb: Sandbox, extraEnv: Record<string, string> = {}, cols = 100, rows = 30): TmuxSession {
-  const cmd = `${BIN}; echo "EXIT=$?"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ' '; echo; sleep 60`;
+function launch(sb: Sandbox, extraEnv: Record<string, string> = {}, cols = 100, rows = 30, bin = BIN): TmuxSession {
+  const cmd = `${bin}; echo "EXIT=$?"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ' '; echo; sleep 60`;
   const env = { ...sb.env, ...extraEnv };
   delete env.NO_COLOR;
   const s = new TmuxSession(cmd, { cols, rows, cwd: sb.cwd, env });
@@ -190,7 +190,7 @@ test('Ctrl-C twice exits with the terminal restored', async () => {
 }, 20_000);
 
 test('an injected crash restores the terminal and exits 1', async () => {
-  const s = launch(sandbox(), { MOAT_TEST_HOOKS: '1', MOAT_TEST_CRASH: '1' });
+  const s = launch(sandbox(), { MOAT_TEST_CRASH: '1' }, 100, 30, MOAT_TEST_BIN);
   const screen = await s.waitFor(/EXIT=\d+/, { timeoutMs: 8000 });
   expect(screen).toContain('EXIT=1');
   expect(screen).toContain('internal error: injected crash');
@@ -199,7 +199,7 @@ test('an injected crash restores the terminal and exits 1', async () => {
   expect(s.info('#{cursor_flag}')).toBe('1');
 }, 20_000);
 
-test('the crash hook does nothing without MOAT_TEST_HOOKS', async () => {
+test('dist/moat ignores the crash switch: it exists only in the test build', async () => {
   const s = launch(sandbox(), { MOAT_TEST_CRASH: '1' });
   await s.waitFor('Ask moat');
   // Past the hook's 300 ms, the app is still up.

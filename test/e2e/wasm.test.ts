@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../support/fake-anthropic.ts';
-import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { MOAT_BIN, MOAT_TEST_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
 import { buildFetchUrl } from '../tools/wasm/fixtures/build-fetch-url.ts';
 import { buildGreet } from '../tools/wasm/fixtures/build-greet.ts';
 import { buildFixtures } from '../sandbox/fixtures/build-fixtures.ts';
@@ -157,7 +157,8 @@ describe('WebAssembly tools in moat -p', () => {
     );
     const r = await runMoat(['-p', 'fetch', '--allowedTools', 'fetch_url'], {
       cwd: sb.cwd,
-      env: { ...sb.env, MOAT_TEST_HOOKS: '1', MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' },
+      env: { ...sb.env, MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' },
+      bin: MOAT_TEST_BIN,
     });
     expect(r).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
     expect(body(1).tools.find((t) => t.name === 'tool_search')!.description).not.toContain('fetch_url');
@@ -171,7 +172,7 @@ describe('WebAssembly tools in moat -p', () => {
     expect(toolNames(5)).not.toContain('fetch_url');
   }, 120_000);
 
-  test('without the test hooks a manifest cannot reach loopback: the policy refuses the address', async () => {
+  test('dist/moat ignores the test switch: a manifest cannot reach loopback, the policy refuses the address', async () => {
     const tools = join(sb.cwd, '.moat', 'tools');
     mkdirSync(tools, { recursive: true });
     writeFileSync(join(tools, 'fetch_url.toml'), `[network]\nallow = ["http://127.0.0.1:${site.port}"]\n`);

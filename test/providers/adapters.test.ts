@@ -189,9 +189,31 @@ for (const { format, model, path } of FORMATS) {
       expect(body.split('call_xyz9').length - 1).toBe(2);
     });
 
-    test('max_tokens', async () => {
-      server.script(reply().text('cut off mid').stop('max_tokens'));
+    test('images in a user message and in a tool result go in the wire format\'s own way', async () => {
+      server.script(reply().text('a red pixel'));
+      const image = { type: 'image' as const, mediaType: 'image/png' as const, data: 'iVBORw0KGgo=' };
+      await collect(
+        request(model, [
+          { role: 'user', content: [{ type: 'text', text: 'what is this?' }, image] },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'call_img1', name: 'Read', input: { file_path: 'p.png' } }] },
+          { role: 'user', content: [{ type: 'tool_result', toolUseId: 'call_img1', content: [image], isError: false }] },
+        ]),
+      );
+      const body = JSON.stringify(server.requests[0]?.body);
+      const expected: Record<string, string> = {
+        anthropic: '"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}',
+        bedrock: '"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}',
+        'openai-responses': '"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo="',
+        'openai-chat': '"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}',
+        gemini: '"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgo="}',
+      };
+      expect(body.split(expected[format]!).length - 1).toBe(2);
+    });
+
+    test('max_tokens and refusal (content filter, safety) map onto moat\'s stop reasons', async () => {
+      server.script(reply().text('cut off mid').stop('max_tokens'), reply().text('I can\'t help with that.').stop('refusal'));
       expect(stopOf(await collect(request(model))).reason).toBe('max_tokens');
+      expect(stopOf(await collect(request(model))).reason).toBe('refusal');
     });
 
     test('HTTP errors map onto the retry policy: 429 with its wait, 5xx, 401', async () => {
@@ -225,6 +247,14 @@ for (const { format, model, path } of FORMATS) {
       expect(e.error.kind).toBe('stalled');
     });
 
+    test('a consumer that stops early releases the connection; the next request is served', async () => {
+      server.script(reply().text('first ', { chunkSize: 2, delayMs: 20 }).text('never read'), reply().text('next'));
+      for await (const e of router.stream(request(model), { signal: new AbortController().signal, idleTimeoutMs: 5000 })) {
+        if (e.type === 'text_delta') break;
+      }
+      expect(stopOf(await collect(request(model))).message.content).toEqual([{ type: 'text', text: 'next' }]);
+    });
+
     test('the caller aborting mid-stream ends with aborted', async () => {
       server.script(reply().text('slow', {}).wait(2000));
       const controller = new AbortController();
@@ -255,6 +285,7 @@ describe('model router', () => {
     expect(r.resolve('claude-sonnet-4-5-20250929')).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-5-20250929' });
     expect(r.resolve('gpt-5.1-codex')).toEqual({ provider: 'openai', model: 'gpt-5.1-codex' });
     expect(r.resolve('gemini-2.5-flash')).toEqual({ provider: 'gemini', model: 'gemini-2.5-flash' });
+    expect(r.resolve('haiku')).toEqual({ provider: 'anthropic', model: 'claude-haiku-4-5' });
     expect(() => r.resolve('nope/model')).toThrow(/unknown provider "nope"/);
   });
 

@@ -69,7 +69,7 @@ export function geminiFrames(reply: FakeReply, model: string, n: number): WireFr
   const ending = reply.ending;
   if (ending.type === 'complete') {
     const stop = stopOf(reply);
-    const finish = stop === 'max_tokens' ? 'MAX_TOKENS' : 'STOP';
+    const finish = stop === 'max_tokens' ? 'MAX_TOKENS' : stop === 'refusal' ? 'SAFETY' : 'STOP';
     const lastItem = items.at(-1);
     const lastChunk = lastItem !== undefined && 'chunk' in lastItem ? lastItem : undefined;
     if (lastChunk === undefined) items.push({ chunk: chunk([{ text: '' }], finish) });

@@ -65,7 +65,8 @@ export function chatFrames(reply: FakeReply, model: string, n: number): WireFram
   if (ending.type !== 'complete') return frames;
   const stop = stopOf(reply);
   if (q.finishReason !== 'absent') {
-    const finish = stop === 'tool_use' ? (q.finishReason === 'stop' ? 'stop' : 'tool_calls') : stop === 'max_tokens' ? 'length' : 'stop';
+    const finish =
+      stop === 'tool_use' ? (q.finishReason === 'stop' ? 'stop' : 'tool_calls') : stop === 'max_tokens' ? 'length' : stop === 'refusal' ? 'content_filter' : 'stop';
     frames.push(chunk({ delta: {}, finish_reason: finish }));
   }
   if (withUsage) {
@@ -227,8 +228,9 @@ export function responsesFrames(reply: FakeReply, model: string, n: number): Wir
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: promptTokens(u) + u.output,
   };
-  if (stopOf(reply) === 'max_tokens') {
-    frames.push(ev('response.incomplete', { response: response('incomplete', output, { usage, incomplete_details: { reason: 'max_output_tokens' } }) }));
+  if (stopOf(reply) === 'max_tokens' || stopOf(reply) === 'refusal') {
+    const reason = stopOf(reply) === 'refusal' ? 'content_filter' : 'max_output_tokens';
+    frames.push(ev('response.incomplete', { response: response('incomplete', output, { usage, incomplete_details: { reason } }) }));
   } else {
     frames.push(ev('response.completed', { response: response('completed', output, { usage }) }));
   }

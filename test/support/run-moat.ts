@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const MOAT_BIN = resolve(import.meta.dir, '../../dist/moat');
+/** The test build (test/support/moat-test-entry.ts): reads MOAT_TEST_* switches; dist/moat has none. */
+export const MOAT_TEST_BIN = resolve(import.meta.dir, '../../dist/moat-test');
 
 export interface MoatResult {
   code: number;
@@ -41,8 +43,8 @@ export function makeSandbox(baseUrl?: string): Sandbox {
   return { cwd, home, env };
 }
 
-export function spawnMoat(args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string }) {
-  return Bun.spawn([MOAT_BIN, ...args], {
+export function spawnMoat(args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string; bin?: string }) {
+  return Bun.spawn([opts.bin ?? MOAT_BIN, ...args], {
     cwd: opts.cwd,
     env: opts.env,
     stdin: opts.stdin === undefined ? 'ignore' : new TextEncoder().encode(opts.stdin),
@@ -51,7 +53,7 @@ export function spawnMoat(args: string[], opts: { cwd: string; env: Record<strin
   });
 }
 
-export async function runMoat(args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string }): Promise<MoatResult> {
+export async function runMoat(args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string; bin?: string }): Promise<MoatResult> {
   const proc = spawnMoat(args, opts);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };

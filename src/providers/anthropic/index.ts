@@ -1,3 +1,4 @@
+/** The Anthropic Messages API adapter: the SDK client configured so that moat alone decides retries and logging. */
 import Anthropic from '@anthropic-ai/sdk';
 import type { Provider } from '../types.ts';
 import { streamMessages } from './stream.ts';

@@ -26,7 +26,6 @@ const HOME_SECRETS = [
   '.azure',
   '.git-credentials',
   '.config/gh',
-  '.npmrc',
   '.pypirc',
   '.password-store',
   '.claude/.credentials.json',

@@ -14,6 +14,7 @@ export interface SandboxSupport {
 }
 
 const probes = new Map<string, SandboxSupport>();
+const found = new Map<string, SandboxSupport>();
 
 function unavailable(reason: string): SandboxSupport {
   return { available: false, platform: process.platform, reason };
@@ -32,10 +33,10 @@ function probeNamespaces(bwrap: string): string | undefined {
   return `bubblewrap cannot create namespaces here${why === '' ? '' : ` (${why})`}; user namespaces may be disabled (kernel.unprivileged_userns_clone, or a container without them)`;
 }
 
-/** Probe (once per PATH) whether processes can be sandboxed here. */
-export function sandboxSupport(env: Readonly<Record<string, string | undefined>> = process.env): SandboxSupport {
+/** Without starting anything: the platform, and bubblewrap and socat on PATH. Cheap enough for start-up. */
+export function sandboxInstalled(env: Readonly<Record<string, string | undefined>> = process.env): SandboxSupport {
   const path = env.PATH ?? '';
-  const cached = probes.get(path);
+  const cached = found.get(path);
   if (cached !== undefined) return cached;
   let result: SandboxSupport;
   if (process.platform !== 'linux') {
@@ -45,10 +46,24 @@ export function sandboxSupport(env: Readonly<Record<string, string | undefined>>
     const socat = Bun.which('socat', { PATH: path }) ?? undefined;
     if (bwrap === undefined) result = unavailable('bubblewrap (bwrap) is not on PATH; install it (Debian/Ubuntu: apt install bubblewrap socat)');
     else if (socat === undefined) result = unavailable('socat is not on PATH; install it (Debian/Ubuntu: apt install socat)');
-    else {
-      const broken = probeNamespaces(bwrap);
-      result = broken === undefined ? { available: true, platform: process.platform, bwrap, socat } : { ...unavailable(broken), bwrap, socat };
-    }
+    else result = { available: true, platform: process.platform, bwrap, socat };
+  }
+  found.set(path, result);
+  return result;
+}
+
+/**
+ * Whether processes can be sandboxed here: installed, and bubblewrap can
+ * create its namespaces (started once per PATH, ~5 ms, on first use).
+ */
+export function sandboxSupport(env: Readonly<Record<string, string | undefined>> = process.env): SandboxSupport {
+  const path = env.PATH ?? '';
+  const cached = probes.get(path);
+  if (cached !== undefined) return cached;
+  let result = sandboxInstalled(env);
+  if (result.available && result.bwrap !== undefined) {
+    const broken = probeNamespaces(result.bwrap);
+    if (broken !== undefined) result = { ...unavailable(broken), bwrap: result.bwrap, ...(result.socat === undefined ? {} : { socat: result.socat }) };
   }
   probes.set(path, result);
   return result;

@@ -28,7 +28,15 @@ export interface PermissionPolicy {
   roots: string[];
   projectRoot: string;
   home: string;
+  /**
+   * Bash runs inside the OS sandbox (on, and working on this machine). The
+   * mode then picks the sandbox's grants instead of asking for every command.
+   */
+  osSandbox?: boolean;
 }
+
+/** The grants a Bash command runs with: the two sandbox levels, or none. */
+export type SandboxGrant = 'read-only' | 'workspace-write' | 'off';
 
 /** Why a call needs a person's approval. */
 export type AskCause =
@@ -37,7 +45,9 @@ export type AskCause =
   /** Nothing in the rules or the mode allows it. */
   | 'needs_approval'
   /** A Bash line no rule can pre-approve ($(…), unbalanced quotes, …). */
-  | 'unmatchable_command';
+  | 'unmatchable_command'
+  /** A sandboxed command asks for more than the mode grants (workspace-write, or no sandbox). */
+  | 'sandbox_grant';
 
 export type Decision =
   | {
@@ -45,6 +55,8 @@ export type Decision =
       reason: string;
       /** Paths outside the roots that a rule (or bypass mode) approved: the runner passes them to the tool. */
       approvedPaths: string[];
+      /** For a command under the OS sandbox: the grants it runs with. */
+      sandbox?: SandboxGrant;
     }
   | {
       kind: 'deny';
@@ -64,6 +76,8 @@ export type Decision =
       broaderRules: string[];
       /** True when `--permission-mode acceptEdits` alone would allow the call. */
       acceptEditsWouldAllow: boolean;
+      /** Cause `sandbox_grant`: what the command asks for. */
+      sandboxGrant?: 'workspace-write' | 'off';
     };
 
 type Ask = Extract<Decision, { kind: 'ask' }>;
@@ -77,6 +91,7 @@ function ask(reason: string, cause: AskCause, extra: Partial<Omit<Ask, 'kind' | 
     rules: extra.rules ?? [],
     broaderRules: extra.broaderRules ?? [],
     acceptEditsWouldAllow: extra.acceptEditsWouldAllow ?? false,
+    ...(extra.sandboxGrant === undefined ? {} : { sandboxGrant: extra.sandboxGrant }),
   };
 }
 
@@ -113,6 +128,10 @@ function decideAsked(call: PermissionCall, policy: PermissionPolicy): Decision {
 
   const denied = policy.deny.find((rule) => denyRuleMatches(rule, call, bases));
   if (denied) return { kind: 'deny', reason: `denied by the rule "${denied.text}"`, rule: denied.text };
+
+  if (name === 'Bash' && policy.osSandbox === true && call.intent.subject !== undefined) {
+    return decideSandboxedBash(call, call.intent.subject, policy, bases);
+  }
 
   if (policy.mode === 'plan' && call.effect !== 'read') {
     return { kind: 'deny', reason: `plan mode allows only read-only tools, and ${call.toolName} is not one` };
@@ -186,7 +205,7 @@ function decideBash(call: PermissionCall, line: string, policy: PermissionPolicy
   }
 
   const commandRulesList: CommandRule[] = policy.allow.flatMap((r) => (r.type === 'command' ? [{ text: r.text, pattern: r.pattern }] : []));
-  const check = checkBashAllow(line, commandRulesList, policy.projectRoot);
+  const check = checkBashAllow(line, commandRulesList, call.intent.cwd ?? policy.projectRoot);
   if (check.type === 'unmatchable') {
     return ask(`running "${line.trim()}" needs approval: ${check.reasons.join('; ')}`, 'unmatchable_command');
   }
@@ -218,6 +237,45 @@ function decideBash(call: PermissionCall, line: string, policy: PermissionPolicy
     broaderRules: unique(uncoveredRules.map((r) => r.prefix)),
     acceptEditsWouldAllow: uncoveredRules.length === 0 && unapprovedWrites.every((p) => insideRoots(policy.roots, p)),
   });
+}
+
+/**
+ * A command under the OS sandbox: the kernel holds the boundary, so the mode
+ * chooses its grants instead of asking about every command. Deny rules have
+ * already refused what they match.
+ * - plan: the read-only sandbox, nothing more;
+ * - default: the read-only sandbox without asking; an allow rule matching the
+ *   command gives workspace-write; asking for workspace-write or no sandbox asks;
+ * - acceptEdits: workspace-write without asking; no sandbox asks;
+ * - bypassPermissions: workspace-write without asking; it never removes the
+ *   sandbox (only `[sandbox] mode = "off"` does).
+ */
+function decideSandboxedBash(call: PermissionCall, line: string, policy: PermissionPolicy, bases: PathBases): Decision {
+  const requested = call.intent.sandboxRequest;
+  const command = `"${line.trim()}"`;
+  const allow = (sandbox: SandboxGrant, reason: string): Decision => ({ kind: 'allow', reason, approvedPaths: [], sandbox });
+  switch (policy.mode) {
+    case 'plan':
+      if (requested === undefined) return allow('read-only', 'plan mode: the read-only sandbox');
+      return { kind: 'deny', reason: `plan mode runs commands only in the read-only sandbox, so ${command} cannot have ${requested === 'off' ? 'the sandbox removed' : 'write access'}` };
+    case 'bypassPermissions':
+      if (requested === 'off') return { kind: 'deny', reason: 'bypassPermissions removes prompts, not the OS sandbox; only [sandbox] mode = "off" in the user config turns it off' };
+      return allow('workspace-write', 'bypassPermissions mode: the workspace-write sandbox');
+    case 'acceptEdits':
+      if (requested !== 'off') return allow('workspace-write', 'acceptEdits mode: the workspace-write sandbox');
+      break;
+    case 'default':
+    case 'dontAsk':
+      break;
+  }
+  // What an allow rule says about the command, by the same parsing as without the sandbox.
+  const parsed = decideBash(call, line, { ...policy, mode: 'default' }, bases, []);
+  if (requested !== 'off' && parsed.kind === 'allow') return allow('workspace-write', parsed.reason);
+  if (requested === undefined) return allow('read-only', 'the read-only sandbox');
+  const rules = parsed.kind === 'ask' ? parsed.rules : [];
+  const broaderRules = parsed.kind === 'ask' ? parsed.broaderRules : [];
+  const what = requested === 'off' ? 'to run outside the OS sandbox' : 'write access to the working folder';
+  return ask(`running ${command} asks for ${what}`, 'sandbox_grant', { rules, broaderRules, acceptEditsWouldAllow: requested === 'workspace-write', sandboxGrant: requested });
 }
 
 /** The folder `--add-dir` should name for a path outside the roots: its parent, unless that is `/`. */

@@ -71,6 +71,13 @@ export function denialHint(call: PermissionCall, decision: Exclude<Decision, { k
       const because = unmatchableBecause(call.intent.subject ?? '');
       return `Permission denied: ${action} needs approval because ${because}, which no allow rule can pre-approve, and moat -p cannot ask. Rewrite it as plain commands (no $(…), backticks, <(…) or subshells; write files with the Edit or Write tool), or the user can re-run with --allowedTools "Bash" to allow every command.`;
     }
+    case 'sandbox_grant': {
+      if (decision.sandboxGrant === 'off') {
+        return `Permission denied: ${action} asks to run outside the OS sandbox, and moat -p cannot ask. Run it inside the sandbox (leave out \`sandbox\`, or use "workspace-write" to write in the working folder); only [sandbox] mode = "off" in the user config (~/.config/moat/config.toml) runs commands without it.`;
+      }
+      const options = ['--permission-mode acceptEdits', ...(decision.rules.length > 0 ? [ruleOptions(decision.rules, decision.broaderRules)] : [])];
+      return `Permission denied: ${action} asks for write access to the working folder, and moat -p cannot ask. Without \`sandbox\` it runs read-only (it may read files and write only to the temp folder). To allow writes, the user can re-run with ${options.join(' or ')}, or add the rule to ${CONFIG}.`;
+    }
     case 'needs_approval': {
       const options: string[] = [];
       if (decision.acceptEditsWouldAllow) options.push('--permission-mode acceptEdits');

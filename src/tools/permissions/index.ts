@@ -23,6 +23,8 @@ export {
   type PermissionPolicy,
   type Decision,
   type AskCause,
+  type SandboxGrant,
 } from './decide.ts';
+export { ruleSandboxGrants, patternPaths, type RuleSandboxGrants } from './sandbox-paths.ts';
 export { denialHint } from './denial-hint.ts';
 export { ruleForCall, unmatchableReason } from './suggest.ts';

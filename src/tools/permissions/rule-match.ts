@@ -86,7 +86,8 @@ export function denyRuleMatches(rule: Rule, call: PermissionCall, bases: PathBas
         .map((p) => p.path);
       // A shell redirection writes a file as surely as the Edit tool does.
       if (access === 'write' && name === 'Bash' && subject !== undefined) {
-        paths.push(...redirectionWrites(subject, bases.projectRoot));
+        // Relative targets resolve where the command runs (a sub-folder), not at the project root.
+        paths.push(...redirectionWrites(subject, call.intent.cwd ?? bases.projectRoot));
       }
       return paths.some((p) => pathPatternMatches(rule.pattern, p, bases, true));
     }

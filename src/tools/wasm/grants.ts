@@ -20,6 +20,12 @@ export interface GrantContext {
   cwd: string;
   /** Where declared variables are looked up; never passed through wholesale. */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Allowed hosts may resolve to private and loopback addresses (never cloud
+   * metadata). Only the composition root sets it — for tests that serve on
+   * 127.0.0.1, through their own entry point; no variable or flag does.
+   */
+  allowPrivateNetwork?: boolean;
 }
 
 export function grantsFor(manifest: ToolManifest, ctx: GrantContext): Grants {
@@ -34,16 +40,8 @@ export function grantsFor(manifest: ToolManifest, ctx: GrantContext): Grants {
   const grants: Grants = { preopens, env, limits: { ...DEFAULT_LIMITS, ...manifest.limits } };
   if (manifest.networkAllow.length > 0) {
     grants.network = { allowHosts: [...manifest.networkAllow] };
-    if (testAllowsPrivate(ctx.env)) grants.network.allowPrivate = true;
+    if (ctx.allowPrivateNetwork === true) grants.network.allowPrivate = true;
   }
   return grants;
 }
 
-/**
- * Tests only: the end-to-end tests run the compiled binary against a server
- * on 127.0.0.1, which the policy refuses to any manifest. Both variables are
- * needed; the allowlist still applies. Never set by moat itself.
- */
-function testAllowsPrivate(env: GrantContext['env']): boolean {
-  return env.MOAT_TEST_HOOKS === '1' && env.MOAT_TEST_ALLOW_PRIVATE_NETWORK === '1';
-}

@@ -25,6 +25,8 @@ export interface RegisterContext {
   env: Env;
   /** Limits of one tool (config overrides and the ceiling applied); defaults to manifest ⊕ DEFAULT_LIMITS. */
   limitsFor?(component: string, tool: string, manifest: ManifestLimits): Limits;
+  /** See GrantContext.allowPrivateNetwork: the composition root's, for tests only. */
+  allowPrivateNetwork?: boolean;
 }
 
 export interface ComponentSource {
@@ -136,6 +138,7 @@ export async function registerComponent(src: ComponentSource, ctx: RegisterConte
       component,
       limits: ctx.limitsFor?.(src.name, spec.name, src.manifest.limits) ?? effectiveLimits(src.manifest.limits),
       env: ctx.env,
+      ...(ctx.allowPrivateNetwork === true ? { allowPrivateNetwork: true } : {}),
     }),
   );
   return { name: src.name, origin: src.origin, hash, record, tools, warnings };

@@ -47,6 +47,8 @@ export interface WasmToolDef {
   limits: Limits;
   /** Where declared environment variables are read from (the CLI passes process.env). */
   env: Readonly<Record<string, string | undefined>>;
+  /** See GrantContext.allowPrivateNetwork. */
+  allowPrivateNetwork?: boolean;
 }
 
 /** The permission level a tool runs at: its help's `PermissionLevel`, else what its manifest implies. */
@@ -144,7 +146,7 @@ export function wasmTool(def: WasmToolDef): AnyTool {
       if (cwdAccess !== 'none' && !ctx.roots.some((r) => isWithin(r, realOrSelf(ctx.cwd)))) {
         throw new ToolError(`${spec.name} needs the working folder, but ${ctx.cwd} is outside the folders this session may use.`);
       }
-      const grants = grantsFor({ ...manifest, cwd: cwdAccess }, { cwd: ctx.cwd, env: def.env });
+      const grants = grantsFor({ ...manifest, cwd: cwdAccess }, { cwd: ctx.cwd, env: def.env, ...(def.allowPrivateNetwork === true ? { allowPrivateNetwork: true } : {}) });
       let loaded: LoadedComponent;
       try {
         loaded = await def.component();

@@ -145,7 +145,8 @@ export function statusLine(ui: UiState, usage: UsageState, width: number, now: n
   const pct = i.contextWindow > 0 ? Math.round((usage.contextTokens / i.contextWindow) * 100) : 0;
   const mode = MODE_LABEL[ui.mode] ?? ui.mode;
   const modeText = mode ? (ui.mode === 'bypassPermissions' ? k.red(mode) : k.cyan(mode)) + k.dim(` (${cycleKey})`) : k.dim(`${cycleKey}: mode`);
-  const right = `${modeText} ${k.dim(`· ctx ${pct}% · $${usage.costUsd.toFixed(2)}`)}`;
+  const sandbox = i.osSandbox === true ? `${k.green('⛨ sandboxed')} ${k.dim('·')} ` : '';
+  const right = `${sandbox}${modeText} ${k.dim(`· ctx ${pct}% · $${usage.costUsd.toFixed(2)}`)}`;
   const gap = width - stringWidth(left) - stringWidth(right);
   return gap >= 2 ? `${k.dim(left)}${' '.repeat(gap)}${right}` : truncate(`${k.dim(left)} ${right}`, width);
 }

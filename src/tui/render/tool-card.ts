@@ -51,8 +51,11 @@ export function resultSummary(call: ToolCallView, cwd: string): string {
         : `Updated ${relativePath(d.path, cwd)} with ${plural(d.added, 'addition')} and ${plural(d.removed, 'removal')}`;
     case 'command': {
       const time = formatDuration(d.durationMs);
-      if (d.timedOut) return `Timed out after ${time}`;
-      return d.exitCode === null ? `Killed after ${time}` : `exit ${d.exitCode} in ${time}`;
+      // What the OS sandbox refused is said on the card, not only to the model.
+      const refused = d.violations === undefined || d.violations.length === 0 ? '' : ` · sandbox refused ${d.violations[0] ?? ''}${d.violations.length > 1 ? ` (+${d.violations.length - 1} more)` : ''}`;
+      const unsandboxed = d.sandbox === 'off' ? ' · unsandboxed' : '';
+      if (d.timedOut) return `Timed out after ${time}${refused}${unsandboxed}`;
+      return `${d.exitCode === null ? `Killed after ${time}` : `exit ${d.exitCode} in ${time}`}${refused}${unsandboxed}`;
     }
     case 'matches':
       return `Found ${plural(d.count, 'match')}${d.truncated ? ' (truncated)' : ''}`;

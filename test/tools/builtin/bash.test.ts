@@ -120,6 +120,8 @@ describe('bash', () => {
       subject: 'npm test',
       paths: [],
       summary: 'Run tests',
+      cwd: dir,
     });
+    expect(bashTool.intent({ command: 'make', sandbox: 'workspace-write' }, { cwd: dir, roots: [dir] })).toMatchObject({ sandboxRequest: 'workspace-write' });
   });
 });

@@ -128,22 +128,19 @@ describe('grantsFor', () => {
   });
 });
 
-describe('grantsFor: the loopback test hook', () => {
+describe('grantsFor: private addresses', () => {
   const manifest = parseManifest('[network]\nallow = ["http://127.0.0.1:8080"]\n', 'x.toml');
-  const grant = (env: Record<string, string>) => grantsFor(manifest, { cwd: '/work', env }).network;
+  const grant = (allowPrivateNetwork?: boolean) =>
+    grantsFor(manifest, { cwd: '/work', env: { MOAT_TEST_HOOKS: '1', MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' }, ...(allowPrivateNetwork === undefined ? {} : { allowPrivateNetwork }) }).network;
 
-  test('private addresses stay blocked unless both test variables are set; the allowlist is kept either way', () => {
-    expect(grant({})).toEqual({ allowHosts: ['http://127.0.0.1:8080'] });
-    expect(grant({ MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' })).toEqual({ allowHosts: ['http://127.0.0.1:8080'] });
-    expect(grant({ MOAT_TEST_HOOKS: '1' })).toEqual({ allowHosts: ['http://127.0.0.1:8080'] });
-    expect(grant({ MOAT_TEST_HOOKS: '1', MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' })).toEqual({
-      allowHosts: ['http://127.0.0.1:8080'],
-      allowPrivate: true,
-    });
+  test('stay blocked whatever the environment says; only the composition root lifts it, and the allowlist is kept', () => {
+    expect(grant()).toEqual({ allowHosts: ['http://127.0.0.1:8080'] });
+    expect(grant(false)).toEqual({ allowHosts: ['http://127.0.0.1:8080'] });
+    expect(grant(true)).toEqual({ allowHosts: ['http://127.0.0.1:8080'], allowPrivate: true });
   });
 
-  test('no network section: no network at all, hooks or not', () => {
+  test('no network section: no network at all', () => {
     const none = parseManifest('# nothing\n', 'x.toml');
-    expect(grantsFor(none, { cwd: '/work', env: { MOAT_TEST_HOOKS: '1', MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' } }).network).toBeUndefined();
+    expect(grantsFor(none, { cwd: '/work', env: {}, allowPrivateNetwork: true }).network).toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@ import { defineTool, ToolError, type ToolContext, type ToolResult } from '../../
 import description from './description.md' with { type: 'text' };
 import { OutputBuffer } from './output-buffer.ts';
 import { killGroup } from './process-group.ts';
+import { describeViolations, prepareBash } from './sandboxed-spawn.ts';
+import type { SandboxedCommand, SandboxViolation } from '../../../sandbox/index.ts';
 
 export const MAX_BASH_TIMEOUT_MS = 600_000;
 /** Output for the model: this many characters from the start and from the end. */
@@ -27,6 +29,10 @@ const inputSchema = z.strictObject({
     .string()
     .optional()
     .describe('What the command does, in 5-10 words, e.g. "Run the unit tests" or "Install dependencies".'),
+  sandbox: z
+    .enum(['workspace-write', 'off'])
+    .optional()
+    .describe('More than the default read-only sandbox: "workspace-write" to write in the working folder and reach allowed hosts, "off" to run without the sandbox. The user may be asked.'),
 });
 
 type Input = z.infer<typeof inputSchema>;
@@ -44,15 +50,15 @@ interface Ended {
   aborted: boolean;
 }
 
-function run(input: Input, ctx: ToolContext, timeoutMs: number, out: OutputBuffer): Promise<Ended> {
+function run(input: Input, ctx: ToolContext, timeoutMs: number, out: OutputBuffer, prepared: SandboxedCommand): Promise<Ended> {
   return new Promise<Ended>((resolve, reject) => {
     const started = Date.now();
-    // `exec 2>&1` first: one pipe for both streams keeps stdout and stderr in the order they were written.
-    const child = spawn('bash', ['-c', `exec 2>&1\n${input.command}`], {
+    const [file = 'bash', ...args] = prepared.argv;
+    const child = spawn(file, args, {
       cwd: ctx.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      env: prepared.env,
     });
     const decoder = new TextDecoder();
     let timedOut = false;
@@ -123,28 +129,42 @@ export const bashTool = defineTool({
   description,
   inputSchema,
   effect: 'execute',
-  intent(input) {
+  osSandboxed: true,
+  intent(input, ctx) {
     return {
       ruleName: 'Bash',
       subject: input.command,
       paths: [],
       summary: input.description ?? firstLine(input.command, 120),
+      cwd: ctx.cwd,
+      ...(input.sandbox === undefined ? {} : { sandboxRequest: input.sandbox }),
     };
   },
   async execute(input, ctx): Promise<ToolResult> {
     const timeoutMs = Math.min(input.timeout ?? ctx.bashTimeoutMs, MAX_BASH_TIMEOUT_MS);
     const out = new OutputBuffer(BASH_OUTPUT_HEAD, BASH_OUTPUT_TAIL);
+    let violations: SandboxViolation[] = [];
     const started = Date.now();
-    const ended = await run(input, ctx, timeoutMs, out);
+    // `exec 2>&1` first: one pipe for both streams keeps stdout and stderr in the order they were written.
+    const prepared = await prepareBash(`exec 2>&1\n${input.command}`, ctx);
+    let ended: Ended;
+    try {
+      ended = await run(input, ctx, timeoutMs, out, prepared);
+    } finally {
+      violations = await prepared.finish();
+    }
     const durationMs = Date.now() - started;
+    const refused = describeViolations(violations, ctx);
     const output = out.length > 0 ? out.text().replace(/\n+$/, '') : '(no output)';
     let status = '';
     if (ended.timedOut) status = `Command timed out after ${timeoutMs / 1000}s and was stopped. Raise timeout (max ${MAX_BASH_TIMEOUT_MS}) if it needs longer.`;
     else if (ended.aborted) status = 'Command aborted by the user.';
     else if (ended.exitCode === null) status = `Command killed by ${ended.signal ?? 'a signal'}.`;
     else if (ended.exitCode !== 0) status = `Exit code ${ended.exitCode}`;
+    const sandboxNote = refused.length > 0 ? `\n\nRefused by the sandbox:\n${refused.map((r) => `- ${r}`).join('\n')}` : '';
+    const grant = prepared.sandboxed ? (ctx.sandbox ?? 'read-only') : ctx.processSandbox === undefined ? undefined : 'off';
     return {
-      content: status === '' ? output : `${output}\n\n${status}`,
+      content: `${status === '' ? output : `${output}\n\n${status}`}${sandboxNote}`,
       isError: status !== '',
       display: {
         type: 'command',
@@ -153,6 +173,8 @@ export const bashTool = defineTool({
         durationMs,
         output: out.lastChars(LIVE_TAIL_CHARS),
         ...(ended.timedOut ? { timedOut: true } : {}),
+        ...(grant === undefined ? {} : { sandbox: grant }),
+        ...(refused.length > 0 ? { violations: violations.map((v) => v.message) } : {}),
       },
     };
   },

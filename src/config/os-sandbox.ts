@@ -1,0 +1,72 @@
+/**
+ * The OS sandbox's configuration merged from the layers: `[sandbox] mode`,
+ * `scrub_env`, `[sandbox.filesystem]` and `[sandbox.network]`. A project's
+ * `.moat/config.toml` (a cloned repository) may only tighten it: add denies,
+ * add variables to scrub, or require the sandbox. Granting more (write roots,
+ * hosts) or turning the sandbox off is the user's choice alone.
+ */
+import { resolve } from 'node:path';
+import type { MoatError } from '../util/index.ts';
+import { expandHome, type Env } from './paths.ts';
+import type { FileConfig } from './schema.ts';
+
+export type OsSandboxMode = 'auto' | 'required' | 'off';
+
+export interface OsSandboxConfig {
+  mode: OsSandboxMode;
+  /** Replaces the sandbox's default patterns when set (user config, environment or flags). */
+  scrubEnv: string[] | undefined;
+  /** Added on top of `scrubEnv` (or the defaults) by a project. */
+  scrubEnvExtra: string[];
+  /** Absolute paths. */
+  allowWrite: string[];
+  denyRead: string[];
+  denyWrite: string[];
+  /** Host patterns. */
+  allowNetwork: string[];
+  denyNetwork: string[];
+}
+
+interface SandboxLayer {
+  data: FileConfig;
+  scope: 'user' | 'project' | 'env' | 'flag';
+  baseDir: string;
+  fail(path: (string | number)[], message: string): MoatError;
+}
+
+const STRICTNESS: Record<OsSandboxMode, number> = { off: 0, auto: 1, required: 2 };
+
+export function mergeOsSandbox(layers: readonly SandboxLayer[], env: Env): OsSandboxConfig {
+  const out: OsSandboxConfig = { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [] };
+  const add = (list: string[], items: readonly string[] | undefined, abs: (s: string) => string = (s) => s): void => {
+    for (const item of items ?? []) {
+      const v = abs(item);
+      if (!list.includes(v)) list.push(v);
+    }
+  };
+  for (const layer of layers) {
+    const s = layer.data.sandbox;
+    if (s === undefined) continue;
+    const path = (p: string): string => resolve(layer.baseDir, expandHome(p, env));
+    const project = layer.scope === 'project';
+    if (s.mode !== undefined) {
+      if (project && STRICTNESS[s.mode] < STRICTNESS[out.mode]) {
+        throw layer.fail(['sandbox', 'mode'], `a project may only make the sandbox stricter; "${s.mode}" can only be set in the user config`);
+      }
+      out.mode = s.mode;
+    }
+    if (project) {
+      if ((s.filesystem?.allow_write ?? []).length > 0) throw layer.fail(['sandbox', 'filesystem', 'allow_write'], 'a project cannot grant write access; set it in the user config');
+      if ((s.network?.allow ?? []).length > 0) throw layer.fail(['sandbox', 'network', 'allow'], 'a project cannot grant network access; set it in the user config');
+      add(out.scrubEnvExtra, s.scrub_env);
+    } else if (s.scrub_env !== undefined) {
+      out.scrubEnv = [...s.scrub_env];
+    }
+    add(out.allowWrite, s.filesystem?.allow_write, path);
+    add(out.denyRead, s.filesystem?.deny_read, path);
+    add(out.denyWrite, s.filesystem?.deny_write, path);
+    add(out.allowNetwork, s.network?.allow);
+    add(out.denyNetwork, s.network?.deny);
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+/**
+ * How a bash call is started: through the OS sandbox at the grants the
+ * permission gate chose, or — with no sandbox configured — as moat runs, but
+ * never with the provider keys or a BASH_ENV/ENV start-up file. And what the
+ * sandbox refused, worded for the model: what was blocked and how to ask.
+ */
+import { DEFAULT_SCRUB_ENV, prepareCommand, SandboxUnavailableError, type SandboxedCommand, type SandboxViolation } from '../../../sandbox/index.ts';
+import { processGrants } from '../../process-sandbox.ts';
+import { ToolError, type ToolContext } from '../../types.ts';
+
+export async function prepareBash(script: string, ctx: ToolContext): Promise<SandboxedCommand> {
+  const argv = ['bash', '-c', script];
+  const env = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+  const settings = ctx.processSandbox;
+  if (settings === undefined) return prepareCommand(argv, { cwd: ctx.cwd, env, grants: processGrants('read-only', NO_SETTINGS, []), mode: 'off' });
+  const level = ctx.sandbox ?? 'read-only';
+  const mode = level === 'off' ? 'off' : settings.mode;
+  let prepared: SandboxedCommand;
+  try {
+    prepared = await prepareCommand(argv, {
+      cwd: ctx.cwd,
+      env,
+      grants: processGrants(level === 'off' ? 'read-only' : level, settings, ctx.roots),
+      mode,
+      scrubEnv: settings.scrubEnv,
+      ...(level === 'off' ? {} : { level }),
+    });
+  } catch (e) {
+    if (e instanceof SandboxUnavailableError) throw new ToolError(`Cannot run the command: ${e.message}.`);
+    throw e;
+  }
+  // It was allowed without a question because the sandbox would hold it: without one, it must not run.
+  if (level !== 'off' && settings.active && !prepared.sandboxed) {
+    await prepared.finish();
+    throw new ToolError(`Cannot run the command: the OS sandbox could not start (${prepared.unavailableReason ?? 'unknown reason'}). Tell the user; sandbox: "off" would run it unsandboxed after asking.`);
+  }
+  return prepared;
+}
+
+const NO_SETTINGS = {
+  mode: 'off' as const,
+  active: false,
+  scrubEnv: [...DEFAULT_SCRUB_ENV],
+  allowWrite: [],
+  denyRead: [],
+  denyWrite: [],
+  allowNetwork: [],
+  denyNetwork: [],
+  allowUnixSockets: [],
+};
+
+/** One line per refusal, each saying how to get what was refused. */
+export function describeViolations(violations: readonly SandboxViolation[], ctx: ToolContext): string[] {
+  const level = ctx.sandbox ?? 'read-only';
+  const settings = ctx.processSandbox;
+  return violations.map((v) => {
+    if (v.kind === 'write') {
+      const inRoots = ctx.roots.some((r) => v.target === r || v.target.startsWith(`${r}/`));
+      if (level === 'read-only' && inRoots) {
+        return `${v.message}: the sandbox is read-only for this command; call Bash again with sandbox: "workspace-write" to ask the user for write access.`;
+      }
+      if (inRoots) return `${v.message}: it is protected inside the working folder (git hooks and config, project settings) or denied by a rule; do not work around it.`;
+      return `${v.message}: it is outside the folders the sandbox may write (${[...ctx.roots, ...(settings?.allowWrite ?? [])].join(', ')}, and the temp folder); ask the user to add it with --add-dir or [sandbox.filesystem] allow_write.`;
+    }
+    if (level === 'read-only') return `${v.message.replace(/: .*$/, '')}: the read-only sandbox has no network; call Bash again with sandbox: "workspace-write" to use the hosts in [sandbox.network] allow.`;
+    if (/not in \[sandbox\.network\] allow/.test(v.message)) return `${v.message}; ask the user to add the host to [sandbox.network] allow if it is needed.`;
+    return `${v.message}.`;
+  });
+}
