@@ -17,7 +17,7 @@ export interface OfferedTools {
  * A run's own state: its meter (sub-agents started in it add their spending
  * here, so totals and the budget cover the tree), its event sink, its turn
  * counter, and the offered tools, rebuilt only when the registry's answer
- * changes (tool_search found some; a drop-in tool came or went).
+ * changes (ToolSearch found some; a drop-in tool came or went).
  */
 export class Run {
   readonly meter: CostMeter;

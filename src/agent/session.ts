@@ -165,7 +165,7 @@ export class AgentSession {
    * Tools offered to the model: plan mode offers only read-only ones, and a
    * tool a bare deny rule refuses outright is not offered at all. The
    * registry follows drop-in tools as they come and go, and past 20 tools
-   * offers the core, tool_search and what it found.
+   * offers the core, ToolSearch and what it found.
    */
   offeredTools(): AnyTool[] {
     const { permissionMode, deny, onlyTools } = this.settings;
@@ -357,7 +357,7 @@ export class AgentSession {
       if (signal.aborted) return this.finish(run, 'aborted');
       if (settings.maxTurns !== undefined && run.turns >= settings.maxTurns) return this.finish(run, 'max_turns');
       if (run.meter.exhausted()) return this.finish(run, 'budget');
-      // The tool list can change between turns (tool_search found some; a drop-in tool came or went).
+      // The tool list can change between turns (ToolSearch found some; a drop-in tool came or went).
       const offered = run.turns === 0 ? first : run.tools(this.offeredTools(), registry);
       if (needsCompaction(run.lastUsage, run.chain.current, this.deps.models)) {
         await this.compact({ system, specs: offered.specs, signal, run });

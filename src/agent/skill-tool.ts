@@ -35,7 +35,7 @@ function find(skills: readonly Skill[], name: string): Skill {
  */
 export function createSkillTool(skills: readonly Skill[]): AnyTool {
   return defineTool({
-    name: 'skill',
+    name: 'Skill',
     description,
     inputSchema,
     effect: 'read',

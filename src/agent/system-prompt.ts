@@ -104,7 +104,7 @@ function skillsSection(skills: readonly PromptSkill[]): string {
   const lines = skills.map((s) => `- ${s.name}: ${s.description}${s.whenToUse ? ` (When to use: ${s.whenToUse})` : ''}`);
   return [
     '# Skills',
-    'Skills are saved instructions for recurring tasks. When a task matches one, call the `skill` tool with its name (and arguments) and follow the instructions it returns. When the user writes `/name args` for one of these, that is a request to run that skill.',
+    'Skills are saved instructions for recurring tasks. When a task matches one, call the `Skill` tool with its name (and arguments) and follow the instructions it returns. When the user writes `/name args` for one of these, that is a request to run that skill.',
     ...lines,
   ].join('\n');
 }
@@ -112,7 +112,7 @@ function skillsSection(skills: readonly PromptSkill[]): string {
 function agentsSection(agents: readonly PromptAgent[]): string {
   return [
     '# Agents',
-    'Sub-agents you can hand a self-contained task to with the `task` tool (choose by its description):',
+    'Sub-agents you can hand a self-contained task to with the `Task` tool (choose by its description):',
     ...agents.map((a) => `- ${a.name}: ${a.description}`),
   ].join('\n');
 }

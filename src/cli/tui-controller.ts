@@ -239,7 +239,7 @@ export function promptParts(prompt: PromptInput, cwd: string): UserPart[] {
     try {
       const size = statSync(abs).size;
       if (size > MAX_ATTACHMENT_BYTES) {
-        parts.push({ type: 'text', text: `<file path="${rel}">(${size} bytes: too large to attach; read it with the read tool)</file>` });
+        parts.push({ type: 'text', text: `<file path="${rel}">(${size} bytes: too large to attach; read it with the Read tool)</file>` });
         continue;
       }
       const text = readFileSync(abs, 'utf8');

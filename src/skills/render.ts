@@ -13,7 +13,7 @@ export function renderSkillInvocation(skill: Skill, rawArgs = ''): string {
     notes.push(`Base directory for this skill: ${skill.dir}`);
     const files = skillFiles(skill);
     if (files.length > 0) {
-      notes.push(`Its other files (read one with the skill tool: {"name": "${skill.name}", "file": "<path>"}): ${files.join(', ')}`);
+      notes.push(`Its other files (read one with the Skill tool: {"name": "${skill.name}", "file": "<path>"}): ${files.join(', ')}`);
     }
   }
   if (skill.allowedTools && skill.allowedTools.length > 0) {

@@ -6,7 +6,7 @@ import { NAME_PATTERN } from './schema-helpers.ts';
 /** A SKILL.md to fill in: every field present, the optional ones commented out, each explained. */
 export function skillSkeleton(name: string): string {
   return `---
-# The skill's name: what the user types as /${name} and the model passes to the skill tool.
+# The skill's name: what the user types as /${name} and the model passes to the Skill tool.
 # Lowercase letters, digits, "-", "_" or "."; defaults to the folder name.
 name: ${name}
 # One line the model reads (in its system prompt) to decide when this skill fits. Required.
@@ -28,7 +28,7 @@ and the shape of the answer you want.
 
 The user's arguments: $ARGUMENTS
 
-Other files in this folder (checklists, templates, scripts) can be read by the model through the skill tool.
+Other files in this folder (checklists, templates, scripts) can be read by the model through the Skill tool.
 `;
 }
 

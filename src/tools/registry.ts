@@ -39,7 +39,7 @@ export interface ToolSource {
   tools(): readonly AnyTool[];
 }
 
-/** Past this many tools, the model sees the core tools plus tool_search instead of everything. */
+/** Past this many tools, the model sees the core tools plus ToolSearch instead of everything. */
 export const TOOL_SEARCH_THRESHOLD = 20;
 
 /**
@@ -54,7 +54,7 @@ export class ToolRegistry {
   private readonly parent: ToolRegistry | undefined;
   /** Specs per tool object: a replaced drop-in tool (same name, new object) gets a fresh spec. */
   private readonly specCache = new WeakMap<AnyTool, ToolSpec>();
-  /** tool_search: what each session has found (kept by the root registry). */
+  /** ToolSearch: what each session has found (kept by the root registry). */
   private readonly found = new Map<string, Set<string>>();
   private search: AnyTool | undefined;
   private searchKey = '';
@@ -122,7 +122,7 @@ export class ToolRegistry {
 
   /**
    * What a session offers the model. Up to TOOL_SEARCH_THRESHOLD tools: all
-   * of them. Beyond: the core tools, tool_search, and the tools this session
+   * of them. Beyond: the core tools, ToolSearch, and the tools this session
    * found with it (so later requests carry them).
    */
   offered(sessionId: string): AnyTool[] {
@@ -137,7 +137,7 @@ export class ToolRegistry {
     return this.parent?.root() ?? this;
   }
 
-  /** tool_search, rebuilt when the set of tools it can load changes (its description names them). */
+  /** ToolSearch, rebuilt when the set of tools it can load changes (its description names them). */
   private searchTool(): AnyTool {
     const root = this.root();
     const candidates = (): AnyTool[] => root.extra(new Set(root.core().map((t) => t.name)));

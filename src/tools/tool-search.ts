@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { defineTool, type AnyTool } from './types.ts';
 
 /**
- * tool_search: with many tools installed, sending every schema on every
+ * ToolSearch: with many tools installed, sending every schema on every
  * request costs tokens and dilutes the model's choice. Past a threshold the
  * model gets the core tools plus this one; what it finds here is added to
  * the session's later requests.
  */
 
-export const TOOL_SEARCH_NAME = 'tool_search';
+export const TOOL_SEARCH_NAME = 'ToolSearch';
 
 export interface ToolSearchDeps {
   /** The tools that are not offered up front. */

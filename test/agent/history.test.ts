@@ -5,7 +5,7 @@ import type { Message } from '../../src/providers/index.ts';
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
 const callTools = (...ids: string[]): Message => ({
   role: 'assistant',
-  content: ids.map((id) => ({ type: 'tool_use', id, name: 'bash', input: { command: 'sleep 1' } })),
+  content: ids.map((id) => ({ type: 'tool_use', id, name: 'Bash', input: { command: 'sleep 1' } })),
 });
 const interrupted = (id: string) => ({
   type: 'tool_result' as const,

@@ -75,7 +75,7 @@ function probeTool(log: { active: number; peak: number }): AnyTool {
 describe('agent loop', () => {
   test('events come in order and every finished message is persisted', async () => {
     writeFileSync(join(cwd, 'a.txt'), 'hello\n');
-    server.script(reply().text('Let me read.').toolUse('read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('It says hello.'));
+    server.script(reply().text('Let me read.').toolUse('Read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('It says hello.'));
     const s = open();
     const events = await collect(s.run('what is in a.txt', new AbortController().signal));
     const types = events.map((e) => e.type).filter((t) => !['text_delta', 'tool_call_delta', 'usage', 'model_stream'].includes(t));
@@ -110,7 +110,7 @@ describe('agent loop', () => {
     expect(firstTurn[0]).toMatchObject({ type: 'message_start', id: expect.stringMatching(/^msg_fake_/) });
     const stored = store.messages.list(s.id).map((m) => m.message.role);
     expect(stored).toEqual(['user', 'assistant', 'user', 'assistant']);
-    expect(store.toolCalls.list(s.id).map((c) => [c.name, c.isError])).toEqual([['read', false]]);
+    expect(store.toolCalls.list(s.id).map((c) => [c.name, c.isError])).toEqual([['Read', false]]);
   });
 
   test('read-only calls in one message run in parallel, in result order', async () => {
@@ -138,7 +138,7 @@ describe('agent loop', () => {
       },
     }) as AnyTool;
     server.script(
-      reply().toolUse('nope', {}).toolUse('read', { file_path: 42 }).toolUse('boom', {}).stop('tool_use'),
+      reply().toolUse('nope', {}).toolUse('Read', { file_path: 42 }).toolUse('boom', {}).stop('tool_use'),
       reply().text('recovered'),
     );
     const events = await collect(open([boom]).run('go', new AbortController().signal));
@@ -163,7 +163,7 @@ describe('agent loop', () => {
   });
 
   test('abort during a tool: the open call gets an aborted result, the turn is saved, one turn_aborted', async () => {
-    server.script(reply().toolUse('bash', { command: 'sleep 20' }, { id: 'b1' }).stop('tool_use'));
+    server.script(reply().toolUse('Bash', { command: 'sleep 20' }, { id: 'b1' }).stop('tool_use'));
     const s = open([], { permissionMode: 'bypassPermissions' });
     const ac = new AbortController();
     const events: AgentEvent[] = [];
@@ -182,9 +182,9 @@ describe('agent loop', () => {
     server.script(reply().text('plan'));
     const events = await collect(open([], { permissionMode: 'plan' }).run('plan it', new AbortController().signal));
     const started = events[0] as Extract<AgentEvent, { type: 'session_started' }>;
-    expect(started.tools).not.toContain('bash');
-    expect(started.tools).not.toContain('edit');
-    expect(started.tools).toContain('read');
+    expect(started.tools).not.toContain('Bash');
+    expect(started.tools).not.toContain('Edit');
+    expect(started.tools).toContain('Read');
     const sent = (server.requests[0]!.body as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(sent).toEqual(started.tools);
   });
@@ -193,9 +193,9 @@ describe('agent loop', () => {
     const broker = new PermissionBroker();
     const remembered: string[] = [];
     server.script(
-      reply().toolUse('bash', { command: 'echo one' }).stop('tool_use'),
-      reply().toolUse('bash', { command: 'echo two' }).stop('tool_use'),
-      reply().toolUse('bash', { command: 'echo three' }).stop('tool_use'),
+      reply().toolUse('Bash', { command: 'echo one' }).stop('tool_use'),
+      reply().toolUse('Bash', { command: 'echo two' }).stop('tool_use'),
+      reply().toolUse('Bash', { command: 'echo three' }).stop('tool_use'),
       reply().text('done'),
     );
     const s = open([], {}, { broker, remembered });
@@ -222,9 +222,9 @@ describe('agent loop', () => {
     const broker = new PermissionBroker();
     const given = settings();
     server.script(
-      reply().toolUse('bash', { command: 'echo one' }).stop('tool_use'),
+      reply().toolUse('Bash', { command: 'echo one' }).stop('tool_use'),
       reply().text('done'),
-      reply().toolUse('bash', { command: 'echo two' }).stop('tool_use'),
+      reply().toolUse('Bash', { command: 'echo two' }).stop('tool_use'),
       reply().text('done again'),
     );
     const s = AgentSession.open({
@@ -275,7 +275,7 @@ describe('agent loop', () => {
 
   test('interactive denial with a message reaches the model', async () => {
     const broker = new PermissionBroker();
-    server.script(reply().toolUse('bash', { command: 'rm -rf build' }).stop('tool_use'), reply().text('ok'));
+    server.script(reply().toolUse('Bash', { command: 'rm -rf build' }).stop('tool_use'), reply().text('ok'));
     const events: AgentEvent[] = [];
     for await (const e of open([], {}, { broker, remembered: [] }).run('clean', new AbortController().signal)) {
       events.push(e);
@@ -290,7 +290,7 @@ describe('agent loop', () => {
     writeFileSync(join(cwd, 'a.txt'), 'A\n');
     server.script(
       // 170k of 200k tokens: over the 80% mark, so the next request is preceded by a summary.
-      reply().text('Reading.').toolUse('read', { file_path: 'a.txt' }).stop('tool_use').usage({ input: 170_000, output: 10 }),
+      reply().text('Reading.').toolUse('Read', { file_path: 'a.txt' }).stop('tool_use').usage({ input: 170_000, output: 10 }),
       reply().text('SUMMARY: user asked about a.txt; it was read.'),
       reply().text('a.txt holds A.'),
     );

@@ -36,7 +36,7 @@ describe('skill tool', () => {
       properties: { name: { type: 'string' }, args: { type: 'string' }, file: { type: 'string' }, list: { type: 'boolean' } },
       additionalProperties: false,
     });
-    expect(new ToolRegistry([tool]).specs()[0]!.name).toBe('skill');
+    expect(new ToolRegistry([tool]).specs()[0]!.name).toBe('Skill');
   });
 
   test('runs a skill: the expanded body, its folder and files, and its tools as advice', async () => {
@@ -47,7 +47,7 @@ describe('skill tool', () => {
       [
         '<skill name="deploy">',
         `Base directory for this skill: ${dir}`,
-        'Its other files (read one with the skill tool: {"name": "deploy", "file": "<path>"}): CHECKLIST.md',
+        'Its other files (read one with the Skill tool: {"name": "deploy", "file": "<path>"}): CHECKLIST.md',
         'While following this skill, use only these tools: Read, Bash(./deploy.sh:*). (moat does not enforce this list; keeping to it is up to you.)',
         '',
         'Deploy api to eu west; see CHECKLIST.md.',
@@ -104,7 +104,7 @@ describe('system prompt listing', () => {
     expect(prompt).toContain('# Skills\n');
     expect(prompt).toContain('- deploy: Deploys a service (When to use: when asked to ship)\n');
     expect(prompt).not.toContain('Deploy ${service}');
-    expect(prompt).toContain('# Agents\nSub-agents you can hand a self-contained task to with the `task` tool (choose by its description):\n- explore: Fast read-only search');
+    expect(prompt).toContain('# Agents\nSub-agents you can hand a self-contained task to with the `Task` tool (choose by its description):\n- explore: Fast read-only search');
     expect(prompt.endsWith('LAST')).toBe(true);
     const bare = buildSystemPrompt({ cwd: '/w', addDirs: [], git: undefined });
     expect(bare).not.toContain('# Skills');

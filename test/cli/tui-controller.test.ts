@@ -149,10 +149,10 @@ test('/permissions remove edits the project file (comments kept) and the open se
 test('an "always" answer holds in the open session until /permissions remove takes it back', async () => {
   const { c, projectFile } = make('[permissions]\n');
   server.script(
-    reply().toolUse('bash', { command: 'echo one' }).stop('tool_use'),
-    reply().toolUse('bash', { command: 'echo two' }).stop('tool_use'),
+    reply().toolUse('Bash', { command: 'echo one' }).stop('tool_use'),
+    reply().toolUse('Bash', { command: 'echo two' }).stop('tool_use'),
     reply().text('done'),
-    reply().toolUse('bash', { command: 'echo three' }).stop('tool_use'),
+    reply().toolUse('Bash', { command: 'echo three' }).stop('tool_use'),
     reply().text('done again'),
   );
   const asked: string[] = [];
@@ -177,13 +177,13 @@ test('sub-agents: the task tool runs one, its status reaches the UI between runs
   expect(c.agentDefinitions().map((d) => d.name)).toContain('explore');
   const updates: SubagentUpdate[] = [];
   c.onSubagentUpdate((u) => updates.push(u));
-  server.route('MAIN', reply().toolUse('task', { description: 'Read notes', prompt: 'CHILD: read notes.txt', tools: ['read'], isolation: 'none' }), reply().text('It says 42.'));
-  server.route('CHILD', reply().toolUse('read', { file_path: join(root, 'notes.txt') }), reply().text('The notes say 42.'));
+  server.route('MAIN', reply().toolUse('Task', { description: 'Read notes', prompt: 'CHILD: read notes.txt', tools: ['read'], isolation: 'none' }), reply().text('It says 42.'));
+  server.route('CHILD', reply().toolUse('Read', { file_path: join(root, 'notes.txt') }), reply().text('The notes say 42.'));
   const events = await drain(c.run({ text: 'MAIN', attachments: [], shellContext: [] }, new AbortController().signal));
   expect(events.filter((e) => e.type.startsWith('subagent_') && e.type !== 'subagent_event').map((e) => e.type)).toEqual(['subagent_started', 'subagent_finished']);
   // Queued, running, …, and once it ended the outcome with its answer.
   expect(updates[0]?.info.status).toBe('queued');
-  expect(updates.some((u) => u.info.status === 'running' && /^read /.test(u.info.lastActivity))).toBe(true);
+  expect(updates.some((u) => u.info.status === 'running' && /^Read /.test(u.info.lastActivity))).toBe(true);
   expect(updates.some((u) => (u.info.tokens ?? 0) > 0)).toBe(true);
   await Bun.sleep(0);
   const last = updates.at(-1);
@@ -194,7 +194,7 @@ test('sub-agents: the task tool runs one, its status reaches the UI between runs
   expect(c.stopSubagent(last?.info.agentId ?? '')).toBe(false);
 
   // A background agent still working when moat exits is stopped before shutdown returns (then the store closes).
-  server.route('BG-MAIN', reply().toolUse('task', { description: 'Slow job', prompt: 'BG-CHILD', tools: ['read'], isolation: 'none', run_in_background: true }), reply().text('started'));
+  server.route('BG-MAIN', reply().toolUse('Task', { description: 'Slow job', prompt: 'BG-CHILD', tools: ['read'], isolation: 'none', run_in_background: true }), reply().text('started'));
   server.route('BG-CHILD', reply().wait(20_000).text('never'));
   // A fresh conversation, so the fake server routes it by its own first message.
   c.newSession();

@@ -59,8 +59,8 @@ describe('folders', () => {
     writeFileSync(join(other, 'here.txt'), 'in other\n');
     writeFileSync(join(extra, 'x.txt'), 'in extra\n');
     server.script(
-      reply().toolUse('read', { file_path: 'here.txt' }).stop('tool_use'),
-      reply().toolUse('read', { file_path: join(extra, 'x.txt') }).stop('tool_use'),
+      reply().toolUse('Read', { file_path: 'here.txt' }).stop('tool_use'),
+      reply().toolUse('Read', { file_path: join(extra, 'x.txt') }).stop('tool_use'),
       reply().text('done'),
     );
     const r = await moat(['-p', 'read', '--cwd', other, '--add-dir', extra]);
@@ -75,8 +75,8 @@ describe('folders', () => {
     writeFileSync(outside, 'TOP SECRET\n');
     Bun.spawnSync(['ln', '-s', outside, join(sb.cwd, 'link.txt')]);
     server.script(
-      reply().toolUse('read', { file_path: '../secret.txt' }).stop('tool_use'),
-      reply().toolUse('read', { file_path: 'link.txt' }).stop('tool_use'),
+      reply().toolUse('Read', { file_path: '../secret.txt' }).stop('tool_use'),
+      reply().toolUse('Read', { file_path: 'link.txt' }).stop('tool_use'),
       reply().text('refused'),
     );
     await moat(['-p', 'steal']);
@@ -127,17 +127,17 @@ describe('sessions', () => {
 describe('output details', () => {
   test('--verbose shows tool activity on stderr, never on stdout; NO_COLOR means no escapes', async () => {
     writeFileSync(join(sb.cwd, 'a.txt'), 'A\n');
-    server.script(reply().toolUse('read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('ok'));
+    server.script(reply().toolUse('Read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('ok'));
     const r = await moat(['-p', 'read a', '--verbose']);
     expect(r.stdout).toBe('ok\n');
-    expect(r.stderr).toContain('read');
+    expect(r.stderr).toContain('Read');
     expect(r.stderr).toContain('a.txt');
     expect(r.stderr).not.toContain('\x1b[');
   });
 
   test('thinking blocks are sent back with their signature', async () => {
     writeFileSync(join(sb.cwd, 'a.txt'), 'A\n');
-    server.script(reply().thinking('let me think', 'sig-123').toolUse('read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('ok'));
+    server.script(reply().thinking('let me think', 'sig-123').toolUse('Read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('ok'));
     await moat(['-p', 'think']);
     const body = server.requests[1]!.body as { messages: { role: string; content: { type: string; signature?: string; thinking?: string }[] }[] };
     expect(body.messages[1]!.content[0]).toEqual({ type: 'thinking', thinking: 'let me think', signature: 'sig-123' });

@@ -39,7 +39,7 @@ describe('MCP end to end', () => {
     // The first answer waits a moment: the server connects in the background meanwhile, as it would while a real model thinks.
     // 14 core tools and 16 of the server's: past 20 the server's tools wait behind tool_search, as WebAssembly tools do.
     server.script(
-      reply().wait(2500).toolUse('tool_search', { query: 'select:mcp__everything__echo' }).stop('tool_use'),
+      reply().wait(2500).toolUse('ToolSearch', { query: 'select:mcp__everything__echo' }).stop('tool_use'),
       reply().toolUse('mcp__everything__echo', { message: 'from the model' }).stop('tool_use'),
       reply().text('Done.'),
     );
@@ -49,7 +49,7 @@ describe('MCP end to end', () => {
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const init = lines.find((l) => l.type === 'system' && l.subtype === 'init') as { mcp_servers: { name: string; status: string }[] };
     expect(init.mcp_servers).toEqual([{ name: 'everything', status: expect.stringMatching(/^(pending|connected)$/) }]);
-    expect((server.requests[1]?.body as Body).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['tool_search', 'mcp__everything__echo']));
+    expect((server.requests[1]?.body as Body).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['ToolSearch', 'mcp__everything__echo']));
     const third = server.requests[2]?.body as Body;
     const result = third.messages.at(-1)?.content.find((c) => c.type === 'tool_result');
     expect(JSON.stringify(result?.content)).toContain('Echo: from the model');

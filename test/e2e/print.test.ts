@@ -62,7 +62,7 @@ describe('moat -p', () => {
 
   test('read then answer: the file content goes back to the model', async () => {
     writeFileSync(join(sb.cwd, 'notes.txt'), 'alpha\nbeta\n');
-    server.script(reply().text('Reading.').toolUse('read', { file_path: 'notes.txt' }, { fragments: 4 }).stop('tool_use'), reply().text('It has two lines.'));
+    server.script(reply().text('Reading.').toolUse('Read', { file_path: 'notes.txt' }, { fragments: 4 }).stop('tool_use'), reply().text('It has two lines.'));
     const r = await moat(['-p', 'how many lines in notes.txt?']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('It has two lines.\n');
@@ -77,8 +77,8 @@ describe('moat -p', () => {
     const file = join(sb.cwd, 'app.ts');
     writeFileSync(file, 'const port = 3000;\n');
     server.script(
-      reply().toolUse('read', { file_path: 'app.ts' }).stop('tool_use'),
-      reply().toolUse('edit', { file_path: 'app.ts', old_string: '3000', new_string: '8080' }).stop('tool_use'),
+      reply().toolUse('Read', { file_path: 'app.ts' }).stop('tool_use'),
+      reply().toolUse('Edit', { file_path: 'app.ts', old_string: '3000', new_string: '8080' }).stop('tool_use'),
       reply().text('Changed the port.'),
     );
     const r = await moat(['-p', 'use port 8080', '--permission-mode', 'acceptEdits']);
@@ -91,8 +91,8 @@ describe('moat -p', () => {
     const file = join(sb.cwd, 'app.ts');
     writeFileSync(file, 'const port = 3000;\n');
     server.script(
-      reply().toolUse('read', { file_path: 'app.ts' }).stop('tool_use'),
-      reply().toolUse('edit', { file_path: 'app.ts', old_string: '3000', new_string: '8080' }).stop('tool_use'),
+      reply().toolUse('Read', { file_path: 'app.ts' }).stop('tool_use'),
+      reply().toolUse('Edit', { file_path: 'app.ts', old_string: '3000', new_string: '8080' }).stop('tool_use'),
       reply().text('I could not edit.'),
     );
     const r = await moat(['-p', 'use port 8080']);
@@ -104,7 +104,7 @@ describe('moat -p', () => {
   });
 
   test('bash runs read-only in default mode; writing asks (denied in -p) and is allowed by --allowedTools', async () => {
-    server.script(reply().toolUse('bash', { command: 'echo hi > made.txt' }).stop('tool_use'), reply().text('refused'));
+    server.script(reply().toolUse('Bash', { command: 'echo hi > made.txt' }).stop('tool_use'), reply().text('refused'));
     await moat(['-p', 'make a file']);
     expect(existsSync(join(sb.cwd, 'made.txt'))).toBe(false);
     const [refused] = toolResults(server, 1);
@@ -112,7 +112,7 @@ describe('moat -p', () => {
     expect(resultText(refused!)).toContain('the sandbox is read-only for this command; call Bash again with sandbox');
 
     server.requests.length = 0;
-    server.script(reply().toolUse('bash', { command: 'echo hi > made.txt', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('denied'));
+    server.script(reply().toolUse('Bash', { command: 'echo hi > made.txt', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('denied'));
     await moat(['-p', 'make a file']);
     expect(existsSync(join(sb.cwd, 'made.txt'))).toBe(false);
     const [denied] = toolResults(server, 1);
@@ -120,7 +120,7 @@ describe('moat -p', () => {
     expect(resultText(denied!)).toContain('--allowedTools');
 
     server.requests.length = 0;
-    server.script(reply().toolUse('bash', { command: 'echo hi' }).stop('tool_use'), reply().text('ran'));
+    server.script(reply().toolUse('Bash', { command: 'echo hi' }).stop('tool_use'), reply().text('ran'));
     const r = await moat(['-p', 'say hi', '--allowedTools', 'Bash(echo:*)']);
     expect(r.stdout).toBe('ran\n');
     const [ok] = toolResults(server, 1);
@@ -129,7 +129,7 @@ describe('moat -p', () => {
   });
 
   test('a chained command does not slip past a prefix rule', async () => {
-    server.script(reply().toolUse('bash', { command: 'echo ok && touch pwned' }).stop('tool_use'), reply().text('done'));
+    server.script(reply().toolUse('Bash', { command: 'echo ok && touch pwned' }).stop('tool_use'), reply().text('done'));
     await moat(['-p', 'x', '--allowedTools', 'Bash(echo:*)']);
     expect(existsSync(join(sb.cwd, 'pwned'))).toBe(false);
     expect(toolResults(server, 1)[0]!.is_error).toBe(true);
@@ -156,7 +156,7 @@ describe('moat -p', () => {
 
   test('--output-format stream-json: every line matches the public schema; one assistant line per block sharing the message id', async () => {
     writeFileSync(join(sb.cwd, 'a.txt'), 'A\n');
-    server.script(reply().text('Look').toolUse('read', { file_path: 'a.txt' }, { fragments: 3 }).stop('tool_use'), reply().text('Done'));
+    server.script(reply().text('Look').toolUse('Read', { file_path: 'a.txt' }, { fragments: 3 }).stop('tool_use'), reply().text('Done'));
     const r = await moat(['-p', 'go', '--output-format', 'stream-json']);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => OutputLine.parse(JSON.parse(l)));
@@ -217,9 +217,9 @@ describe('moat -p', () => {
   });
 
   test('a denied call is listed in permission_denials', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('could not'));
+    server.script(reply().toolUse('Bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('could not'));
     const r = await moat(['-p', 'go', '--output-format', 'json']);
-    expect(JSON.parse(r.stdout).permission_denials).toEqual([{ tool_name: 'bash', tool_use_id: expect.any(String), tool_input: { command: 'touch x', sandbox: 'workspace-write' } }]);
+    expect(JSON.parse(r.stdout).permission_denials).toEqual([{ tool_name: 'Bash', tool_use_id: expect.any(String), tool_input: { command: 'touch x', sandbox: 'workspace-write' } }]);
   });
 
   test('--continue resumes the latest session in this folder with its history', async () => {
@@ -272,14 +272,14 @@ describe('exit codes and failures', () => {
   });
 
   test('--max-turns stops with exit 3', async () => {
-    server.script(reply().toolUse('ls', {}).stop('tool_use'), reply().toolUse('ls', {}).stop('tool_use'));
+    server.script(reply().toolUse('LS', {}).stop('tool_use'), reply().toolUse('LS', {}).stop('tool_use'));
     const r = await moat(['-p', 'loop', '--max-turns', '2', '--output-format', 'json']);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'error_max_turns', num_turns: 2, is_error: true });
   });
 
   test('--max-budget-usd stops with exit 4', async () => {
-    server.script(reply().toolUse('ls', {}).stop('tool_use').usage({ input: 1_000_000, output: 0 }));
+    server.script(reply().toolUse('LS', {}).stop('tool_use').usage({ input: 1_000_000, output: 0 }));
     const r = await moat(['-p', 'spend', '--max-budget-usd', '0.5', '--output-format', 'json']);
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'error_max_budget_usd', num_turns: 1 });
@@ -357,7 +357,7 @@ describe('exit codes and failures', () => {
   });
 
   test('kill -9 during a tool loses nothing finished; --continue works and the history is valid', async () => {
-    server.script(reply().text('Running it.').toolUse('bash', { command: 'sleep 30' }).stop('tool_use'));
+    server.script(reply().text('Running it.').toolUse('Bash', { command: 'sleep 30' }).stop('tool_use'));
     const proc = spawnMoat(['-p', 'run sleep', '--allowedTools', 'Bash(sleep:*)'], { cwd: sb.cwd, env: sb.env });
     // The assistant message is saved before the tool runs; wait until the tool is running.
     await waitUntil(() => Bun.spawnSync(['pgrep', '-f', 'sleep 30']).exitCode === 0, 10_000, 'the tool to start');

@@ -89,7 +89,7 @@ const toolResultsSent = (i: number) =>
 describe('Claude Agent SDK → moat', () => {
   test('read-then-answer: system init, assistant, the tool result with tool_use_result, one result', async () => {
     writeFileSync(join(sb.cwd, 'a.txt'), 'hello\n');
-    server.script(reply().text('Let me read.').toolUse('read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('It says hello.'));
+    server.script(reply().text('Let me read.').toolUse('Read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('It says hello.'));
     const messages = await all(query({ prompt: 'what is in a.txt', options: options() }));
     expect(messages[0]).toMatchObject({ type: 'system', subtype: 'init', cwd: sb.cwd, model: 'claude-sonnet-4-5' });
     const r = resultOf(messages);
@@ -105,8 +105,8 @@ describe('Claude Agent SDK → moat', () => {
   test('canUseTool: a denied Bash call is refused with the message, an allowed one runs', async () => {
     server.script(
       // Writing in the working folder is what asks: by default bash runs in the read-only OS sandbox.
-      reply().toolUse('bash', { command: 'touch denied.txt', sandbox: 'workspace-write' }).stop('tool_use'),
-      reply().toolUse('bash', { command: 'touch allowed.txt', sandbox: 'workspace-write' }).stop('tool_use'),
+      reply().toolUse('Bash', { command: 'touch denied.txt', sandbox: 'workspace-write' }).stop('tool_use'),
+      reply().toolUse('Bash', { command: 'touch allowed.txt', sandbox: 'workspace-write' }).stop('tool_use'),
       reply().text('done'),
     );
     const asked: string[] = [];
@@ -121,18 +121,18 @@ describe('Claude Agent SDK → moat', () => {
         }),
       }),
     );
-    expect(asked).toEqual(['bash touch denied.txt', 'bash touch allowed.txt']);
+    expect(asked).toEqual(['Bash touch denied.txt', 'Bash touch allowed.txt']);
     expect(existsSync(join(sb.cwd, 'denied.txt'))).toBe(false);
     expect(existsSync(join(sb.cwd, 'allowed.txt'))).toBe(true);
     expect(toolResultsSent(1)[0]).toMatchObject({ is_error: true });
     expect(JSON.stringify(toolResultsSent(1)[0]!.content)).toContain('not that one');
     const r = resultOf(messages);
     expect(r.subtype).toBe('success');
-    expect(r.permission_denials).toEqual([{ tool_name: 'bash', tool_use_id: expect.any(String), tool_input: { command: 'touch denied.txt', sandbox: 'workspace-write' } }]);
+    expect(r.permission_denials).toEqual([{ tool_name: 'Bash', tool_use_id: expect.any(String), tool_input: { command: 'touch denied.txt', sandbox: 'workspace-write' } }]);
   });
 
   test('canUseTool updatedInput: the call runs with the input the program gave', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch original.txt', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('done'));
+    server.script(reply().toolUse('Bash', { command: 'touch original.txt', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('done'));
     await all(
       query({
         prompt: 'make a file',
@@ -199,9 +199,9 @@ describe('Claude Agent SDK → moat', () => {
 
   test('setPermissionMode: after acceptEdits, the next turn writes without asking', async () => {
     server.script(
-      reply().toolUse('write', { file_path: 'first.txt', content: '1\n' }).stop('tool_use'),
+      reply().toolUse('Write', { file_path: 'first.txt', content: '1\n' }).stop('tool_use'),
       reply().text('not written'),
-      reply().toolUse('write', { file_path: 'second.txt', content: '2\n' }).stop('tool_use'),
+      reply().toolUse('Write', { file_path: 'second.txt', content: '2\n' }).stop('tool_use'),
       reply().text('written'),
     );
     const input = openPrompt('write first');
@@ -227,7 +227,7 @@ describe('Claude Agent SDK → moat', () => {
     input.close();
     q.close();
     expect(results).toEqual(['not written', 'written']);
-    expect(asked).toEqual(['write']);
+    expect(asked).toEqual(['Write']);
     expect(existsSync(join(sb.cwd, 'first.txt'))).toBe(false);
     expect(existsSync(join(sb.cwd, 'second.txt'))).toBe(true);
   });
@@ -251,7 +251,7 @@ describe('Claude Agent SDK → moat', () => {
   });
 
   test('a PreToolUse hook callback in the program blocks a Bash call', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch hooked.txt' }).stop('tool_use'), reply().text('blocked, ok'));
+    server.script(reply().toolUse('Bash', { command: 'touch hooked.txt' }).stop('tool_use'), reply().text('blocked, ok'));
     const seen: string[] = [];
     const messages = await all(
       query({
@@ -262,7 +262,7 @@ describe('Claude Agent SDK → moat', () => {
           hooks: {
             PreToolUse: [
               {
-                matcher: 'bash',
+                matcher: 'Bash',
                 hooks: [
                   async (input) => {
                     seen.push(input.hook_event_name === 'PreToolUse' ? String((input.tool_input as { command: string }).command) : '');

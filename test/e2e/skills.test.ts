@@ -48,7 +48,7 @@ describe('moat -p "/name args"', () => {
     expect(text).toContain('Explain `src/x.ts` to an engineer who is new to this codebase.');
     expect(text).toContain('**Where to go next**');
     expect(text).not.toContain('$ARGUMENTS');
-    expect(bodyOf(0).tools.map((t) => t.name)).toContain('skill');
+    expect(bodyOf(0).tools.map((t) => t.name)).toContain('Skill');
     const system = JSON.stringify(bodyOf(0).system);
     expect(system).toContain('# Skills');
     expect(system).toContain('- code-review: Reviews the staged changes');
@@ -88,7 +88,7 @@ describe('moat -p "/name args"', () => {
   });
 
   test('the model calls the skill tool and gets the expanded body back', async () => {
-    server.script(reply().toolUse('skill', { name: 'write-tests', args: 'src/date.ts' }).stop('tool_use'), reply().text('done'));
+    server.script(reply().toolUse('Skill', { name: 'write-tests', args: 'src/date.ts' }).stop('tool_use'), reply().text('done'));
     const r = await moat(['-p', 'add tests for the date helpers']);
     expect(r.code).toBe(0);
     const result = bodyOf(1).messages.at(-1)!.content.find((c) => c.type === 'tool_result')!;

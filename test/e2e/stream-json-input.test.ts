@@ -89,9 +89,9 @@ describe('stream-json input', () => {
     expect(r.code).toBe(0);
     expect([body(0).model, body(1).model]).toEqual(['claude-sonnet-4-5', 'claude-opus-4-5']);
     // Plan mode offers only read-only tools (bash too: the OS sandbox keeps it read-only).
-    expect(body(1).tools.map((t) => t.name)).not.toContain('write');
-    expect(body(1).tools.map((t) => t.name)).toContain('bash');
-    expect(body(0).tools.map((t) => t.name)).toContain('write');
+    expect(body(1).tools.map((t) => t.name)).not.toContain('Write');
+    expect(body(1).tools.map((t) => t.name)).toContain('Bash');
+    expect(body(0).tools.map((t) => t.name)).toContain('Write');
   });
 
   test('--replay-user-messages echoes each prompt as a user line before its turn', async () => {
@@ -131,7 +131,7 @@ describe('Claude Code flags', () => {
     const r = await runMoat(['-p', 'q', '--tools', 'read,grep', '--agents', agents, '--output-format', 'stream-json'], { cwd: sb.cwd, env: sb.env });
     expect(r.code).toBe(0);
     const names = body(0).tools.map((t) => t.name);
-    expect(names.sort()).toEqual(['grep', 'read']);
+    expect(names.sort()).toEqual(['Grep', 'Read']);
     expect(lines(r.stdout)[0]).toMatchObject({ subtype: 'init', agents: expect.arrayContaining(['reviewer']) });
   });
 
@@ -151,7 +151,7 @@ describe('Claude Code flags', () => {
   });
 
   test('--settings (JSON or a file): its deny rules and model apply', async () => {
-    server.script(reply().toolUse('bash', { command: 'echo hi' }).stop('tool_use'), reply().text('ok'), reply().text('ok'));
+    server.script(reply().toolUse('Bash', { command: 'echo hi' }).stop('tool_use'), reply().text('ok'), reply().text('ok'));
     const inline = JSON.stringify({ permissions: { deny: ['Bash(echo:*)'] }, model: 'claude-opus-4-5' });
     const r = await runMoat(['-p', 'q', '--settings', inline, '--allowedTools', 'Bash', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
     expect(r.code).toBe(0);
@@ -176,15 +176,15 @@ describe('Claude Code flags', () => {
   });
 
   test('--debug: progress lines on stderr, stdout unchanged', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('ok'));
+    server.script(reply().toolUse('Bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('ok'));
     const r = await runMoat(['-p', 'q', '--debug', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'ok' });
     expect(r.stderr).toContain('moat: turn 1');
-    expect(r.stderr).toContain('bash denied:');
+    expect(r.stderr).toContain('Bash denied:');
   });
 
   test('--max-thinking-tokens turns thinking on with that budget; --dangerously-skip-permissions runs without asking', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch made.txt' }).stop('tool_use'), reply().text('ok'));
+    server.script(reply().toolUse('Bash', { command: 'touch made.txt' }).stop('tool_use'), reply().text('ok'));
     const r = await runMoat(['-p', 'q', '--max-thinking-tokens', '2048', '--dangerously-skip-permissions', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
     expect(r.code).toBe(0);
     expect((server.requests[0]!.body as { thinking?: unknown }).thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
@@ -193,7 +193,7 @@ describe('Claude Code flags', () => {
   });
 
   test('--permission-mode dontAsk denies what would be asked, without asking', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('ok'));
+    server.script(reply().toolUse('Bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('ok'));
     const r = await runMoat(['-p', 'q', '--permission-mode', 'dontAsk', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
     expect(JSON.parse(r.stdout).permission_denials).toHaveLength(1);
   });

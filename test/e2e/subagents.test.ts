@@ -57,8 +57,8 @@ function editingAgent(marker: string, file: string, from: string, to: string): v
   server.route(
     marker,
     // A pause first, so the two agents' conversations overlap in time.
-    reply().wait(150).toolUse('read', { file_path: file }),
-    reply().toolUse('edit', { file_path: file, old_string: from, new_string: to }),
+    reply().wait(150).toolUse('Read', { file_path: file }),
+    reply().toolUse('Edit', { file_path: file, old_string: from, new_string: to }),
     reply().text(`edited ${file}`),
   );
 }
@@ -68,9 +68,9 @@ describe('parallel background sub-agents in worktrees', () => {
     server.route(
       'PARALLEL',
       reply()
-        .toolUse('task', { description: 'Edit a', prompt: 'EDIT-A: change alpha to ALPHA in a.txt', run_in_background: true }, { id: 'toolu_task_a' })
-        .toolUse('task', { description: 'Edit b', prompt: 'EDIT-B: change beta to BETA in b.txt', run_in_background: true }, { id: 'toolu_task_b' }),
-      reply().toolUse('task_result', {}),
+        .toolUse('Task', { description: 'Edit a', prompt: 'EDIT-A: change alpha to ALPHA in a.txt', run_in_background: true }, { id: 'toolu_task_a' })
+        .toolUse('Task', { description: 'Edit b', prompt: 'EDIT-B: change beta to BETA in b.txt', run_in_background: true }, { id: 'toolu_task_b' }),
+      reply().toolUse('TaskResult', {}),
       reply().text('both done'),
     );
     editingAgent('EDIT-A', 'a.txt', 'alpha', 'ALPHA');
@@ -144,7 +144,7 @@ describe('parallel background sub-agents in worktrees', () => {
   });
 
   test('a merge conflict is reported and leaves the repository recoverable', async () => {
-    server.route('CONFLICT', reply().toolUse('task', { description: 'Edit a', prompt: 'EDIT-C: change alpha' }), reply().text('done'));
+    server.route('CONFLICT', reply().toolUse('Task', { description: 'Edit a', prompt: 'EDIT-C: change alpha' }), reply().text('done'));
     editingAgent('EDIT-C', 'a.txt', 'alpha', 'from the agent');
     expect((await moat(['-p', 'CONFLICT', '--permission-mode', 'acceptEdits'])).code).toBe(0);
     write(repo, 'a.txt', 'from the user\n');
@@ -170,8 +170,8 @@ describe('moat -p --worktree', () => {
     write(repo, 'scratch.txt', 'untracked\n');
     const before = status(repo);
     server.script(
-      reply().toolUse('read', { file_path: 'b.txt' }),
-      reply().toolUse('edit', { file_path: 'b.txt', old_string: 'beta', new_string: 'BETA' }),
+      reply().toolUse('Read', { file_path: 'b.txt' }),
+      reply().toolUse('Edit', { file_path: 'b.txt', old_string: 'beta', new_string: 'BETA' }),
       reply().text('changed b'),
     );
     const r = await moat(['-p', 'Uppercase beta', '--worktree', '--permission-mode', 'acceptEdits']);
@@ -216,13 +216,13 @@ describe('stopping background sub-agents', () => {
     server.route(
       'STOPPER',
       reply()
-        .toolUse('task', { description: 'Long one', prompt: 'LONG-1', run_in_background: true })
-        .toolUse('task', { description: 'Long two', prompt: 'LONG-2', run_in_background: true }),
+        .toolUse('Task', { description: 'Long one', prompt: 'LONG-1', run_in_background: true })
+        .toolUse('Task', { description: 'Long two', prompt: 'LONG-2', run_in_background: true }),
       // Never answered: moat is interrupted while this call waits.
-      reply().toolUse('task_result', { timeout_ms: 60_000 }),
+      reply().toolUse('TaskResult', { timeout_ms: 60_000 }),
     );
-    server.route('LONG-1', reply().toolUse('write', { file_path: 'one.txt', content: 'one\n' }), reply().toolUse('bash', { command: `${marker}1` }));
-    server.route('LONG-2', reply().toolUse('bash', { command: `${marker}2` }));
+    server.route('LONG-1', reply().toolUse('Write', { file_path: 'one.txt', content: 'one\n' }), reply().toolUse('Bash', { command: `${marker}1` }));
+    server.route('LONG-2', reply().toolUse('Bash', { command: `${marker}2` }));
     const proc = spawnMoat(['-p', 'STOPPER', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(sleep:*)'], { cwd: repo, env: sb.env });
     await waitUntil(() => alive(`${marker}1`) && alive(`${marker}2`), 15_000, 'both agents to run their command');
 

@@ -46,9 +46,9 @@ test('a foreground sub-agent: its card shows live status, then its answer', asyn
   const sb = makeSandbox(server.url);
   const notes = join(sb.cwd, 'notes.txt');
   writeFileSync(notes, 'the answer is 42\n');
-  server.route('FG-MAIN', reply().toolUse('task', { description: 'Read the notes', prompt: 'FG-CHILD: what does notes.txt say?', tools: ['read'] }), reply().text('The sub-agent found 42.'));
+  server.route('FG-MAIN', reply().toolUse('Task', { description: 'Read the notes', prompt: 'FG-CHILD: what does notes.txt say?', tools: ['read'] }), reply().text('The sub-agent found 42.'));
   // Pauses keep each state on screen long enough to be seen.
-  server.route('FG-CHILD', reply().wait(1200).toolUse('read', { file_path: notes }), reply().wait(1500).text('notes.txt says the answer is 42.'));
+  server.route('FG-CHILD', reply().wait(1200).toolUse('Read', { file_path: notes }), reply().wait(1500).text('notes.txt says the answer is 42.'));
   const s = launch(sb, sb.cwd);
   await s.waitFor('Ask moat');
   await prompt(s, 'FG-MAIN: ask a sub-agent');
@@ -67,13 +67,13 @@ test('a background worktree agent edits on its branch; /agents merges it into th
   const repo = makeRepo({ 'a.txt': 'alpha\n' }, sb.cwd);
   server.route(
     'BG-MAIN',
-    reply().toolUse('task', { description: 'Edit a', prompt: 'BG-EDIT: change alpha to ALPHA in a.txt', run_in_background: true }),
+    reply().toolUse('Task', { description: 'Edit a', prompt: 'BG-EDIT: change alpha to ALPHA in a.txt', run_in_background: true }),
     reply().text('Started the edit in the background.'),
   );
   server.route(
     'BG-EDIT',
-    reply().wait(800).toolUse('read', { file_path: 'a.txt' }),
-    reply().wait(800).toolUse('edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' }),
+    reply().wait(800).toolUse('Read', { file_path: 'a.txt' }),
+    reply().wait(800).toolUse('Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' }),
     reply().text('edited a.txt'),
   );
   const s = launch(sb, repo);
@@ -110,7 +110,7 @@ test('a background worktree agent edits on its branch; /agents merges it into th
 test('moat exits cleanly with a background agent still running: it is stopped and its worktree kept', async () => {
   const sb = makeSandbox(server.url);
   const repo = makeRepo({ 'a.txt': 'alpha\n' }, sb.cwd);
-  server.route('SLOW-MAIN', reply().toolUse('task', { description: 'Slow edit', prompt: 'SLOW-EDIT: edit', run_in_background: true }), reply().text('Off it goes.'));
+  server.route('SLOW-MAIN', reply().toolUse('Task', { description: 'Slow edit', prompt: 'SLOW-EDIT: edit', run_in_background: true }), reply().text('Off it goes.'));
   server.route('SLOW-EDIT', reply().wait(60_000).text('never'));
   const s = launch(sb, repo);
   await s.waitFor('Ask moat');

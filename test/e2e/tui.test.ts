@@ -126,11 +126,11 @@ test('approvals: allow once, then allow always, then no prompt', async () => {
   const file = join(sb.cwd, 'a.txt');
   writeFileSync(file, 'one\n');
   server.script(
-    reply().toolUse('read', { file_path: file }).toolUse('edit', { file_path: file, old_string: 'one', new_string: 'two' }).stop('tool_use'),
+    reply().toolUse('Read', { file_path: file }).toolUse('Edit', { file_path: file, old_string: 'one', new_string: 'two' }).stop('tool_use'),
     reply().text('Edited once.').stop('end_turn'),
-    reply().toolUse('edit', { file_path: file, old_string: 'two', new_string: 'three' }).stop('tool_use'),
+    reply().toolUse('Edit', { file_path: file, old_string: 'two', new_string: 'three' }).stop('tool_use'),
     reply().text('Edited twice.').stop('end_turn'),
-    reply().toolUse('edit', { file_path: file, old_string: 'three', new_string: 'four' }).stop('tool_use'),
+    reply().toolUse('Edit', { file_path: file, old_string: 'three', new_string: 'four' }).stop('tool_use'),
     reply().text('Edited thrice.').stop('end_turn'),
   );
   const s = launch(sb);

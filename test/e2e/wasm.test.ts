@@ -69,17 +69,17 @@ const moat = (args: string[]) => runMoat(args, { cwd: sb.cwd, env: sb.env });
 describe('WebAssembly tools in moat -p', () => {
   test('bundled tools: found with tool_search, then called by the model; no transpile at run time', async () => {
     server.script(
-      reply().toolUse('tool_search', { query: 'select:calculate,base64_encode' }).stop('tool_use'),
+      reply().toolUse('ToolSearch', { query: 'select:calculate,base64_encode' }).stop('tool_use'),
       reply().toolUse('calculate', { expression: '6*7' }).toolUse('base64_encode', { text: 'moat' }).stop('tool_use'),
       reply().text('42, bW9hdA=='),
     );
     const r = await moat(['-p', 'compute']);
     expect(r).toEqual({ code: 0, stdout: '42, bW9hdA==\n', stderr: '' });
     // More than 20 tools: the core ones plus tool_search, which names what it can load.
-    expect(toolNames(0)).toContain('tool_search');
-    expect(toolNames(0)).toContain('web_fetch');
+    expect(toolNames(0)).toContain('ToolSearch');
+    expect(toolNames(0)).toContain('WebFetch');
     expect(toolNames(0)).not.toContain('calculate');
-    expect(body(0).tools.find((t) => t.name === 'tool_search')!.description).toContain('calculate, current_time');
+    expect(body(0).tools.find((t) => t.name === 'ToolSearch')!.description).toContain('calculate, current_time');
     expect(results(1)).toEqual([{ text: expect.stringContaining('Found 2 tools') as unknown as string, isError: false }]);
     expect(toolNames(1)).toEqual([...toolNames(0), 'base64_encode', 'calculate']);
     expect(results(2)).toEqual([
@@ -94,7 +94,7 @@ describe('WebAssembly tools in moat -p', () => {
   test('a limit hit comes back as an error result with the sandbox message', async () => {
     mkdirSync(join(sb.cwd, '.moat'), { recursive: true });
     writeFileSync(join(sb.cwd, '.moat', 'config.toml'), '[tools.calculate]\nfuel = 1000\n');
-    server.script(reply().toolUse('tool_search', { query: 'select:calculate' }).stop('tool_use'), reply().toolUse('calculate', { expression: '1+1' }).stop('tool_use'), reply().text('no'));
+    server.script(reply().toolUse('ToolSearch', { query: 'select:calculate' }).stop('tool_use'), reply().toolUse('calculate', { expression: '1+1' }).stop('tool_use'), reply().text('no'));
     const r = await moat(['-p', 'compute']);
     expect(r.code).toBe(0);
     expect(results(2)).toEqual([{ text: '[{"type":"text","text":"calculate was stopped: fuel exhausted after 1,000 units. Try a smaller input."}]', isError: true }]);
@@ -110,18 +110,18 @@ describe('WebAssembly tools in moat -p', () => {
       if (i === 4) rmSync(join(tools, 'greet.wasm'));
     };
     server.script(
-      reply().toolUse('ls', {}).stop('tool_use'),
+      reply().toolUse('LS', {}).stop('tool_use'),
       // The component arrives while this answer streams; the watcher registers it before the next turn.
-      reply().wait(1500).toolUse('ls', {}).stop('tool_use'),
-      reply().toolUse('tool_search', { query: 'repeat text capitals' }).stop('tool_use'),
+      reply().wait(1500).toolUse('LS', {}).stop('tool_use'),
+      reply().toolUse('ToolSearch', { query: 'repeat text capitals' }).stop('tool_use'),
       reply().toolUse('greet', { text: 'hello', upper: true }).stop('tool_use'),
-      reply().wait(1500).toolUse('ls', {}).stop('tool_use'),
+      reply().wait(1500).toolUse('LS', {}).stop('tool_use'),
       reply().text('done'),
     );
     const r = await moat(['-p', 'greet']);
     expect(r).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
-    expect(body(1).tools.find((t) => t.name === 'tool_search')!.description).not.toContain('greet');
-    expect(body(2).tools.find((t) => t.name === 'tool_search')!.description).toContain('greet');
+    expect(body(1).tools.find((t) => t.name === 'ToolSearch')!.description).not.toContain('greet');
+    expect(body(2).tools.find((t) => t.name === 'ToolSearch')!.description).toContain('greet');
     expect(results(3)[0]!.text).toContain('- greet: Repeat a text, optionally in capitals.');
     expect(toolNames(3)).toContain('greet');
     expect(results(4)).toEqual([{ text: '[{"type":"text","text":"HELLO"}]', isError: false }]);
@@ -143,16 +143,16 @@ describe('WebAssembly tools in moat -p', () => {
     };
     sitePaths.length = 0;
     server.script(
-      reply().toolUse('ls', {}).stop('tool_use'),
+      reply().toolUse('LS', {}).stop('tool_use'),
       // A 14 MB component: transpiled and asked for its --help (~2.5 s cold on an idle 2-core machine) while this answer streams.
-      reply().wait(8000).toolUse('ls', {}).stop('tool_use'),
-      reply().toolUse('tool_search', { query: 'select:fetch_url' }).stop('tool_use'),
+      reply().wait(8000).toolUse('LS', {}).stop('tool_use'),
+      reply().toolUse('ToolSearch', { query: 'select:fetch_url' }).stop('tool_use'),
       reply()
         .toolUse('fetch_url', { url: `${allowed}/page` })
         // Same server, but a host name the manifest does not grant: refused before any connection.
         .toolUse('fetch_url', { url: `http://localhost:${site.port}/secret` })
         .stop('tool_use'),
-      reply().wait(1500).toolUse('ls', {}).stop('tool_use'),
+      reply().wait(1500).toolUse('LS', {}).stop('tool_use'),
       reply().text('done'),
     );
     const r = await runMoat(['-p', 'fetch', '--allowedTools', 'fetch_url'], {
@@ -161,8 +161,8 @@ describe('WebAssembly tools in moat -p', () => {
       bin: MOAT_TEST_BIN,
     });
     expect(r).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
-    expect(body(1).tools.find((t) => t.name === 'tool_search')!.description).not.toContain('fetch_url');
-    expect(body(2).tools.find((t) => t.name === 'tool_search')!.description).toContain('fetch_url');
+    expect(body(1).tools.find((t) => t.name === 'ToolSearch')!.description).not.toContain('fetch_url');
+    expect(body(2).tools.find((t) => t.name === 'ToolSearch')!.description).toContain('fetch_url');
     expect(toolNames(3)).toContain('fetch_url');
     const [ok, refused] = results(4);
     expect(ok).toEqual({ text: '[{"type":"text","text":"200 hello from loopback"}]', isError: false });
@@ -179,7 +179,7 @@ describe('WebAssembly tools in moat -p', () => {
     writeFileSync(join(tools, 'fetch_url.wasm'), fetchUrl);
     sitePaths.length = 0;
     server.script(
-      reply().toolUse('tool_search', { query: 'select:fetch_url' }).stop('tool_use'),
+      reply().toolUse('ToolSearch', { query: 'select:fetch_url' }).stop('tool_use'),
       reply().toolUse('fetch_url', { url: `http://127.0.0.1:${site.port}/page` }).stop('tool_use'),
       reply().text('done'),
     );

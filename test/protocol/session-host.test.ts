@@ -98,7 +98,7 @@ describe('session host', () => {
   });
 
   test('a permission prompt is one event answered by one operation', async () => {
-    server.script(reply().toolUse('bash', { command: 'echo hi' }).stop('tool_use'), reply().text('ran it'));
+    server.script(reply().toolUse('Bash', { command: 'echo hi' }).stop('tool_use'), reply().text('ran it'));
     const { host: h } = host(true);
     const events: SessionEvent[] = [];
     for await (const e of h.turn('run echo', new AbortController().signal)) {
@@ -111,7 +111,7 @@ describe('session host', () => {
   });
 
   test('interrupt while a question is open withdraws it and ends the run as aborted', async () => {
-    server.script(reply().toolUse('bash', { command: 'echo hi' }).stop('tool_use'));
+    server.script(reply().toolUse('Bash', { command: 'echo hi' }).stop('tool_use'));
     const { host: h } = host(true);
     const controller = new AbortController();
     const events: SessionEvent[] = [];

@@ -96,7 +96,7 @@ async function drive(first: unknown[], answer: (line: Record<string, unknown>) =
 
 describe('stream-json client', () => {
   test('can_use_tool goes to the program with the suggested rule; its deny reaches the model', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch x' }).stop('tool_use'), reply().text('fine'));
+    server.script(reply().toolUse('Bash', { command: 'touch x' }).stop('tool_use'), reply().text('fine'));
     const { out, outcome } = await drive(
       [user('go')],
       (line) => {
@@ -109,7 +109,7 @@ describe('stream-json client', () => {
     const ask = out.find((l) => l['type'] === 'control_request');
     expect(ask?.['request']).toMatchObject({
       subtype: 'can_use_tool',
-      tool_name: 'bash',
+      tool_name: 'Bash',
       input: { command: 'touch x' },
       permission_suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'touch:*' }], behavior: 'allow', destination: 'localSettings' }],
     });
@@ -118,9 +118,9 @@ describe('stream-json client', () => {
   });
 
   test('a hook callback registration becomes a callback that asks the program', async () => {
-    server.script(reply().toolUse('bash', { command: 'touch y' }).stop('tool_use'), reply().text('ok'));
+    server.script(reply().toolUse('Bash', { command: 'touch y' }).stop('tool_use'), reply().text('ok'));
     const { out } = await drive(
-      [{ type: 'control_request', request_id: 'i', request: { subtype: 'initialize', hooks: { PreToolUse: [{ matcher: 'ba.*', hookCallbackIds: ['h1'] }] } } }, user('go')],
+      [{ type: 'control_request', request_id: 'i', request: { subtype: 'initialize', hooks: { PreToolUse: [{ matcher: 'Ba.*', hookCallbackIds: ['h1'] }] } } }, user('go')],
       (line) => {
         const req = line['request'] as { subtype?: string; callback_id?: string } | undefined;
         if (req?.subtype !== 'hook_callback') return undefined;
@@ -129,9 +129,9 @@ describe('stream-json client', () => {
       false,
     );
     const call = out.find((l) => (l['request'] as { subtype?: string } | undefined)?.subtype === 'hook_callback');
-    expect(call?.['request']).toMatchObject({ callback_id: 'h1', input: { hook_event_name: 'PreToolUse', tool_name: 'bash', tool_input: { command: 'touch y' } } });
+    expect(call?.['request']).toMatchObject({ callback_id: 'h1', input: { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'touch y' } } });
     const result = out.find((l) => l['type'] === 'result');
-    expect(result?.['permission_denials']).toEqual([{ tool_name: 'bash', tool_use_id: expect.any(String), tool_input: { command: 'touch y' } }]);
+    expect(result?.['permission_denials']).toEqual([{ tool_name: 'Bash', tool_use_id: expect.any(String), tool_input: { command: 'touch y' } }]);
   });
 });
 

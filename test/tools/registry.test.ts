@@ -36,8 +36,8 @@ test('get, list and specs with the JSON Schema from zod (input side, no $schema,
 
 test('specs keeps the requested order; unknown names are a user error', () => {
   const registry = new ToolRegistry(builtinTools());
-  expect(registry.specs(['write', 'read']).map((s) => s.name)).toEqual(['write', 'read']);
-  expect(() => registry.specs(['read', 'teleport'])).toThrow(new MoatError('usage', `Unknown tool: teleport. Available: ${registry.list().map((t) => t.name).join(', ')}.`));
+  expect(registry.specs(['Write', 'Read']).map((s) => s.name)).toEqual(['Write', 'Read']);
+  expect(() => registry.specs(['Read', 'teleport'])).toThrow(new MoatError('usage', `Unknown tool: teleport. Available: ${registry.list().map((t) => t.name).join(', ')}.`));
 });
 
 test('duplicate names are refused', () => {
@@ -46,15 +46,15 @@ test('duplicate names are refused', () => {
 
 test('the built-ins', () => {
   expect(new ToolRegistry(builtinTools()).list().map((t) => [t.name, t.effect])).toEqual([
-    ['bash', 'execute'],
-    ['glob', 'read'],
-    ['grep', 'read'],
-    ['ls', 'read'],
-    ['read', 'read'],
-    ['edit', 'write'],
-    ['write', 'write'],
-    ['todo_write', 'read'],
-    ['web_fetch', 'network'],
+    ['Bash', 'execute'],
+    ['Glob', 'read'],
+    ['Grep', 'read'],
+    ['LS', 'read'],
+    ['Read', 'read'],
+    ['Edit', 'write'],
+    ['Write', 'write'],
+    ['TodoWrite', 'read'],
+    ['WebFetch', 'network'],
   ]);
 });
 
@@ -82,8 +82,8 @@ describe('sources, extend and tool_search', () => {
     expect(registry.offered('s1').length).toBe(20);
     registry.addSource({ tools: () => extra.slice(11) });
     const offered = registry.offered('s1').map((t) => t.name);
-    expect(offered).toEqual([...builtinTools().map((t) => t.name), 'tool_search']);
-    const search = registry.get('tool_search')!;
+    expect(offered).toEqual([...builtinTools().map((t) => t.name), 'ToolSearch']);
+    const search = registry.get('ToolSearch')!;
     expect(search.description).toContain('Tools that can be loaded: wasm_0, wasm_1,');
     const ctx = (sessionId: string) => ({ ...makeContext(process.cwd()), sessionId });
     expect(await runTool(search, { query: 'base64' }, ctx('s1'))).toEqual({
@@ -91,9 +91,9 @@ describe('sources, extend and tool_search', () => {
       display: { type: 'text', text: 'wasm_7' },
     });
     expect(await runTool(search, { query: 'select:wasm_2, wasm_14, nope' }, ctx('s1'))).toMatchObject({ display: { text: 'wasm_2, wasm_14' } });
-    expect(registry.offered('s1').map((t) => t.name).slice(-4)).toEqual(['tool_search', 'wasm_2', 'wasm_7', 'wasm_14']);
+    expect(registry.offered('s1').map((t) => t.name).slice(-4)).toEqual(['ToolSearch', 'wasm_2', 'wasm_7', 'wasm_14']);
     // Per session: another session found nothing yet.
-    expect(registry.offered('s2').map((t) => t.name).at(-1)).toBe('tool_search');
+    expect(registry.offered('s2').map((t) => t.name).at(-1)).toBe('ToolSearch');
     expect((await runTool(search, { query: 'teleport' }, ctx('s2'))).content).toBe('No tool matches "teleport" among 15 tools. Try other keywords, or select:name with an exact name.');
   });
 });

@@ -14,19 +14,19 @@ function tool(execute: () => Promise<never>): AnyTool {
   }) as AnyTool;
 }
 
-const read = builtinTools().find((t) => t.name === 'read') as AnyTool;
+const read = builtinTools().find((t) => t.name === 'Read') as AnyTool;
 
 test('invalid input becomes an instruction naming the fields', async () => {
   expect(await runTool(read, {}, makeContext('/tmp'))).toEqual({
-    content: 'Invalid input for read: file_path: expected string. Rewrite the input so it satisfies the schema.',
+    content: 'Invalid input for Read: file_path: expected string. Rewrite the input so it satisfies the schema.',
     isError: true,
   });
   expect(await runTool(read, { file_path: 'x', offset: 0, extra: true }, makeContext('/tmp'))).toEqual({
-    content: 'Invalid input for read: offset: Too small: expected number to be >=1; input: unknown key "extra". Rewrite the input so it satisfies the schema.',
+    content: 'Invalid input for Read: offset: Too small: expected number to be >=1; input: unknown key "extra". Rewrite the input so it satisfies the schema.',
     isError: true,
   });
   expect((await runTool(read, 'not an object', makeContext('/tmp'))).content).toBe(
-    'Invalid input for read: input: expected object. Rewrite the input so it satisfies the schema.',
+    'Invalid input for Read: input: expected object. Rewrite the input so it satisfies the schema.',
   );
 });
 

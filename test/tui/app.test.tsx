@@ -8,15 +8,15 @@ afterEach(unmountAll);
 
 const PATCH = '--- a.ts\n+++ a.ts\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n keep();\n';
 const editRequest = (n: number): AgentEvent[] => [
-  { type: 'tool_call_started', toolUseId: `tu${n}`, name: 'edit' },
+  { type: 'tool_call_started', toolUseId: `tu${n}`, name: 'Edit' },
   { type: 'tool_call_delta', toolUseId: `tu${n}`, partialJson: '{"file_path":"/work/project/a.ts",' },
   { type: 'tool_call_delta', toolUseId: `tu${n}`, partialJson: '"old_string":"const a = 1;","new_string":"const a = 2;"}' },
-  { type: 'tool_call_ready', toolUseId: `tu${n}`, name: 'edit', input: { file_path: '/work/project/a.ts', old_string: 'const a = 1;', new_string: 'const a = 2;' } },
+  { type: 'tool_call_ready', toolUseId: `tu${n}`, name: 'Edit', input: { file_path: '/work/project/a.ts', old_string: 'const a = 1;', new_string: 'const a = 2;' } },
   {
     type: 'permission_request',
     requestId: `req${n}`,
     toolUseId: `tu${n}`,
-    toolName: 'edit',
+    toolName: 'Edit',
     intent: { ruleName: 'Edit', subject: '/work/project/a.ts', paths: [{ path: '/work/project/a.ts', access: 'write' }], summary: 'Edit a.ts', preview: { type: 'diff', path: '/work/project/a.ts', patch: PATCH, added: 1, removed: 1, created: false } },
   },
 ];
@@ -110,7 +110,7 @@ describe('transcript', () => {
     const h = start((c) => {
       c.earlier = [
         { role: 'user', content: [{ type: 'text', text: 'earlier question' }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'earlier **answer**' }, { type: 'tool_use', id: 'x1', name: 'bash', input: { command: 'ls' } }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'earlier **answer**' }, { type: 'tool_use', id: 'x1', name: 'Bash', input: { command: 'ls' } }] },
         { role: 'user', content: [{ type: 'tool_result', toolUseId: 'x1', isError: false, content: [{ type: 'text', text: 'a\nb' }] }] },
       ];
     });
@@ -128,8 +128,8 @@ describe('approvals', () => {
         { type: 'turn_started', turn: 1 },
         ...editRequest(1),
         { awaitPermission: 'req1' },
-        { type: 'tool_started', toolUseId: 'tu1', name: 'edit' },
-        { type: 'tool_finished', toolUseId: 'tu1', name: 'edit', content: 'ok', isError: false, durationMs: 3, display: { type: 'diff', path: '/work/project/a.ts', patch: PATCH, added: 1, removed: 1, created: false } },
+        { type: 'tool_started', toolUseId: 'tu1', name: 'Edit' },
+        { type: 'tool_finished', toolUseId: 'tu1', name: 'Edit', content: 'ok', isError: false, durationMs: 3, display: { type: 'diff', path: '/work/project/a.ts', patch: PATCH, added: 1, removed: 1, created: false } },
         finished('end_turn'),
       ]),
     );

@@ -48,7 +48,7 @@ export class FakeController implements TuiController {
   skillList: (SkillInfo & { body?: string; required?: boolean })[] = [];
   definitions: AgentDefinitionInfo[] = [
     { name: 'general', description: 'General-purpose agent for multi-step tasks.' },
-    { name: 'explore', description: 'Read-only codebase exploration.', tools: ['read', 'grep', 'glob'] },
+    { name: 'explore', description: 'Read-only codebase exploration.', tools: ['Read', 'Grep', 'Glob'] },
   ];
   agentList: AgentInfo[] = [];
   worktreeList: WorktreeView[] = [];
@@ -136,8 +136,8 @@ export class FakeController implements TuiController {
   }
   tools(): ToolInfo[] {
     return [
-      { name: 'bash', description: 'Runs a command.', effect: 'execute' },
-      { name: 'read', description: 'Reads a file.', effect: 'read' },
+      { name: 'Bash', description: 'Runs a command.', effect: 'execute' },
+      { name: 'Read', description: 'Reads a file.', effect: 'read' },
     ];
   }
   skills(): SkillInfo[] {

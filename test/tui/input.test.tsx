@@ -151,7 +151,7 @@ describe('slash commands', () => {
     await h.until('New session sess-000');
     const f = h.frame();
     expect(f).toContain('Session cost $0.0123 over 2 turns');
-    expect(f).toContain('bash');
+    expect(f).toContain('Bash');
     expect(f).toContain('Bash(npm test:*)');
     expect(f).toContain('Allowed Bash(ls:*) for this project');
     expect(h.controller.rules.map((r) => r.rule)).toContain('Bash(ls:*)');

@@ -122,7 +122,7 @@ describe('diff', () => {
   });
 });
 
-const base: ToolCallView = { id: 't1', name: 'bash', json: '', status: 'streaming' };
+const base: ToolCallView = { id: 't1', name: 'Bash', json: '', status: 'streaming' };
 const opts = { width: 80, cwd: '/work/project', now: 10_000 };
 
 describe('tool cards', () => {
@@ -134,9 +134,9 @@ describe('tool cards', () => {
     ['error', { ...base, input: { command: 'false' }, status: 'error', content: 'Command failed with exit code 1\nmore' , display: { type: 'command', command: 'false', exitCode: 1, durationMs: 30, output: '' } }],
     ['aborted', { ...base, input: { command: 'sleep 9' }, status: 'aborted' }],
     ['denied', { ...base, input: { command: 'rm -rf /' }, status: 'denied', content: 'The user denied this bash call.' }],
-    ['read', { id: 't2', name: 'read', json: '', input: { file_path: '/work/project/src/app.ts' }, status: 'done', display: { type: 'file_read', path: '/work/project/src/app.ts', startLine: 1, lines: 120, totalLines: 120 } }],
-    ['edit with diff', { id: 't3', name: 'edit', json: '', input: { file_path: '/work/project/src/app.ts' }, status: 'done', display: { type: 'diff', path: '/work/project/src/app.ts', patch: PATCH, added: 3, removed: 2, created: false } }],
-    ['grep', { id: 't4', name: 'grep', json: '', input: { pattern: 'TODO', path: '/work/project/src' }, status: 'done', display: { type: 'matches', count: 7, truncated: false } }],
+    ['Read', { id: 't2', name: 'Read', json: '', input: { file_path: '/work/project/src/app.ts' }, status: 'done', display: { type: 'file_read', path: '/work/project/src/app.ts', startLine: 1, lines: 120, totalLines: 120 } }],
+    ['edit with diff', { id: 't3', name: 'Edit', json: '', input: { file_path: '/work/project/src/app.ts' }, status: 'done', display: { type: 'diff', path: '/work/project/src/app.ts', patch: PATCH, added: 3, removed: 2, created: false } }],
+    ['Grep', { id: 't4', name: 'Grep', json: '', input: { pattern: 'TODO', path: '/work/project/src' }, status: 'done', display: { type: 'matches', count: 7, truncated: false } }],
   ];
   for (const [name, call] of states) {
     test(name, () => {
@@ -145,7 +145,7 @@ describe('tool cards', () => {
   }
 
   test('the path shows before the input is complete', () => {
-    const lines = renderToolCard({ id: 'x', name: 'read', json: '{"file_path":"/work/project/src/a.ts","off', status: 'streaming' }, opts);
+    const lines = renderToolCard({ id: 'x', name: 'Read', json: '{"file_path":"/work/project/src/a.ts","off', status: 'streaming' }, opts);
     expect(lines[0]).toContain('Read(src/a.ts)');
   });
 

@@ -48,9 +48,9 @@ function outcome(patch: Partial<SubagentOutcome> = {}): SubagentOutcome {
 }
 
 const taskCall = (id: string, input: Record<string, unknown>): AgentEvent[] => [
-  { type: 'tool_call_started', toolUseId: id, name: 'task' },
-  { type: 'tool_call_ready', toolUseId: id, name: 'task', input },
-  { type: 'tool_started', toolUseId: id, name: 'task' },
+  { type: 'tool_call_started', toolUseId: id, name: 'Task' },
+  { type: 'tool_call_ready', toolUseId: id, name: 'Task', input },
+  { type: 'tool_started', toolUseId: id, name: 'Task' },
 ];
 
 function view(patch: Partial<SubagentView>): SubagentView {
@@ -77,9 +77,9 @@ describe('agent card', () => {
       queued: renderLiveAgentCard({ agent: view({ status: 'queued', activity: 'queued', turns: 0, tokens: 0 }), children: [] }, o),
       running: renderLiveAgentCard(
         {
-          agent: view({ agent: 'explore', activity: 'read {"file_path":"/work/project/src/config.ts"}' }),
+          agent: view({ agent: 'explore', activity: 'Read {"file_path":"/work/project/src/config.ts"}' }),
           children: [
-            { depth: 1, agent: view({ agentId: 'n1', description: 'Scan tests', activity: 'grep {"pattern":"loadConfig"}', turns: 1, tokens: 900 }) },
+            { depth: 1, agent: view({ agentId: 'n1', description: 'Scan tests', activity: 'Grep {"pattern":"loadConfig"}', turns: 1, tokens: 900 }) },
             { depth: 2, agent: view({ agentId: 'n2', description: 'Deeper still', status: 'queued', activity: 'queued' }) },
           ],
         },
@@ -144,13 +144,13 @@ describe('task cards in the transcript', () => {
           background: false,
           model: 'claude-haiku-4-5',
           cwd: '/work/project',
-          tools: ['read', 'grep'],
+          tools: ['Read', 'Grep'],
           isolation: 'none',
         },
         {
           act: () =>
             c.agentUpdate({
-              info: info('a1', { parentToolUseId: 'tu1', sessionId: 'child-1', description: input.description, agent: 'explore', turns: 2, tokens: 4321, lastActivity: 'read {"file_path":"/work/project/src/config/load.ts"}' }),
+              info: info('a1', { parentToolUseId: 'tu1', sessionId: 'child-1', description: input.description, agent: 'explore', turns: 2, tokens: 4321, lastActivity: 'Read {"file_path":"/work/project/src/config/load.ts"}' }),
             }),
         },
         {
@@ -167,15 +167,15 @@ describe('task cards in the transcript', () => {
             background: false,
             model: 'claude-haiku-4-5',
             cwd: '/work/project',
-            tools: ['grep'],
+            tools: ['Grep'],
             isolation: 'none',
           },
         },
-        { act: () => c.agentUpdate({ info: info('n1', { parentSessionId: 'child-1', parentToolUseId: 'tu-inner', description: 'Scan the tests', lastActivity: 'grep {"pattern":"loadConfig"}' }) }) },
+        { act: () => c.agentUpdate({ info: info('n1', { parentSessionId: 'child-1', parentToolUseId: 'tu-inner', description: 'Scan the tests', lastActivity: 'Grep {"pattern":"loadConfig"}' }) }) },
         { gate: 'running' },
         { type: 'subagent_event', agentId: 'a1', parentToolUseId: 'tu1', event: { type: 'subagent_finished', agentId: 'n1', parentToolUseId: 'tu-inner', status: 'done', stopReason: 'end_turn', result: 'tests use it', turns: 1, usage: ZERO, costUsd: 0.001, durationMs: 800 } },
         { type: 'subagent_finished', agentId: 'a1', parentToolUseId: 'tu1', status: 'done', stopReason: 'end_turn', result: 'Config is loaded in src/config/load.ts by loadConfig().', turns: 3, usage: ZERO, costUsd: 0.0123, durationMs: 4200 },
-        { type: 'tool_finished', toolUseId: 'tu1', name: 'task', isError: false, durationMs: 4300, content: 'Config is loaded in src/config/load.ts by loadConfig().\n---\nSub-agent a1 finished', display: { type: 'text', text: 'agent a1 done' } },
+        { type: 'tool_finished', toolUseId: 'tu1', name: 'Task', isError: false, durationMs: 4300, content: 'Config is loaded in src/config/load.ts by loadConfig().\n---\nSub-agent a1 finished', display: { type: 'text', text: 'agent a1 done' } },
         { type: 'turn_started', turn: 2 },
         { type: 'text_delta', turn: 2, text: 'It is in load.ts.' },
         finished('end_turn'),
@@ -212,7 +212,7 @@ describe('task cards in the transcript', () => {
         { type: 'turn_started', turn: 1 },
         ...taskCall('tu1', input),
         { act: () => c.agentUpdate({ info: info('b1', { parentToolUseId: 'tu1', description: input.description, background: true, worktree: { path: '/r/wt/b1', branch: 'moat/b1-edit-a-txt' } }) }) },
-        { type: 'tool_finished', toolUseId: 'tu1', name: 'task', isError: false, durationMs: 5, content: 'Started background sub-agent b1', display: { type: 'text', text: 'background agent b1' } },
+        { type: 'tool_finished', toolUseId: 'tu1', name: 'Task', isError: false, durationMs: 5, content: 'Started background sub-agent b1', display: { type: 'text', text: 'background agent b1' } },
         { type: 'text_delta', turn: 1, text: 'Started it.' },
         finished('end_turn'),
       ]),
@@ -225,7 +225,7 @@ describe('task cards in the transcript', () => {
     expect(h.frame()).toContain('Running in the background as agent b1 · /agents to follow or stop it');
     // The run is over; the agent goes on and the live area follows it.
     const base = info('b1', { parentToolUseId: 'tu1', description: input.description, background: true, worktree: { path: '/r/wt/b1', branch: 'moat/b1-edit-a-txt' } });
-    h.controller.agentUpdate({ info: { ...base, turns: 2, tokens: 2000, lastActivity: 'edit {"file_path":"/work/project/a.txt","old_string":"alpha"}' } });
+    h.controller.agentUpdate({ info: { ...base, turns: 2, tokens: 2000, lastActivity: 'Edit {"file_path":"/work/project/a.txt","old_string":"alpha"}' } });
     await h.until('Edit(a.txt) · 2 turns · 2.0k tokens');
     h.controller.agentUpdate({
       info: { ...base, status: 'done', finishedAt: Date.now(), turns: 3 },
@@ -265,13 +265,13 @@ describe('task cards in the transcript', () => {
             type: 'permission_request',
             requestId: 'sub-req-1',
             toolUseId: 'child-tu',
-            toolName: 'bash',
+            toolName: 'Bash',
             intent: { ruleName: 'Bash', subject: 'npm test', paths: [], summary: 'Run npm test' },
           },
         },
         { awaitPermission: 'sub-req-1' },
         { type: 'subagent_finished', agentId: 'p1', parentToolUseId: 'tu1', status: 'done', stopReason: 'end_turn', result: 'all green', turns: 2, usage: ZERO, costUsd: 0, durationMs: 100 },
-        { type: 'tool_finished', toolUseId: 'tu1', name: 'task', isError: false, durationMs: 100, content: 'all green' },
+        { type: 'tool_finished', toolUseId: 'tu1', name: 'Task', isError: false, durationMs: 100, content: 'all green' },
         finished('end_turn'),
       ]),
     );
@@ -293,7 +293,7 @@ describe('/agents', () => {
   test('lists definitions, agents and worktrees; the picker stops a running agent', async () => {
     const h = start((c) => {
       c.agentList = [
-        info('r1', { description: 'Long refactor', background: true, lastActivity: 'bash {"command":"npm test"}', turns: 4 }),
+        info('r1', { description: 'Long refactor', background: true, lastActivity: 'Bash {"command":"npm test"}', turns: 4 }),
         info('b1', { description: 'Edit a.txt', status: 'done', finishedAt: Date.now(), worktree: { path: '/r/wt/b1', branch: 'moat/b1-edit-a-txt' } }),
       ];
       c.worktreeList = [worktree];

@@ -62,13 +62,13 @@ test('finished tool cards are committed in call order', () => {
   const t = new Transcript({ flushMs: 1_000_000 });
   t.startRun();
   for (const id of ['a', 'b']) {
-    t.apply({ type: 'tool_call_started', toolUseId: id, name: 'read' });
-    t.apply({ type: 'tool_call_ready', toolUseId: id, name: 'read', input: { file_path: `/p/${id}.ts` } });
-    t.apply({ type: 'tool_started', toolUseId: id, name: 'read' });
+    t.apply({ type: 'tool_call_started', toolUseId: id, name: 'Read' });
+    t.apply({ type: 'tool_call_ready', toolUseId: id, name: 'Read', input: { file_path: `/p/${id}.ts` } });
+    t.apply({ type: 'tool_started', toolUseId: id, name: 'Read' });
   }
-  t.apply({ type: 'tool_finished', toolUseId: 'b', name: 'read', content: 'x', isError: false, durationMs: 1 });
+  t.apply({ type: 'tool_finished', toolUseId: 'b', name: 'Read', content: 'x', isError: false, durationMs: 1 });
   expect(t.committed.get().items.filter((i) => i.kind === 'tool')).toHaveLength(0);
-  t.apply({ type: 'tool_finished', toolUseId: 'a', name: 'read', content: 'x', isError: false, durationMs: 1 });
+  t.apply({ type: 'tool_finished', toolUseId: 'a', name: 'Read', content: 'x', isError: false, durationMs: 1 });
   const ids = t.committed.get().items.flatMap((i) => (i.kind === 'tool' ? [i.call.id] : []));
   expect(ids).toEqual(['a', 'b']);
   expect(t.live.get().tools).toEqual([]);

@@ -15,7 +15,7 @@ export interface AgentCatalog {
   list(): SubagentDefinition[];
 }
 
-export const TASK_TOOL_NAMES = ['task', 'task_status', 'task_result'] as const;
+export const TASK_TOOL_NAMES = ['Task', 'TaskStatus', 'TaskResult'] as const;
 
 // dontAsk sits below default: it never grants what default would have to ask for.
 const MODE_RANK: Record<PermissionMode, number> = { plan: 0, dontAsk: 1, default: 2, acceptEdits: 3, bypassPermissions: 4 };
@@ -37,7 +37,7 @@ export function resolveModel(parent: string, wanted: string | undefined): string
 }
 
 /** Claude Code's tool names, for definitions written for it. */
-const CLAUDE_NAMES: Record<string, string> = { agent: 'task', multiedit: 'edit', todowrite: 'todo_write' };
+const CLAUDE_NAMES: Record<string, string> = { agent: 'task', multiedit: 'edit' };
 
 function key(name: string): string {
   const bare = name.replace(/\(.*$/s, '').trim().toLowerCase();

@@ -74,7 +74,7 @@ function resolveTools(host: SubagentHost, input: TaskInput, def: SubagentDefinit
     const banned = new Set(pickTools(def.disallowedTools, parentTools).tools);
     tools = tools.filter((t) => !banned.has(t));
   }
-  const wantsTask = tools.some((t) => t.name === 'task');
+  const wantsTask = tools.some((t) => t.name === 'Task');
   const maxDepth = host.support.manager.maxDepth;
   const childDepth = host.depth + 1;
   if (wantsTask && childDepth >= maxDepth) {

@@ -121,7 +121,7 @@ export async function runSubagent(
       background: plan.background,
       model: settings.model,
       cwd: settings.cwd,
-      tools: [...plan.tools.map((t) => t.name), ...(plan.allowSubagents ? ['task', 'task_status', 'task_result'] : [])],
+      tools: [...plan.tools.map((t) => t.name), ...(plan.allowSubagents ? ['Task', 'TaskStatus', 'TaskResult'] : [])],
       isolation: plan.isolation,
       ...(record ? { worktree: { path: record.path, branch: record.branch } } : {}),
     });

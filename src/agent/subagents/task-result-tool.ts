@@ -35,7 +35,7 @@ async function waitAll(outcomes: Promise<SubagentOutcome>[], timeoutMs: number, 
 
 export function taskResultTool(host: SubagentHost): AnyTool {
   return defineTool({
-    name: 'task_result',
+    name: 'TaskResult',
     description: description.trim(),
     inputSchema,
     effect: 'read',
@@ -66,7 +66,7 @@ export function taskResultTool(host: SubagentHost): AnyTool {
         const o = outcomes[i];
         if (o) return outcomeText({ agentId: a.agentId, description: a.description, isolation: a.worktree ? 'worktree' : 'none' }, o);
         const now = manager.get(a.agentId);
-        return `Sub-agent ${a.agentId} ("${a.description}") is still ${now?.status ?? 'running'} after ${Math.round(timeoutMs / 1000)}s (${now?.turns ?? 0} turns so far, last: ${now?.lastActivity ?? '?'}). Call task_result again to keep waiting.`;
+        return `Sub-agent ${a.agentId} ("${a.description}") is still ${now?.status ?? 'running'} after ${Math.round(timeoutMs / 1000)}s (${now?.turns ?? 0} turns so far, last: ${now?.lastActivity ?? '?'}). Call TaskResult again to keep waiting.`;
       });
       return { content: texts.join('\n\n'), isError: outcomes.some((o) => o !== undefined && o.status !== 'done') };
     },

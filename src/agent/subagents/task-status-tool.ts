@@ -10,7 +10,7 @@ const inputSchema = z.strictObject({
 
 export function taskStatusTool(host: SubagentHost): AnyTool {
   return defineTool({
-    name: 'task_status',
+    name: 'TaskStatus',
     description: description.trim(),
     inputSchema,
     effect: 'read',

@@ -25,7 +25,7 @@ const inputSchema = z.strictObject({
     .enum(['head', 'working-tree'])
     .optional()
     .describe('With worktree isolation: start from the last commit (head, default) or from the current files including uncommitted changes (working-tree).'),
-  run_in_background: z.boolean().optional().describe('Return an agent id at once and let it run; collect it with task_result. Default false.'),
+  run_in_background: z.boolean().optional().describe('Return an agent id at once and let it run; collect it with TaskResult. Default false.'),
 });
 
 function agentList(host: SubagentHost): string {
@@ -37,7 +37,7 @@ function agentList(host: SubagentHost): string {
 /** The `task` tool of one session: it starts sub-agents as children of that session. */
 export function taskTool(host: SubagentHost): AnyTool {
   return defineTool({
-    name: 'task',
+    name: 'Task',
     description: `${description.trim()}${agentList(host)}`,
     inputSchema,
     // The tool itself changes nothing: the sub-agent's own calls pass its own permission checks.
@@ -73,7 +73,7 @@ export function taskTool(host: SubagentHost): AnyTool {
       });
       if (plan.background) {
         return {
-          content: `Started background sub-agent ${agentId} ("${plan.description}"). Check on it with task_status and collect its answer with task_result (agent_id "${agentId}").`,
+          content: `Started background sub-agent ${agentId} ("${plan.description}"). Check on it with TaskStatus and collect its answer with TaskResult (agent_id "${agentId}").`,
           display: { type: 'text', text: `background agent ${agentId}` },
         };
       }

@@ -157,7 +157,8 @@ export class WasmCatalog implements ToolSource {
 
   /** Recomputes the offered list: bundled, then user, then project; the first of a name wins. */
   private publish(): void {
-    const reserved = this.opts.reserved?.() ?? new Set<string>();
+    // Case-insensitive: a drop-in `bash` beside the built-in `Bash` would confuse the model and the permission rules.
+    const reserved = new Set([...(this.opts.reserved?.() ?? [])].map((n) => n.toLowerCase()));
     const dropIns = [...this.files.values()].sort((a, b) => ORIGIN_ORDER[a.origin] - ORIGIN_ORDER[b.origin] || (a.file ?? '').localeCompare(b.file ?? ''));
     const owner = new Map<string, CatalogEntry>();
     const tools: AnyTool[] = [];
@@ -166,13 +167,13 @@ export class WasmCatalog implements ToolSource {
       const reg = entry.registered;
       let error = entry.error;
       if (reg !== undefined && error === undefined) {
-        const clash = reg.tools.map((t) => t.name).find((n) => reserved.has(n) || owner.has(n));
+        const clash = reg.tools.map((t) => t.name).find((n) => reserved.has(n.toLowerCase()) || owner.has(n.toLowerCase()));
         if (clash !== undefined) {
-          const other = owner.get(clash);
+          const other = owner.get(clash.toLowerCase());
           error = `${entry.name} is not offered: its tool ${clash} has the name of ${other ? `the ${other.origin} tool ${other.name}` : 'a built-in tool'}`;
         } else {
           for (const t of reg.tools) {
-            owner.set(t.name, entry);
+            owner.set(t.name.toLowerCase(), entry);
             tools.push(t);
           }
           for (const w of reg.warnings) this.warnOnce(`${entry.origin}:${reg.hash}:${w}`, w);

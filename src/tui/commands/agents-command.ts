@@ -40,7 +40,7 @@ export function agentsListing(ctx: CommandContext, worktrees: readonly WorktreeV
   const agents = ctx.controller.subagents();
   const lines = [k.bold('Agent definitions'), ...(defs.length === 0 ? [k.dim('  none')] : defs.map((d) => `  ${d.name.padEnd(10)} ${k.dim(d.description.replace(/\s+/g, ' ').slice(0, 90))}`))];
   lines.push('', k.bold('Sub-agents'));
-  lines.push(...(agents.length === 0 ? [k.dim('  none yet: the model starts them with the task tool')] : agents.map((a) => agentLine(a, cwd, now))));
+  lines.push(...(agents.length === 0 ? [k.dim('  none yet: the model starts them with the Task tool')] : agents.map((a) => agentLine(a, cwd, now))));
   if (worktrees.length > 0) {
     lines.push('', k.bold('Worktrees'));
     lines.push(...worktrees.map((w) => `  ${w.id}  ${w.state.padEnd(11)}  ${filesCell(w).padEnd(16)}  ${w.branch}  ${k.dim(w.description.slice(0, 50))}`));

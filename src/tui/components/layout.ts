@@ -77,7 +77,7 @@ function activeLines(app: AppModel, tools: ToolCallView[], width: number, now: n
   let cards = 0;
   let hidden = 0;
   for (const call of tools) {
-    const agent = call.name === 'task' ? board.forTool(call.id) : undefined;
+    const agent = call.name === 'Task' ? board.forTool(call.id) : undefined;
     if (!agent) {
       out.push('', ...renderToolCard(call, { width, cwd, now, liveOutputLines: outputLines }));
     } else if (cards < MAX_LIVE_AGENT_CARDS) {

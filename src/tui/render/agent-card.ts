@@ -34,7 +34,7 @@ export function compactTokens(n: number): string {
 
 /** `read {"file_path":"/r/a.txt"}` (the manager's words) → `Read(a.txt)`; other activities as they are. */
 export function activityText(activity: string, cwd: string): string {
-  const m = /^([a-z][\w-]*) (\{.*)$/s.exec(activity);
+  const m = /^([A-Za-z][\w-]*) (\{.*)$/s.exec(activity);
   if (!m) return activity;
   const name = m[1] ?? '';
   try {

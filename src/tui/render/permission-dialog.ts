@@ -42,7 +42,7 @@ function whatHappens(req: PermissionRequest, call: ToolCallView | undefined, wid
     lines.push(...preview.text.split('\n').slice(0, budget).map((l) => `  ${truncate(l, width - 2)}`));
   } else if (typeof input.old_string === 'string' && typeof input.new_string === 'string') {
     lines.push(...renderDiff(snippetPatch(input.old_string, input.new_string), width - 2, budget).map((l) => `  ${l}`));
-  } else if (typeof input.content === 'string' && req.toolName === 'write') {
+  } else if (typeof input.content === 'string' && req.toolName === 'Write') {
     lines.push(...renderDiff(snippetPatch('', input.content), width - 2, budget).map((l) => `  ${l}`));
   }
   const outside = intent.paths.filter((p) => !p.path.startsWith(`${cwd}/`) && p.path !== cwd);

@@ -7,16 +7,9 @@ import { previewPartialJson } from '../../agent/index.ts';
 import type { ToolCallView } from '../state/types.ts';
 
 const DISPLAY_NAMES: Record<string, string> = {
-  bash: 'Bash',
-  read: 'Read',
-  write: 'Write',
-  edit: 'Edit',
-  glob: 'Glob',
-  grep: 'Grep',
-  ls: 'List',
-  todo_write: 'Update Todos',
-  web_fetch: 'Fetch',
-  task: 'Task',
+  LS: 'List',
+  TodoWrite: 'Update Todos',
+  WebFetch: 'Fetch',
 };
 
 export function displayName(tool: string): string {
@@ -43,24 +36,24 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 /** One line naming what the call acts on. */
 export function argumentSummary(name: string, input: Record<string, unknown>, cwd: string): string {
   switch (name) {
-    case 'bash':
+    case 'Bash':
       return (str(input.command) ?? '').split('\n')[0] ?? '';
-    case 'read':
-    case 'write':
-    case 'edit': {
+    case 'Read':
+    case 'Write':
+    case 'Edit': {
       const p = str(input.file_path);
       return p ? relativePath(p, cwd) : '';
     }
-    case 'grep': {
+    case 'Grep': {
       const pattern = str(input.pattern);
       const path = str(input.path);
       return pattern === undefined ? '' : `"${pattern}"${path ? ` in ${relativePath(path, cwd)}` : ''}`;
     }
-    case 'glob':
+    case 'Glob':
       return str(input.pattern) ?? '';
-    case 'ls':
+    case 'LS':
       return relativePath(str(input.path) ?? '.', cwd);
-    case 'todo_write':
+    case 'TodoWrite':
       return '';
     default: {
       // Unknown tools (WASM, MCP): the first few scalar fields.

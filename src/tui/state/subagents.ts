@@ -132,7 +132,7 @@ export class SubagentBoard {
       // The outcome (below) decides how it ended; until then the manager's status.
       status: isEnded(v) ? v.status : ENDED.has(i.status) ? 'running' : i.status,
       activity: i.lastActivity,
-      ...(/^[a-z][\w-]* \{/.test(i.lastActivity) ? { lastTool: i.lastActivity } : {}),
+      ...(/^[A-Za-z][\w-]* \{/.test(i.lastActivity) ? { lastTool: i.lastActivity } : {}),
       turns: Math.max(v.turns, i.turns),
       tokens: i.tokens ?? v.tokens,
       costUsd: Math.max(v.costUsd, i.costUsd),

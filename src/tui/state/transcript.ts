@@ -397,7 +397,7 @@ export class Transcript {
     while (n < live.tools.length && TERMINAL.has(live.tools[n]!.status)) n++;
     if (n === 0) return;
     for (const call of live.tools.slice(0, n)) {
-      const agent = call.name === 'task' ? this.agents.forTool(call.id) : undefined;
+      const agent = call.name === 'Task' ? this.agents.forTool(call.id) : undefined;
       this.commit({ kind: 'tool', call, ...(agent ? { agent: this.agents.card(agent) } : {}) });
       this.remember({ kind: 'tool', call });
     }

@@ -91,16 +91,16 @@ const finishedOf = (events: AgentEvent[]) => events.find((e) => e.type === 'run_
 describe('task (foreground)', () => {
   test('a sub-agent with tools [read, grep] cannot write: the call is refused, not offered', async () => {
     const repo = makeRepo({ 'a.txt': 'alpha\n' });
-    server.route('PARENT-RO', reply().toolUse('task', { description: 'look around', prompt: 'CHILD-RO: read a.txt', tools: ['read', 'grep'] }), reply().text('parent done'));
-    server.route('CHILD-RO', reply().toolUse('write', { file_path: 'x.txt', content: 'x' }), reply().text('I could not write.'));
+    server.route('PARENT-RO', reply().toolUse('Task', { description: 'look around', prompt: 'CHILD-RO: read a.txt', tools: ['read', 'grep'] }), reply().text('parent done'));
+    server.route('CHILD-RO', reply().toolUse('Write', { file_path: 'x.txt', content: 'x' }), reply().text('I could not write.'));
     const { session } = open(repo, { permissionMode: 'bypassPermissions' });
     const events = await collect(session.run('PARENT-RO', new AbortController().signal));
     expect(finishedOf(events)).toMatchObject({ stopReason: 'end_turn', result: 'parent done' });
 
     const child = conversation('CHILD-RO');
     expect(child.length).toBe(2);
-    expect(toolNames(child[0]!)).toEqual(['read', 'grep']);
-    expect(lastResults(child[1]!)).toEqual([{ text: expect.stringContaining('Unknown tool: write') as unknown as string, isError: true }]);
+    expect(toolNames(child[0]!)).toEqual(['Read', 'Grep']);
+    expect(lastResults(child[1]!)).toEqual([{ text: expect.stringContaining('Unknown tool: Write') as unknown as string, isError: true }]);
     expect(existsSync(join(repo, 'x.txt'))).toBe(false);
 
     const [result] = lastResults(conversation('PARENT-RO')[1]!);
@@ -113,14 +113,14 @@ describe('task (foreground)', () => {
 
   test('the child has its own session (parent id set), history and events; cost rolls up into the parent run', async () => {
     const repo = makeRepo({ 'a.txt': 'alpha\n' });
-    server.route('PARENT-EV', reply().toolUse('task', { description: 'count', prompt: 'CHILD-EV: how many lines?', tools: ['read'] }, { id: 'toolu_task_1' }), reply().text('2 lines'));
-    server.route('CHILD-EV', reply().toolUse('read', { file_path: 'a.txt' }), reply().text('one line').usage({ input: 1000, output: 100 }));
+    server.route('PARENT-EV', reply().toolUse('Task', { description: 'count', prompt: 'CHILD-EV: how many lines?', tools: ['read'] }, { id: 'toolu_task_1' }), reply().text('2 lines'));
+    server.route('CHILD-EV', reply().toolUse('Read', { file_path: 'a.txt' }), reply().text('one line').usage({ input: 1000, output: 100 }));
     const { session } = open(repo);
     const events = await collect(session.run('PARENT-EV', new AbortController().signal));
 
     const started = events.find((e) => e.type === 'subagent_started');
     const ended = events.find((e) => e.type === 'subagent_finished');
-    expect(started).toMatchObject({ parentSessionId: session.id, parentToolUseId: 'toolu_task_1', description: 'count', isolation: 'none', tools: ['read'], background: false });
+    expect(started).toMatchObject({ parentSessionId: session.id, parentToolUseId: 'toolu_task_1', description: 'count', isolation: 'none', tools: ['Read'], background: false });
     expect(ended).toMatchObject({ status: 'done', stopReason: 'end_turn', result: 'one line', turns: 2 });
     const agentId = (started as { agentId: string }).agentId;
     const wrapped = events.filter((e) => e.type === 'subagent_event');
@@ -143,19 +143,19 @@ describe('task (foreground)', () => {
 
   test('a sub-agent gets task only when listed, and never beyond the depth limit', async () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
-    server.route('PARENT-D', reply().toolUse('task', { description: 'd', prompt: 'CHILD-DEFAULT' }), reply().toolUse('task', { description: 'd', prompt: 'CHILD-NESTING', tools: ['read', 'task'] }), reply().text('ok'));
+    server.route('PARENT-D', reply().toolUse('Task', { description: 'd', prompt: 'CHILD-DEFAULT' }), reply().toolUse('Task', { description: 'd', prompt: 'CHILD-NESTING', tools: ['read', 'task'] }), reply().text('ok'));
     server.route('CHILD-DEFAULT', reply().text('default child'));
     server.route('CHILD-NESTING', reply().text('nesting child'));
     const { session } = open(repo, {}, { maxDepth: 2 });
     await collect(session.run('PARENT-D', new AbortController().signal));
-    expect(toolNames(conversation('PARENT-D')[0]!)).toContain('task');
+    expect(toolNames(conversation('PARENT-D')[0]!)).toContain('Task');
     const byDefault = toolNames(conversation('CHILD-DEFAULT')[0]!);
-    expect(byDefault.filter((n) => n.startsWith('task'))).toEqual([]);
-    expect(byDefault).toContain('bash');
-    expect(toolNames(conversation('CHILD-NESTING')[0]!)).toEqual(['read', 'task', 'task_status', 'task_result']);
+    expect(byDefault.filter((n) => n.startsWith('Task'))).toEqual([]);
+    expect(byDefault).toContain('Bash');
+    expect(toolNames(conversation('CHILD-NESTING')[0]!)).toEqual(['Read', 'Task', 'TaskStatus', 'TaskResult']);
 
     // With a limit of one level, asking for task is refused with the reason.
-    server.route('PARENT-LIMIT', reply().toolUse('task', { description: 'd', prompt: 'NEVER-RUNS', tools: ['task'] }), reply().text('ok'));
+    server.route('PARENT-LIMIT', reply().toolUse('Task', { description: 'd', prompt: 'NEVER-RUNS', tools: ['task'] }), reply().text('ok'));
     const limited = open(repo, {}, { maxDepth: 1 });
     await collect(limited.session.run('PARENT-LIMIT', new AbortController().signal));
     const [refused] = lastResults(conversation('PARENT-LIMIT')[1]!);
@@ -165,8 +165,8 @@ describe('task (foreground)', () => {
 
   test('a writing sub-agent works in its own worktree; the parent gets the branch and the changed files', async () => {
     const repo = makeRepo({ 'a.txt': 'alpha\n' });
-    server.route('PARENT-WT', reply().toolUse('task', { description: 'Add notes', prompt: 'CHILD-WT: write notes.md' }), reply().text('done'));
-    server.route('CHILD-WT', reply().toolUse('write', { file_path: 'notes.md', content: 'one\ntwo\n' }), reply().text('wrote notes.md'));
+    server.route('PARENT-WT', reply().toolUse('Task', { description: 'Add notes', prompt: 'CHILD-WT: write notes.md' }), reply().text('done'));
+    server.route('CHILD-WT', reply().toolUse('Write', { file_path: 'notes.md', content: 'one\ntwo\n' }), reply().text('wrote notes.md'));
     const { session } = open(repo, { permissionMode: 'acceptEdits' });
     const events = await collect(session.run('PARENT-WT', new AbortController().signal));
     const started = events.find((e) => e.type === 'subagent_started') as Extract<AgentEvent, { type: 'subagent_started' }>;
@@ -191,8 +191,8 @@ describe('task (foreground)', () => {
   test('aborting the parent aborts its foreground sub-agent: no orphan process, no stray worktree', async () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
     const marker = `sleep 29.${process.pid}`;
-    server.route('PARENT-AB', reply().toolUse('task', { description: 'wait', prompt: 'CHILD-AB', isolation: 'worktree' }));
-    server.route('CHILD-AB', reply().toolUse('bash', { command: marker }));
+    server.route('PARENT-AB', reply().toolUse('Task', { description: 'wait', prompt: 'CHILD-AB', isolation: 'worktree' }));
+    server.route('CHILD-AB', reply().toolUse('Bash', { command: marker }));
     const { session } = open(repo, { allow: parseRuleList(['Bash(sleep:*)']) });
     const controller = new AbortController();
     const running = collect(session.run('PARENT-AB', controller.signal));
@@ -217,8 +217,8 @@ describe('task (foreground)', () => {
     const plain = realpathSync(mkdtempSync(join(tmpdir(), 'moat-plain-')));
     server.route(
       'PARENT-NOGIT',
-      reply().toolUse('task', { description: 'd', prompt: 'NEVER', isolation: 'worktree' }),
-      reply().toolUse('task', { description: 'd', prompt: 'CHILD-NOGIT' }),
+      reply().toolUse('Task', { description: 'd', prompt: 'NEVER', isolation: 'worktree' }),
+      reply().toolUse('Task', { description: 'd', prompt: 'CHILD-NOGIT' }),
       reply().text('ok'),
     );
     server.route('CHILD-NOGIT', reply().text('worked here'));
@@ -238,13 +238,13 @@ describe('permissions', () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
     server.route(
       'PARENT-ASK',
-      reply().toolUse('task', { description: 'ask', prompt: 'CHILD-ASK', isolation: 'none' }),
-      reply().toolUse('task', { description: 'late', prompt: 'CHILD-LATE', isolation: 'none', run_in_background: true }),
+      reply().toolUse('Task', { description: 'ask', prompt: 'CHILD-ASK', isolation: 'none' }),
+      reply().toolUse('Task', { description: 'late', prompt: 'CHILD-LATE', isolation: 'none', run_in_background: true }),
       reply().text('parent idle now'),
     );
-    server.route('CHILD-ASK', reply().toolUse('write', { file_path: 'asked.txt', content: 'yes\n' }), reply().text('wrote it'));
+    server.route('CHILD-ASK', reply().toolUse('Write', { file_path: 'asked.txt', content: 'yes\n' }), reply().text('wrote it'));
     // The background child waits until the parent's run is over before it writes.
-    server.route('CHILD-LATE', reply().wait(300).toolUse('write', { file_path: 'late.txt', content: 'no\n' }), reply().text('could not'));
+    server.route('CHILD-LATE', reply().wait(300).toolUse('Write', { file_path: 'late.txt', content: 'no\n' }), reply().text('could not'));
     const broker = new PermissionBroker();
     const { session, manager } = open(repo, {}, {}, undefined, broker);
     const asked: string[] = [];
@@ -254,7 +254,7 @@ describe('permissions', () => {
         broker.respond(e.event.requestId, { behavior: 'allow' });
       }
     }
-    expect(asked).toEqual(['write']);
+    expect(asked).toEqual(['Write']);
     expect(readFileSync(join(repo, 'asked.txt'), 'utf8')).toBe('yes\n');
 
     const late = manager.list().find((a) => a.description === 'late')!;
@@ -269,8 +269,8 @@ describe('permissions', () => {
 describe('nesting', () => {
   test('a sub-agent allowed task starts its own; events nest, and stream-json tags each line with its own agent', async () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
-    server.route('PARENT-NEST', reply().toolUse('task', { description: 'outer', prompt: 'CHILD-NEST', tools: ['read', 'task'] }, { id: 'toolu_outer' }), reply().text('top done'));
-    server.route('CHILD-NEST', reply().toolUse('task', { description: 'inner', prompt: 'INNER-NEST', tools: ['read'] }, { id: 'toolu_inner' }), reply().text('child done'));
+    server.route('PARENT-NEST', reply().toolUse('Task', { description: 'outer', prompt: 'CHILD-NEST', tools: ['read', 'task'] }, { id: 'toolu_outer' }), reply().text('top done'));
+    server.route('CHILD-NEST', reply().toolUse('Task', { description: 'inner', prompt: 'INNER-NEST', tools: ['read'] }, { id: 'toolu_inner' }), reply().text('child done'));
     server.route('INNER-NEST', reply().text('grandchild done'));
     const { session } = open(repo, {}, { maxDepth: 2 });
     const lines: string[] = [];
@@ -284,7 +284,7 @@ describe('nesting', () => {
     });
     expect(finished.result).toBe('top done');
     // The grandchild is at the depth limit: no task tools for it.
-    expect(toolNames(conversation('INNER-NEST')[0]!)).toEqual(['read']);
+    expect(toolNames(conversation('INNER-NEST')[0]!)).toEqual(['Read']);
 
     const [child] = store.sessions.children(session.id);
     const [grandchild] = store.sessions.children(child!.id);
@@ -306,7 +306,7 @@ describe('nesting', () => {
 describe('agent definitions', () => {
   const defs: SubagentDefinition[] = [
     { name: 'explore', description: 'Searches the code.', tools: ['Read', 'Grep', 'WebSearch'], model: 'haiku', permissionMode: 'plan', systemPrompt: 'EXPLORE-INSTRUCTIONS' },
-    { name: 'yolo', description: 'Asks for more than it may have.', permissionMode: 'bypassPermissions', disallowedTools: ['bash'], systemPrompt: 'YOLO' },
+    { name: 'yolo', description: 'Asks for more than it may have.', permissionMode: 'bypassPermissions', disallowedTools: ['Bash'], systemPrompt: 'YOLO' },
   ];
   const catalog: AgentCatalog = { get: (n) => defs.find((d) => d.name === n), list: () => defs };
 
@@ -314,22 +314,22 @@ describe('agent definitions', () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
     server.route(
       'PARENT-DEF',
-      reply().toolUse('task', { description: 'find', prompt: 'CHILD-EXPLORE', agent: 'explore' }),
-      reply().toolUse('task', { description: 'edit', prompt: 'CHILD-YOLO', agent: 'yolo', isolation: 'none' }),
-      reply().toolUse('task', { description: 'x', prompt: 'NEVER', agent: 'nope' }),
+      reply().toolUse('Task', { description: 'find', prompt: 'CHILD-EXPLORE', agent: 'explore' }),
+      reply().toolUse('Task', { description: 'edit', prompt: 'CHILD-YOLO', agent: 'yolo', isolation: 'none' }),
+      reply().toolUse('Task', { description: 'x', prompt: 'NEVER', agent: 'nope' }),
       reply().text('ok'),
     );
     server.route('CHILD-EXPLORE', reply().text('found'));
-    server.route('CHILD-YOLO', reply().toolUse('write', { file_path: 'y.txt', content: 'y' }), reply().text('tried'));
+    server.route('CHILD-YOLO', reply().toolUse('Write', { file_path: 'y.txt', content: 'y' }), reply().text('tried'));
     const { session } = open(repo, { permissionMode: 'default' }, {}, catalog);
     const events = await collect(session.run('PARENT-DEF', new AbortController().signal));
 
-    expect(toolNames(conversation('PARENT-DEF')[0]!)).toContain('task');
-    const taskSpec = (conversation('PARENT-DEF')[0]!.tools as { name: string; description?: string }[]).find((t) => t.name === 'task')!;
+    expect(toolNames(conversation('PARENT-DEF')[0]!)).toContain('Task');
+    const taskSpec = (conversation('PARENT-DEF')[0]!.tools as { name: string; description?: string }[]).find((t) => t.name === 'Task')!;
     expect(taskSpec.description).toContain('- explore: Searches the code.');
 
     const explore = conversation('CHILD-EXPLORE')[0]! as Body & { model: string; system: unknown };
-    expect(toolNames(explore)).toEqual(['read', 'grep']);
+    expect(toolNames(explore)).toEqual(['Read', 'Grep']);
     expect(explore.model).toBe('claude-haiku-4-5');
     expect(JSON.stringify(explore.system)).toContain('EXPLORE-INSTRUCTIONS');
     const started = events.filter((e): e is Extract<AgentEvent, { type: 'subagent_started' }> => e.type === 'subagent_started');
@@ -340,7 +340,7 @@ describe('agent definitions', () => {
     const childModes = store.sessions.children(session.id).map((r) => r.permissionMode);
     // plan is stricter than default: taken. bypassPermissions is looser: refused, the parent's default stays.
     expect(childModes).toEqual(['plan', 'default']);
-    expect(toolNames(conversation('CHILD-YOLO')[0]!)).not.toContain('bash');
+    expect(toolNames(conversation('CHILD-YOLO')[0]!)).not.toContain('Bash');
     expect(lastResults(conversation('CHILD-YOLO')[1]!)[0]!.isError).toBe(true);
     expect(existsSync(join(repo, 'y.txt'))).toBe(false);
 
@@ -355,10 +355,10 @@ describe('task (background)', () => {
     server.route(
       'PARENT-BG',
       reply()
-        .toolUse('task', { description: 'first', prompt: 'CHILD-BG-1', run_in_background: true, tools: ['read'] })
-        .toolUse('task', { description: 'second', prompt: 'CHILD-BG-2', run_in_background: true, tools: ['read'] }),
-      reply().toolUse('task_status', {}),
-      reply().toolUse('task_result', {}),
+        .toolUse('Task', { description: 'first', prompt: 'CHILD-BG-1', run_in_background: true, tools: ['read'] })
+        .toolUse('Task', { description: 'second', prompt: 'CHILD-BG-2', run_in_background: true, tools: ['read'] }),
+      reply().toolUse('TaskStatus', {}),
+      reply().toolUse('TaskResult', {}),
       reply().text('all collected'),
     );
     server.route('CHILD-BG-1', reply().wait(150).text('answer one'));
@@ -386,9 +386,9 @@ describe('task (background)', () => {
 
   test('a sub-agent spending past the parent budget stops the whole tree', async () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
-    server.route('PARENT-BUDGET', reply().toolUse('task', { description: 'spend', prompt: 'CHILD-BUDGET', tools: ['read'] }));
+    server.route('PARENT-BUDGET', reply().toolUse('Task', { description: 'spend', prompt: 'CHILD-BUDGET', tools: ['read'] }));
     // $3 per million input tokens: the child's first turn alone is over the $0.50 budget.
-    server.route('CHILD-BUDGET', reply().toolUse('read', { file_path: 'a.txt' }).usage({ input: 1_000_000, output: 0 }));
+    server.route('CHILD-BUDGET', reply().toolUse('Read', { file_path: 'a.txt' }).usage({ input: 1_000_000, output: 0 }));
     const { session } = open(repo, { maxBudgetUsd: 0.5 });
     const events = await collect(session.run('PARENT-BUDGET', new AbortController().signal));
     expect(events.find((e) => e.type === 'subagent_finished')).toMatchObject({ status: 'failed', stopReason: 'budget' });
@@ -403,8 +403,8 @@ describe('task (background)', () => {
   test('stopping a background agent through the manager commits what it did', async () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
     const marker = `sleep 28.${process.pid}`;
-    server.route('PARENT-STOP', reply().toolUse('task', { description: 'Long job', prompt: 'CHILD-STOP', run_in_background: true }), reply().text('started it'));
-    server.route('CHILD-STOP', reply().toolUse('write', { file_path: 'partial.txt', content: 'half\n' }), reply().toolUse('bash', { command: marker }));
+    server.route('PARENT-STOP', reply().toolUse('Task', { description: 'Long job', prompt: 'CHILD-STOP', run_in_background: true }), reply().text('started it'));
+    server.route('CHILD-STOP', reply().toolUse('Write', { file_path: 'partial.txt', content: 'half\n' }), reply().toolUse('Bash', { command: marker }));
     const { session, manager } = open(repo, { permissionMode: 'acceptEdits', allow: parseRuleList(['Bash(sleep:*)']) });
     const events = await collect(session.run('PARENT-STOP', new AbortController().signal));
     expect(finishedOf(events).result).toBe('started it');

@@ -48,7 +48,7 @@ describe('edit', () => {
   test('refuses a file that was not read first', async () => {
     writeFileSync(join(dir, 'unread.ts'), 'x\n');
     expect(await runTool(editTool, { file_path: 'unread.ts', old_string: 'x', new_string: 'y' }, ctx)).toEqual({
-      content: 'unread.ts has not been read in this session. Read it with the read tool first, then edit it.',
+      content: 'unread.ts has not been read in this session. Read it with the Read tool first, then edit it.',
       isError: true,
     });
     expect(contents('unread.ts')).toBe('x\n');

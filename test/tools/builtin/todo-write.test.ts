@@ -22,7 +22,7 @@ test('an empty list clears it; a bad status is an instruction', async () => {
   const ctx = makeContext('/nowhere');
   expect((await runTool(todoWriteTool, { todos: [] }, ctx)).content).toBe('Todo list cleared.');
   expect(await runTool(todoWriteTool, { todos: [{ content: 'x', status: 'done' }] }, ctx)).toEqual({
-    content: 'Invalid input for todo_write: todos.0.status: Invalid option: expected one of "pending"|"in_progress"|"completed". Rewrite the input so it satisfies the schema.',
+    content: 'Invalid input for TodoWrite: todos.0.status: Invalid option: expected one of "pending"|"in_progress"|"completed". Rewrite the input so it satisfies the schema.',
     isError: true,
   });
 });

@@ -42,7 +42,7 @@ describe('write', () => {
   test('refuses to overwrite a file that was not read, then overwrites after a read', async () => {
     writeFileSync(join(dir, 'old.txt'), 'a\nb\nc\n');
     expect(await runTool(writeTool, { file_path: 'old.txt', content: 'x\n' }, ctx)).toEqual({
-      content: 'old.txt has not been read in this session. Read it with the read tool first, then overwrite it.',
+      content: 'old.txt has not been read in this session. Read it with the Read tool first, then overwrite it.',
       isError: true,
     });
     expect(readFileSync(join(dir, 'old.txt'), 'utf8')).toBe('a\nb\nc\n');

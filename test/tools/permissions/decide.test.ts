@@ -32,14 +32,14 @@ describe('decisions in detail', () => {
   test('plan mode denies with a reason and no rule', () => {
     expect(decidePermission(edit(`${PROJECT}/a.ts`), policy({ mode: 'plan', allow: ['Edit'] }))).toEqual({
       kind: 'deny',
-      reason: 'plan mode allows only read-only tools, and edit is not one',
+      reason: 'plan mode allows only read-only tools, and Edit is not one',
     });
   });
 
   test('an edit in default mode asks, suggesting the path rule, its folder and acceptEdits', () => {
     expect(decidePermission(edit(`${PROJECT}/src/lib/a.ts`), policy())).toEqual({
       kind: 'ask',
-      reason: 'edit changes files and needs approval',
+      reason: 'Edit changes files and needs approval',
       cause: 'needs_approval',
       outsidePaths: [],
       rules: ['Edit(src/lib/a.ts)'],

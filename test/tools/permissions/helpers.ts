@@ -27,9 +27,9 @@ function fileCall(toolName: string, ruleName: string, effect: Effect, access: Ac
   };
 }
 
-export const read = (...paths: string[]): PermissionCall => fileCall('read', 'Read', 'read', 'read', paths);
-export const edit = (...paths: string[]): PermissionCall => fileCall('edit', 'Edit', 'write', 'write', paths);
-export const grep = (...paths: string[]): PermissionCall => fileCall('grep', 'Read', 'read', 'read', paths);
+export const read = (...paths: string[]): PermissionCall => fileCall('Read', 'Read', 'read', 'read', paths);
+export const edit = (...paths: string[]): PermissionCall => fileCall('Edit', 'Edit', 'write', 'write', paths);
+export const grep = (...paths: string[]): PermissionCall => fileCall('Grep', 'Read', 'read', 'read', paths);
 
 export function fetchCall(host: string): PermissionCall {
   return { toolName: 'web_fetch', effect: 'network', intent: { ruleName: 'WebFetch', subject: host, paths: [], summary: `fetch https://${host}/` } };

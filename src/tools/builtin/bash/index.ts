@@ -125,7 +125,7 @@ function run(input: Input, ctx: ToolContext, timeoutMs: number, out: OutputBuffe
 }
 
 export const bashTool = defineTool({
-  name: 'bash',
+  name: 'Bash',
   description,
   inputSchema,
   effect: 'execute',

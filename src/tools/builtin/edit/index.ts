@@ -23,7 +23,7 @@ function countOccurrences(haystack: string, needle: string): number {
 const LINE_NUMBER_PREFIX = /^ *\d+\t/m;
 
 export const editTool = defineTool({
-  name: 'edit',
+  name: 'Edit',
   description,
   inputSchema,
   effect: 'write',

@@ -57,7 +57,7 @@ function mtimeOf(path: string): number {
 }
 
 export const globTool = defineTool({
-  name: 'glob',
+  name: 'Glob',
   description,
   inputSchema,
   effect: 'read',

@@ -169,7 +169,7 @@ function capRows(rows: readonly string[]): { text: string; kept: number } {
 }
 
 export const grepTool = defineTool({
-  name: 'grep',
+  name: 'Grep',
   description,
   inputSchema,
   effect: 'read',

@@ -59,7 +59,7 @@ function inspect(dir: string, name: string): Entry {
 }
 
 export const lsTool = defineTool({
-  name: 'ls',
+  name: 'LS',
   description,
   inputSchema,
   effect: 'read',

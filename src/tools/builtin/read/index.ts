@@ -59,7 +59,7 @@ function numbered(lines: readonly string[], first: number): { text: string; show
 }
 
 export const readTool = defineTool({
-  name: 'read',
+  name: 'Read',
   description,
   inputSchema,
   effect: 'read',

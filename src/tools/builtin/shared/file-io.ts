@@ -19,7 +19,7 @@ export function fileKind(realPath: string): FileKind {
 /** The rule write and edit share: no changing a file the model has not seen. */
 export function requireRead(wasRead: boolean, shown: string, verb: 'overwrite' | 'edit'): void {
   if (!wasRead) {
-    throw new ToolError(`${shown} has not been read in this session. Read it with the read tool first, then ${verb} it.`);
+    throw new ToolError(`${shown} has not been read in this session. Read it with the Read tool first, then ${verb} it.`);
   }
 }
 

@@ -14,7 +14,7 @@ const inputSchema = z.strictObject({
 });
 
 export const todoWriteTool = defineTool({
-  name: 'todo_write',
+  name: 'TodoWrite',
   description,
   inputSchema,
   // It changes only this session's list, never the world: safe to run without asking.

@@ -90,7 +90,7 @@ async function fetchFollowing(start: URL, o: WebFetchOptions, signal: AbortSigna
 
 export function createWebFetchTool(o: WebFetchOptions = {}): AnyTool {
   return defineTool({
-    name: 'web_fetch',
+    name: 'WebFetch',
     description,
     inputSchema,
     effect: 'network',

@@ -20,7 +20,7 @@ function countLines(text: string): number {
 }
 
 export const writeTool = defineTool({
-  name: 'write',
+  name: 'Write',
   description,
   inputSchema,
   effect: 'write',
