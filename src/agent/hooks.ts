@@ -75,3 +75,52 @@ export async function runPreToolUse(
     ...(updatedInput === undefined ? {} : { updatedInput }),
   };
 }
+
+/** What the hooks of one event decided, merged (any block wins; contexts and messages are all kept). */
+export interface HookOutcome {
+  /** `decision: "block"` (or exit code 2): the reason, for the model or the user depending on the event. */
+  blockReason?: string;
+  /** `hookSpecificOutput.additionalContext` (or plain stdout for UserPromptSubmit and SessionStart). */
+  context: string[];
+  /** `continue: false`: the run stops, with this reason. */
+  stop?: string;
+  /** `systemMessage`: shown to the user. */
+  systemMessages: string[];
+  failures: string[];
+}
+
+/**
+ * Runs one event's callbacks whose matcher fits `matchOn` (the tool name for
+ * tool events; events without one run every group), in parallel, and merges
+ * their answers. A failing callback is a failure line, never an opinion.
+ */
+export async function runHooks(set: HookCallbackSet, input: HookInput, signal: AbortSignal, matchOn?: string): Promise<HookOutcome> {
+  const callbacks = (set[input.hook_event_name] ?? []).filter((g) => matchOn === undefined || matches(g.matcher, matchOn)).flatMap((g) => g.callbacks);
+  const outcome: HookOutcome = { context: [], systemMessages: [], failures: [] };
+  if (callbacks.length === 0) return outcome;
+  const reasons: string[] = [];
+  for (const s of await Promise.allSettled(callbacks.map((cb) => cb(input, signal)))) {
+    if (s.status === 'rejected') {
+      outcome.failures.push(s.reason instanceof Error ? s.reason.message : String(s.reason));
+      continue;
+    }
+    const out = s.value;
+    const specific = record(out['hookSpecificOutput']);
+    if (out['decision'] === 'block') reasons.push(typeof out['reason'] === 'string' && out['reason'] !== '' ? out['reason'] : 'blocked by a hook');
+    const context = specific?.['additionalContext'];
+    if (typeof context === 'string' && context.trim() !== '') outcome.context.push(context.trim());
+    if (out['continue'] === false) outcome.stop = typeof out['stopReason'] === 'string' ? out['stopReason'] : 'stopped by a hook';
+    if (typeof out['systemMessage'] === 'string') outcome.systemMessages.push(out['systemMessage']);
+  }
+  if (reasons.length > 0) outcome.blockReason = reasons.join('\n');
+  return outcome;
+}
+
+/** Both sets' hooks, event by event (an SDK program's callbacks beside the settings files' commands). */
+export function mergeHookSets(a: HookCallbackSet | undefined, b: HookCallbackSet | undefined): HookCallbackSet | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const out: HookCallbackSet = { ...a };
+  for (const [event, groups] of Object.entries(b)) out[event] = [...(out[event] ?? []), ...(groups ?? [])];
+  return out;
+}

@@ -53,5 +53,7 @@ export {
   type WorktreeRecord,
 } from './subagents/index.ts';
 // Hooks implemented as callbacks (an SDK program's): the shapes the loop and the hooks runner share.
-export type { HookCallback, HookCallbackSet, HookInput, HookJsonOutput } from './hooks.ts';
+export type { HookCallback, HookCallbackSet, HookInput, HookJsonOutput, HookOutcome } from './hooks.ts';
+export { mergeHookSets, runHooks } from './hooks.ts';
+export { commandHookCallbacks, hookOutput, type CommandHookContext } from './command-hooks.ts';
 export { outputValidator, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';

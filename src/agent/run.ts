@@ -38,6 +38,8 @@ export class Run {
   /** With an output schema: the answer the model gave through StructuredOutput. */
   structuredOutput: unknown;
   private structuredReminders = 0;
+  /** Times a Stop hook sent the model back to work in this run. */
+  stopHookRounds = 0;
   private offered: OfferedTools | undefined;
 
   constructor(

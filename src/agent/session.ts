@@ -10,7 +10,7 @@ import { CostMeter } from './cost-meter.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
 import { gitInfo, type GitInfo } from './git-info.ts';
 import { mergeConsecutiveUsers } from './history.ts';
-import { runPreToolUse, type HookCallbackSet } from './hooks.ts';
+import { runHooks, runPreToolUse, type HookCallbackSet, type HookOutcome } from './hooks.ts';
 import type { AskPermission, PermissionPolicy, RememberRule } from './permission-gate.ts';
 import { streamTurnOnChain } from './fallback.ts';
 import { costUsd, type ModelLookup } from './pricing.ts';
@@ -29,6 +29,9 @@ import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
 import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
 import { keepPartial } from './turn.ts';
+
+/** A Stop hook that keeps blocking cannot keep the run going forever. */
+const MAX_STOP_HOOK_ROUNDS = 5;
 
 export interface AgentDeps {
   provider: Provider;
@@ -94,6 +97,9 @@ export class AgentSession {
   /** The run in progress: sub-agents' events and spending go into it. */
   private current: Run | undefined;
   private readonly registry: ToolRegistry;
+  /** SessionStart runs once, before this session object's first prompt. */
+  private started = false;
+  private readonly depth: number;
 
   private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions, git: GitInfo | undefined) {
     this.deps = deps;
@@ -107,6 +113,7 @@ export class AgentSession {
     this.git = git;
     this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realOrSelf);
     const depth = opts.depth ?? 0;
+    this.depth = depth;
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
       sessionId: this.id,
       // A sub-agent answers its parent in prose: the output schema is the parent's alone.
@@ -259,6 +266,7 @@ export class AgentSession {
       mode: settings.permissionMode,
       allow: this.granted.length === 0 ? settings.allow : [...settings.allow, ...this.granted],
       deny: settings.deny,
+      ...(settings.ask === undefined || settings.ask.length === 0 ? {} : { ask: settings.ask }),
       roots: this.roots,
       projectRoot: settings.projectRoot,
       home: settings.home,
@@ -300,6 +308,15 @@ export class AgentSession {
               ),
           }
         : {}),
+      ...(hooks?.PostToolUse?.length
+        ? {
+            postToolUse: (c: { toolName: string; toolUseId: string; input: unknown; response: unknown }, signal: AbortSignal) =>
+              this.hook(run, 'PostToolUse', { tool_name: c.toolName, tool_input: c.input, tool_response: c.response, tool_use_id: c.toolUseId }, signal, c.toolName),
+          }
+        : {}),
+      ...(hooks?.Notification?.length
+        ? { notify: (message: string) => void this.hook(run, 'Notification', { message }, new AbortController().signal) }
+        : {}),
       emit: run.emit,
       record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
     };
@@ -321,7 +338,19 @@ export class AgentSession {
     });
 
     const content: UserPart[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
-    const userMessage: UserMessage = { role: 'user', content };
+    // Hooks may add context to the prompt (SessionStart once, UserPromptSubmit each time) or refuse it.
+    const context: string[] = [];
+    if (!this.started) {
+      this.started = true;
+      context.push(...(await this.hook(run, 'SessionStart', { source: this.resumed ? 'resume' : 'startup' }, signal)).context);
+    }
+    const promptText = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+    const submit = await this.hook(run, 'UserPromptSubmit', { prompt: promptText }, signal);
+    if (submit.blockReason !== undefined || submit.stop !== undefined) {
+      return this.finish(run, 'error', `a UserPromptSubmit hook blocked the prompt: ${submit.blockReason ?? submit.stop}`);
+    }
+    context.push(...submit.context);
+    const userMessage: UserMessage = { role: 'user', content: context.length === 0 ? content : [...content, { type: 'text', text: context.join('\n\n') }] };
     if (this.history.length === 0) {
       const title = content.find((p) => p.type === 'text')?.text.split('\n')[0]?.slice(0, 80);
       if (title) store.sessions.setTitle(this.id, title);
@@ -334,6 +363,7 @@ export class AgentSession {
       cwd: settings.cwd,
       addDirs: settings.addDirs,
       git: this.git,
+      home: settings.home,
       override: settings.systemPrompt,
       append: settings.outputSchema === undefined ? settings.appendSystemPrompt : [settings.appendSystemPrompt, STRUCTURED_OUTPUT_INSTRUCTION].filter(Boolean).join('\n\n'),
       // Skills and agent definitions: listed by name and description only.
@@ -419,6 +449,13 @@ export class AgentSession {
           this.persist({ role: 'user', content: [{ type: 'text', text: STRUCTURED_OUTPUT_REMINDER }] }, turn);
           continue;
         }
+        // A Stop hook may send the model back to work with its reason (stop_hook_active tells it this is a second try).
+        const stop = await this.hook(run, this.depth > 0 ? 'SubagentStop' : 'Stop', { stop_hook_active: run.stopHookRounds > 0 }, signal);
+        if (stop.blockReason !== undefined && stop.stop === undefined && run.stopHookRounds < MAX_STOP_HOOK_ROUNDS) {
+          run.stopHookRounds++;
+          this.persist({ role: 'user', content: [{ type: 'text', text: `Stop hook feedback:\n${stop.blockReason}` }] }, turn);
+          continue;
+        }
         return this.finish(run, 'end_turn');
       }
 
@@ -446,6 +483,7 @@ export class AgentSession {
    */
   private async compact(o: { system: string; specs: ToolSpec[]; signal: AbortSignal; run: Run }): Promise<void> {
     const { settings } = this;
+    await this.hook(o.run, 'PreCompact', { trigger: 'auto', custom_instructions: '' }, o.signal);
     const before = this.history.length;
     const outcome = await summarize(
       this.deps.provider,
@@ -462,6 +500,20 @@ export class AgentSession {
     this.deps.store.sessions.setHistoryStart(this.id, seq);
     this.history = [message];
     o.run.emit({ type: 'notice', level: 'info', message: `context compacted: ${before} messages summarized` });
+  }
+
+  /**
+   * Runs one event's hooks with the fields every hook input has; failures and
+   * system messages become notices (a broken hook is shown, never fatal).
+   */
+  private async hook(run: Run, event: string, fields: Record<string, unknown>, signal: AbortSignal, matchOn?: string): Promise<HookOutcome> {
+    const set = this.deps.hooks;
+    if (set?.[event] === undefined || set[event].length === 0) return { context: [], systemMessages: [], failures: [] };
+    const input = { hook_event_name: event, session_id: this.id, transcript_path: '', cwd: this.settings.cwd, permission_mode: this.settings.permissionMode, ...fields };
+    const outcome = await runHooks(set, input, signal, matchOn);
+    for (const f of outcome.failures) run.emit({ type: 'notice', level: 'warning', message: `a ${event} hook failed (ignored): ${f}` });
+    for (const m of outcome.systemMessages) run.emit({ type: 'notice', level: 'info', message: m });
+    return outcome;
   }
 
   /** Counts one request's usage on the model it was spent on (after a fallback, not the session's). */

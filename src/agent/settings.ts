@@ -16,6 +16,8 @@ export interface AgentSettings {
   permissionMode: PermissionMode;
   allow: Rule[];
   deny: Rule[];
+  /** Ask rules (`permissions.ask` in settings): always asked, unless denied. */
+  ask?: Rule[];
   /** The working folder (absolute). */
   cwd: string;
   /** Extra folders file tools may touch (absolute). */

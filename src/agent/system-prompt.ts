@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
 import base from './prompts/base.md' with { type: 'text' };
 import type { GitInfo } from './git-info.ts';
+import { memoryFiles } from './memory-files.ts';
 
 export interface SystemPromptInput {
   cwd: string;
@@ -18,6 +17,8 @@ export interface SystemPromptInput {
   skills?: readonly PromptSkill[];
   /** Agent definitions the model can hand a task to (the `task` tool). */
   agents?: readonly PromptAgent[];
+  /** For `~/.claude/CLAUDE.md` and `@~/…` imports. */
+  home?: string;
 }
 
 export interface PromptSkill {
@@ -29,45 +30,6 @@ export interface PromptSkill {
 export interface PromptAgent {
   name: string;
   description: string;
-}
-
-/** Instruction files other agents' users already keep in their repos. */
-const MEMORY_FILES = ['AGENTS.md', 'CLAUDE.md'];
-const MEMORY_CAP = 40_000;
-
-/**
- * The folders from the repository root down to cwd (root first), so that
- * more specific instructions come later and win.
- */
-function foldersFromRootTo(root: string, cwd: string): string[] {
-  const rel = relative(root, cwd);
-  if (rel.startsWith('..')) return [cwd];
-  const parts = rel === '' ? [] : rel.split(sep);
-  const out = [root];
-  let cur = root;
-  for (const p of parts) {
-    cur = join(cur, p);
-    out.push(cur);
-  }
-  return out;
-}
-
-export function memoryFiles(cwd: string, gitRoot: string | undefined): { path: string; text: string }[] {
-  const out: { path: string; text: string }[] = [];
-  for (const folder of foldersFromRootTo(gitRoot ?? cwd, cwd)) {
-    for (const name of MEMORY_FILES) {
-      const path = join(folder, name);
-      if (!existsSync(path)) continue;
-      try {
-        let text = readFileSync(path, 'utf8');
-        if (text.length > MEMORY_CAP) text = `${text.slice(0, MEMORY_CAP)}\n… (truncated)`;
-        out.push({ path, text });
-      } catch {
-        // unreadable file: skip rather than fail the run
-      }
-    }
-  }
-  return out;
 }
 
 export function buildSystemPrompt(input: SystemPromptInput): string {
@@ -86,10 +48,10 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   }
 
   const sections = [input.override ?? base.trim(), `# Environment\n${env.join('\n')}`];
-  const memory = memoryFiles(input.cwd, input.git?.root);
+  const memory = memoryFiles({ cwd: input.cwd, gitRoot: input.git?.root, roots: input.addDirs, ...(input.home === undefined ? {} : { home: input.home }) });
   if (memory.length > 0) {
     sections.push(
-      '# Project instructions\nThese files come from the repository. Follow them; later files are more specific.\n\n' +
+      '# Project instructions\nThese files come from the user and the repository. Follow them; later files are more specific.\n\n' +
         memory.map((m) => `## ${m.path}\n${m.text.trim()}`).join('\n\n'),
     );
   }

@@ -4,7 +4,7 @@ import type { AnyTool, IntentContext, Rule, SandboxGrant, ToolContext, ToolDispl
 import { invalidInputMessage, runParsedTool, unknownToolResult } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
-import type { PreToolUseOutcome } from './hooks.ts';
+import type { HookOutcome, PreToolUseOutcome } from './hooks.ts';
 import { checkPermission, outsideRoots, type AskPermission, type PermissionPolicy } from './permission-gate.ts';
 
 export const ABORTED_RESULT = 'Aborted by the user before this tool call finished.';
@@ -32,6 +32,10 @@ export interface DispatchDeps {
   makeContext(toolUseId: string, approvedPaths: string[], signal: AbortSignal, sandbox?: SandboxGrant): ToolContext;
   /** PreToolUse hooks, run before the permission check; absent when none are registered. */
   preToolUse?: (call: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => Promise<PreToolUseOutcome & { failures: string[] }>;
+  /** PostToolUse hooks: a block reason or context they give is added to the result the model sees. */
+  postToolUse?: (call: { toolName: string; toolUseId: string; input: unknown; response: unknown }, signal: AbortSignal) => Promise<HookOutcome>;
+  /** Notification hooks: told when moat waits for the user's approval. */
+  notify?: (message: string) => void;
   emit(e: AgentEvent): void;
   record(call: ToolCallRecord): void;
 }
@@ -94,6 +98,11 @@ export async function dispatchToolCalls(
       // runTool turns tool failures into results; reaching here is an infrastructure bug, still not a crash.
       result = { content: `${call.name} failed: ${errorMessage(e)}`, isError: true };
     }
+    if (deps.postToolUse && !signal.aborted) {
+      const hook = await deps.postToolUse({ toolName: call.name, toolUseId: call.id, input, response: contentText(result) }, signal);
+      const notes = [...(hook.blockReason === undefined ? [] : [`PostToolUse hook: ${hook.blockReason}`]), ...hook.context];
+      if (notes.length > 0) result = { ...result, content: [...contentParts(result), { type: 'text', text: notes.join('\n') }] };
+    }
     finish(i, call, result, startedAt);
   };
 
@@ -137,7 +146,17 @@ export async function dispatchToolCalls(
       const intent = tool.intent(input, deps.intentContext);
       gate = await checkPermission(
         { tool, input, intent, toolUseId: call.id, ...(hookDecision === undefined ? {} : { hookDecision }) },
-        { policy: deps.policy(), emit: deps.emit, ask: deps.ask, grant: deps.grant, beforeAsk: drain, signal },
+        {
+          policy: deps.policy(),
+          emit: deps.emit,
+          ask: deps.ask,
+          grant: deps.grant,
+          beforeAsk: async () => {
+            await drain();
+            deps.notify?.(`moat needs your permission to use ${call.name}`);
+          },
+          signal,
+        },
       );
     } catch (e) {
       finish(i, call, { content: `${call.name} failed: ${errorMessage(e)}`, isError: true }, startedAt);

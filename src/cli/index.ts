@@ -10,13 +10,14 @@ import { worktreesCommands } from './worktrees-command.ts';
 import { toolCommands } from './tool-command.ts';
 import { modelsCommands } from './models-command.ts';
 import { sandboxCommands } from './sandbox-command.ts';
+import { trustCommands } from './trust-command.ts';
 import { mcpCommands } from './mcp-command.ts';
 import { err } from './write-out.ts';
 
 /** Parses argv, runs the command, returns the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram({ root: rootCommand, ...sessionsCommands, ...skillCommands, ...agentsCommands, ...agentsControlCommands, ...worktreesCommands, ...toolCommands, ...modelsCommands, ...mcpCommands, ...sandboxCommands }, (code) => {
+  const program = buildProgram({ root: rootCommand, ...sessionsCommands, ...skillCommands, ...agentsCommands, ...agentsControlCommands, ...worktreesCommands, ...toolCommands, ...modelsCommands, ...mcpCommands, ...sandboxCommands, ...trustCommands }, (code) => {
     exitCode = code;
   });
   program.exitOverride();

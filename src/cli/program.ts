@@ -92,6 +92,8 @@ export interface Handlers {
   modelsList(opts: { cwd?: string; provider?: string }): Promise<number>;
   // The OS sandbox around bash, hooks and MCP servers.
   sandboxStatus(opts: { cwd?: string; json?: boolean }): Promise<number>;
+  // Project trust: a project's settings grant only once the user trusts the folder.
+  trust(opts: { cwd?: string; revoke?: boolean }): Promise<number>;
   // MCP servers.
   mcpAdd(name: string, target: string | undefined, rest: string[], opts: McpAddOptions): Promise<number>;
   mcpRemove(name: string, opts: { scope?: 'user' | 'project'; cwd?: string }): Promise<number>;
@@ -200,6 +202,9 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '',
       'Sandbox commands:',
       '  moat sandbox status [--json]               whether the OS sandbox works here, and the policy commands run under',
+      '',
+      'Project commands:',
+      '  moat trust [--revoke]                      let this project\'s settings grant permissions and run hooks',
       '',
       'Exit codes: 0 ok, 1 error, 2 usage/config error, 3 --max-turns reached, 4 budget reached, 130 interrupted.',
     ].join('\n'),
@@ -335,6 +340,13 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .option('--cwd <dir>', 'project folder (default: the current folder)')
     .option('--json', 'as JSON')
     .action(async (opts: { cwd?: string; json?: boolean }) => setExit(await handlers.sandboxStatus(opts)));
+
+  program
+    .command('trust')
+    .description("trust this project folder: its .claude/settings.json and .moat/config.toml may grant permissions and run hooks")
+    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .option('--revoke', 'withdraw trust: only the restricting parts of its settings apply')
+    .action(async (opts: { cwd?: string; revoke?: boolean }) => setExit(await handlers.trust(opts)));
 
   return program;
 }

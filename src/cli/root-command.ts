@@ -18,6 +18,7 @@ import { setUpSession } from './session-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import { settingsFlag, settingSources } from './settings-flag.ts';
 import { settingsFrom } from './settings-from.ts';
+import { settingsHooks } from './hooks-setup.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
 import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
 import { err, out } from './write-out.ts';
@@ -65,11 +66,12 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   const cwd = resolveCwd(opts.cwd);
   // Claude Code's --settings: its rules, model, mode and folders join the flags; its env reaches the tools.
   const flagSettings = settingsFlag(opts.settings, cwd);
-  settingSources(opts.settingSources);
+  const sources = settingSources(opts.settingSources);
   for (const [k, v] of Object.entries(flagSettings.env ?? {})) env[k] = v;
   const loaded = loadConfig({
     cwd,
     env,
+    ...(sources === undefined ? {} : { settingSources: sources }),
     flags: {
       model: opts.model ?? flagSettings.model,
       thinkingBudget: opts.maxThinkingTokens,
@@ -88,6 +90,9 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   checkModels(router, checked);
   const notice = sandboxNotice(checked.processSandbox);
   if (notice !== undefined) err(`moat: ${notice}\n`);
+  // Settings files' env reaches moat and every process it starts (a project's only once trusted); flags' env wins.
+  for (const [k, v] of Object.entries(loaded.env)) if (flagSettings.env?.[k] === undefined) env[k] = v;
+  for (const line of loaded.untrusted) err(`moat: ${line} ignored until you trust this folder (moat trust)\n`);
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
@@ -138,7 +143,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   });
   try {
     const session = AgentSession.open(
-      { provider: router, models: router, registry: parts.registry, store: parts.store, settings, subagents: parts.subagents },
+      { provider: router, models: router, registry: parts.registry, store: parts.store, settings, subagents: parts.subagents, hooks: settingsHooks(loaded, settings) },
       {
         resume: opts.continue ? 'latest' : opts.resume,
         ...(opts.forkSession ? { fork: true } : {}),

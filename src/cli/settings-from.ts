@@ -19,6 +19,7 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
   const c = loaded.config;
   const allow = rules(c.permissions.allow, 'allow rules');
   const deny = rules(c.permissions.deny, 'deny rules');
+  const ask = rules(c.permissions.ask, 'ask rules');
   const home = process.env.HOME || homedir();
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
   return {
@@ -31,6 +32,7 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     permissionMode: c.permissionMode,
     allow,
     deny,
+    ...(ask.length === 0 ? {} : { ask }),
     cwd,
     addDirs: c.addDirs,
     projectRoot: loaded.projectRoot,

@@ -11,6 +11,7 @@ import { agentDefinitions, agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
 import { jsonSchemaFlag, settingsFrom } from './settings-from.ts';
+import { settingsHooks } from './hooks-setup.ts';
 import { setUpSession } from './session-setup.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
 import { initServers } from './mcp-setup.ts';
@@ -82,7 +83,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             store: parts.store,
             settings,
             subagents: parts.subagents,
-            hooks,
+            hooks: settingsHooks(o.loaded, settings, hooks),
             ...(broker ? { ask: broker.ask } : {}),
           },
           {

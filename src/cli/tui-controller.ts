@@ -25,6 +25,7 @@ import type { Store } from '../store/index.ts';
 import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
 import type { PermissionRuleView, PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
+import { settingsHooks } from './hooks-setup.ts';
 import ignore from 'ignore';
 import { errorMessage } from '../util/index.ts';
 
@@ -75,6 +76,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     store,
     settings,
     ask: broker.ask,
+    hooks: settingsHooks(loaded, settings),
     ...(deps.subagents ? { subagents: deps.subagents.support } : {}),
     remember: (rule, scope) => {
       addPermissionRule(scope === 'project' ? loaded.files.project : loaded.files.user, 'allow', rule);

@@ -29,3 +29,5 @@ export {
 } from './project-trust.ts';
 export { lineOfPath, type TomlOutline } from './toml-outline.ts';
 export { homeOf } from './paths.ts';
+export { HOOK_EVENTS, countHooks, type HookEvent, type HooksConfig, type CommandHook } from './hooks-config.ts';
+export { SETTING_SOURCES, type SettingSource } from './claude-settings.ts';

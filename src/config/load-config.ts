@@ -1,4 +1,4 @@
-import { relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { MoatError } from '../util/index.ts';
 import { type ConfigFile, readConfigFile } from './config-file.ts';
 import { describeIssues, formatKeyPath } from './issues.ts';
@@ -17,6 +17,9 @@ import { lineOfPath } from './toml-outline.ts';
 import type { KeymapConfig } from './keymap.ts';
 import { mergeToolLimits } from './tool-limits.ts';
 import { mergeOsSandbox } from './os-sandbox.ts';
+import { claudeSettingsPaths, readClaudeSettings, SETTING_SOURCES, type ClaudeSettingsFile } from './claude-settings.ts';
+import { addHooks, countHooks, type HooksConfig } from './hooks-config.ts';
+import { projectTrust } from './project-trust.ts';
 import type {
   Config,
   ConfigFlags,
@@ -70,6 +73,10 @@ interface Layer {
   scope: 'user' | 'project' | 'env' | 'flag';
   /** How a problem found after merging is reported for this layer. */
   fail(path: (string | number)[], message: string): MoatError;
+  /** Claude Code's `env` (settings files only). */
+  env?: Record<string, string>;
+  /** Shown in notices about this layer. */
+  display?: string;
 }
 
 /** The flag each file key corresponds to, for messages about flags. */
@@ -110,6 +117,74 @@ function fileLayer(file: ConfigFile, scope: 'user' | 'project', baseDir: string)
     fail: (path, message) =>
       new MoatError('config', `${file.display}:${line(path)}: ${formatKeyPath(path)}: ${message}`),
   };
+}
+
+/** A Claude Code settings file as a layer: its permissions, mode, folders and model in moat's file shape. */
+function claudeLayer(file: ClaudeSettingsFile): Layer {
+  const d = file.data;
+  const p = d.permissions;
+  const data: FileConfig = {};
+  if (d.model !== undefined) data.model = d.model;
+  if (p?.defaultMode !== undefined) data.permission_mode = p.defaultMode;
+  if (p?.additionalDirectories !== undefined) data.add_dirs = p.additionalDirectories;
+  if (p?.allow !== undefined || p?.deny !== undefined || p?.ask !== undefined) {
+    data.permissions = { ...(p.allow ? { allow: p.allow } : {}), ...(p.deny ? { deny: p.deny } : {}), ...(p.ask ? { ask: p.ask } : {}) };
+  }
+  if (d.hooks !== undefined) data.hooks = d.hooks;
+  // Claude Code's keys, so a message points at what the user wrote.
+  const claudeKey = (path: (string | number)[]): (string | number)[] => {
+    const [head, ...rest] = path;
+    if (head === 'permission_mode') return ['permissions', 'defaultMode'];
+    if (head === 'add_dirs') return ['permissions', 'additionalDirectories', ...rest];
+    return path;
+  };
+  const scope = file.source === 'user' ? 'user' : 'project';
+  return {
+    data,
+    // Relative folders resolve against the folder holding `.claude/` (the project root, or home).
+    baseDir: dirname(dirname(file.path)),
+    scope,
+    display: file.display,
+    ...(d.env === undefined ? {} : { env: d.env }),
+    sourceOf: (path) => ({ kind: 'file', scope, path: file.path, line: file.lineOf(claudeKey(path)) }),
+    fail: (path, message) => new MoatError('config', `${file.display}:${file.lineOf(claudeKey(path))}: ${formatKeyPath(claudeKey(path))}: ${message}`),
+  };
+}
+
+/**
+ * A project's files may restrict at once but grant only once the user trusts
+ * the folder: without trust its allow rules, extra folders, looser modes, env
+ * and hooks are dropped (deny and ask rules stay). bypassPermissions never
+ * comes from a project. Returns what was dropped, for one notice line.
+ */
+function withoutGrants(layer: Layer, trusted: () => boolean): string[] {
+  if (layer.scope !== 'project') return [];
+  const d = layer.data;
+  const dropped: string[] = [];
+  if (d.permission_mode === 'bypassPermissions') {
+    delete d.permission_mode;
+    dropped.push('bypassPermissions');
+  }
+  const grants = [
+    ...(d.permissions?.allow?.length ? [`${d.permissions.allow.length} allow rule${d.permissions.allow.length === 1 ? '' : 's'}`] : []),
+    ...(d.add_dirs?.length ? ['additional folders'] : []),
+    ...(d.permission_mode === 'acceptEdits' ? ['acceptEdits mode'] : []),
+    ...(layer.env && Object.keys(layer.env).length > 0 ? ['env'] : []),
+    ...(d.hooks && countHooks(hooksOf(d.hooks)) > 0 ? ['hooks'] : []),
+  ];
+  if (grants.length === 0 || trusted()) return dropped;
+  if (d.permissions) delete d.permissions.allow;
+  delete d.add_dirs;
+  if (d.permission_mode === 'acceptEdits') delete d.permission_mode;
+  delete d.hooks;
+  delete layer.env;
+  return [...dropped, ...grants];
+}
+
+function hooksOf(raw: FileConfig['hooks']): HooksConfig {
+  const out: HooksConfig = {};
+  addHooks(out, raw, '');
+  return out;
 }
 
 function validated(raw: FileConfig, fail: (path: (string | number)[], message: string) => MoatError): FileConfig {
@@ -172,7 +247,7 @@ function flagLayer(flags: ConfigFlags, cwd: string): Layer {
   };
 }
 
-type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox' | 'keymap' | 'providers' | 'fallback' | 'mcp_servers' | 'mcp'>;
+type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox' | 'keymap' | 'providers' | 'fallback' | 'mcp_servers' | 'mcp' | 'hooks'>;
 
 /** snake_case file key → Config key, for the scalar settings. */
 const SCALARS: Record<Scalar, ConfigKey> = {
@@ -207,9 +282,20 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
 
   const layers: Layer[] = [];
   const loadedFiles: string[] = [];
+  // Claude Code's settings first: moat's own files win on conflict.
+  const claudePaths = claudeSettingsPaths(homeOf(env), projectRoot);
+  for (const source of opts.settingSources ?? SETTING_SOURCES) {
+    const path = claudePaths[source];
+    if (source !== 'user' && path === claudePaths.user) continue;
+    const file = readClaudeSettings(source, path, displayPath(path, cwd, env));
+    if (file) {
+      layers.push(claudeLayer(file));
+      loadedFiles.push(path);
+    }
+  }
   const user = readConfigFile(files.user, displayPath(files.user, cwd, env));
   if (user) {
-    layers.push(fileLayer(user, 'user', paths.configDir));
+    layers.push({ ...fileLayer(user, 'user', paths.configDir), display: user.display });
     loadedFiles.push(files.user);
   }
   // In a home-directory "project" the two paths can coincide only if XDG points there; read once.
@@ -225,8 +311,16 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     if (project.data.providers !== undefined) {
       throw layer.fail(['providers'], 'providers can only be set in the user config (~/.config/moat/config.toml)');
     }
+    layer.display = project.display;
     layers.push(layer);
     loadedFiles.push(files.project);
+  }
+  let trust: boolean | undefined;
+  const trusted = (): boolean => (trust ??= projectTrust(projectRoot, paths.configDir).trusted);
+  const untrusted: string[] = [];
+  for (const layer of layers) {
+    const dropped = withoutGrants(layer, trusted);
+    if (dropped.length > 0) untrusted.push(`${layer.display ?? 'project settings'}: ${dropped.join(', ')}`);
   }
   layers.push(envLayer(env, cwd), flagLayer(opts.flags ?? {}, cwd));
 
@@ -253,7 +347,7 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
   const addDirs: string[] = [];
   const keymap: KeymapConfig = {};
   for (const layer of layers) {
-    for (const list of ['allow', 'deny'] as const) {
+    for (const list of ['allow', 'deny', 'ask'] as const) {
       const items = layer.data.permissions?.[list] ?? [];
       items.forEach((rule, i) => {
         if (!rules.some((r) => r.list === list && r.rule === rule)) {
@@ -306,6 +400,7 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     permissions: {
       allow: rules.filter((r) => r.list === 'allow').map((r) => r.rule),
       deny: rules.filter((r) => r.list === 'deny').map((r) => r.rule),
+      ask: rules.filter((r) => r.list === 'ask').map((r) => r.rule),
     },
     addDirs,
     streamIdleTimeoutMs: ms(top('stream_idle_timeout')?.value ?? DEFAULT_STREAM_IDLE_TIMEOUT_S),
@@ -320,5 +415,23 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     providers,
     fallback,
   };
-  return { config, sources, rules, projectRoot, files, loadedFiles, toolLimits: mergeToolLimits(layers), osSandbox: mergeOsSandbox(layers, env) };
+  const hooks: HooksConfig = {};
+  const settingsEnv: Record<string, string> = {};
+  for (const layer of layers) {
+    addHooks(hooks, layer.data.hooks, layer.display ?? layer.scope);
+    Object.assign(settingsEnv, layer.env);
+  }
+  return {
+    config,
+    sources,
+    rules,
+    projectRoot,
+    files,
+    loadedFiles,
+    toolLimits: mergeToolLimits(layers),
+    osSandbox: mergeOsSandbox(layers, env),
+    hooks,
+    env: settingsEnv,
+    untrusted,
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOOK_EVENTS, HOOKS_SHAPE } from './hooks-config.ts';
 import { KEYMAP_ACTIONS, KEYMAP_SHAPE } from './keymap.ts';
 
 /**
@@ -41,6 +42,8 @@ const rule = z.string().trim().min(1);
 export const PERMISSIONS_SHAPE = z.strictObject({
   allow: z.array(rule).optional(),
   deny: z.array(rule).optional(),
+  /** Always asked, even when an allow rule or the mode would allow (deny rules still win). */
+  ask: z.array(rule).optional(),
 });
 
 /** `[tools.<name>]`: limits for one WebAssembly tool (its component name or one of its tool names). */
@@ -151,6 +154,8 @@ export const FILE_SHAPE = z.strictObject({
   /** `[mcp_servers.<name>]`: MCP servers (Codex's keys), checked one by one by the MCP loader. */
   mcp_servers: MCP_SERVERS_SHAPE.optional(),
   mcp: MCP_SHAPE.optional(),
+  /** `[[hooks.<Event>]]`: command hooks (Claude Code's events), as in settings.json. */
+  hooks: HOOKS_SHAPE.optional(),
 });
 
 export type FileConfig = z.infer<typeof FILE_SHAPE>;
@@ -165,6 +170,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   'sandbox.network': Object.keys(SANDBOX_NETWORK_SHAPE.shape),
   keymap: KEYMAP_ACTIONS,
   mcp: Object.keys(MCP_SHAPE.shape),
+  hooks: HOOK_EVENTS,
   // Any [tools.<name>] table.
   'tools.*': Object.keys(TOOL_LIMITS_SHAPE.shape),
   'providers.*': Object.keys(PROVIDER_SHAPE.shape),

@@ -4,6 +4,8 @@ import type { Env } from './paths.ts';
 import type { KeymapConfig } from './keymap.ts';
 import type { ToolLimitsConfig } from './tool-limits.ts';
 import type { OsSandboxConfig } from './os-sandbox.ts';
+import type { HooksConfig } from './hooks-config.ts';
+import type { SettingSource } from './claude-settings.ts';
 
 /** The merged, validated configuration the rest of moat uses (camelCase, units in names). */
 export interface Config {
@@ -14,7 +16,7 @@ export interface Config {
   maxBudgetUsd: number | undefined;
   permissionMode: PermissionMode;
   /** Rule strings (`Bash(npm test:*)`), the union of every source, first occurrence first. */
-  permissions: { allow: string[]; deny: string[] };
+  permissions: { allow: string[]; deny: string[]; ask: string[] };
   /** Absolute paths, deduplicated. */
   addDirs: string[];
   streamIdleTimeoutMs: number;
@@ -89,6 +91,8 @@ export interface LoadConfigOptions {
   cwd: string;
   env?: Env;
   flags?: ConfigFlags;
+  /** `--setting-sources`: which of Claude Code's settings files to read (default all three). */
+  settingSources?: readonly SettingSource[];
 }
 
 export interface LoadedConfig {
@@ -96,7 +100,7 @@ export interface LoadedConfig {
   /** The source of each value (for lists, of their last contributor). */
   sources: Record<ConfigKey, ConfigSource>;
   /** Each permission rule with where it was first given. */
-  rules: { list: 'allow' | 'deny'; rule: string; source: ConfigSource }[];
+  rules: { list: 'allow' | 'deny' | 'ask'; rule: string; source: ConfigSource }[];
   projectRoot: string;
   /** The two config files, whether or not they exist: where "allow always" writes. */
   files: { user: string; project: string };
@@ -106,4 +110,10 @@ export interface LoadedConfig {
   toolLimits: ToolLimitsConfig;
   /** `[sandbox] mode/scrub_env`, `[sandbox.filesystem]`, `[sandbox.network]`: the OS sandbox around processes. */
   osSandbox: OsSandboxConfig;
+  /** Command hooks from every settings source (a project's only once trusted). */
+  hooks: HooksConfig;
+  /** Claude Code's `env` from settings files, merged (a project's only once trusted). */
+  env: Record<string, string>;
+  /** One line per project file whose grants were ignored because the folder is not trusted. */
+  untrusted: string[];
 }

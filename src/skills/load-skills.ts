@@ -5,6 +5,7 @@ import { DefinitionError } from './definition-error.ts';
 import { entriesOf } from './read-dir.ts';
 import { mergeByName } from './merge.ts';
 import { parseSkillFile } from './skill-file.ts';
+import { parseCommandFile } from './command-file.ts';
 import { sourceDirs, type DefinitionRoots, type SourceDir } from './sources.ts';
 import type { DefinitionIssue, Loaded, Skill } from './types.ts';
 
@@ -31,9 +32,24 @@ function skillsIn(src: SourceDir, issues: DefinitionIssue[]): Skill[] {
   return out;
 }
 
+/** Claude Code's custom commands in one folder (sub-folders group them; the file name is the command). */
+function commandsIn(dir: string, source: SourceDir['source'], issues: DefinitionIssue[]): Skill[] {
+  return entriesOf(dir).flatMap((entry) => {
+    if (entry.isDir) return commandsIn(entry.path, source, issues);
+    if (!entry.isFile || !entry.name.toLowerCase().endsWith('.md')) return [];
+    try {
+      return [parseCommandFile(readFileSync(entry.path, 'utf8'), { file: entry.path, fileName: entry.name, source })];
+    } catch (e) {
+      issues.push(issueFrom(entry.path, e));
+      return [];
+    }
+  });
+}
+
 /**
  * Every skill visible from a project: bundled, then the user's, then the
- * project's; a later one of the same name wins. Bad files are returned as
+ * project's; a later one of the same name wins (a skill over a custom
+ * command of the same name at the same level). Bad files are returned as
  * issues and skipped, never thrown.
  */
 export function loadSkills(roots: DefinitionRoots): Loaded<Skill> {
@@ -41,7 +57,13 @@ export function loadSkills(roots: DefinitionRoots): Loaded<Skill> {
   const bundled = bundledSkills();
   const groups = [
     { dir: '<bundled>', items: bundled },
-    ...sourceDirs('skills', roots).map((src) => ({ dir: src.dir, items: skillsIn(src, issues) })),
+    ...sourceDirs('skills', roots).flatMap((src) => {
+      const skills = { dir: src.dir, items: skillsIn(src, issues) };
+      // `.claude/commands` sits beside `.claude/skills`: its commands come just before that level's skills.
+      if (!src.dir.endsWith(join('.claude', 'skills'))) return [skills];
+      const commandsDir = join(src.dir, '..', 'commands');
+      return [{ dir: commandsDir, items: commandsIn(commandsDir, src.source, issues) }, skills];
+    }),
   ];
   return { items: mergeByName(groups, issues), issues };
 }

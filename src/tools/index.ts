@@ -12,6 +12,7 @@ export {
   type ProcessSandboxSettings,
   type OsSandboxInput,
 } from './process-sandbox.ts';
+export { runHookProcess, type HookProcessOptions, type HookProcessResult } from './hook-process.ts';
 // WebAssembly tools: discovery, the catalog of bundled and drop-in tools, and their Tool adapter.
 export {
   WasmCatalog,

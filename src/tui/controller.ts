@@ -50,7 +50,7 @@ export interface PromptInput {
 
 export interface PermissionRuleView {
   rule: string;
-  behavior: 'allow' | 'deny';
+  behavior: 'allow' | 'deny' | 'ask';
   /** Where the rule comes from: 'project', 'user', 'flag', 'session'. */
   source: string;
 }

@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSystemPrompt, memoryFiles } from '../../src/agent/system-prompt.ts';
+import { memoryFiles } from '../../src/agent/memory-files.ts';
+import { buildSystemPrompt } from '../../src/agent/system-prompt.ts';
 
 describe('system prompt', () => {
   test('tells folder, platform, date, git facts, and includes AGENTS.md/CLAUDE.md from root down to cwd', () => {
@@ -12,7 +13,7 @@ describe('system prompt', () => {
     writeFileSync(join(root, 'AGENTS.md'), 'root rule');
     writeFileSync(join(root, 'pkg', 'CLAUDE.md'), 'pkg rule');
     writeFileSync(join(sub, 'AGENTS.md'), 'app rule');
-    expect(memoryFiles(sub, root).map((m) => m.text)).toEqual(['root rule', 'pkg rule', 'app rule']);
+    expect(memoryFiles({ cwd: sub, gitRoot: root, roots: [] }).map((m) => m.text)).toEqual(['root rule', 'pkg rule', 'app rule']);
 
     const prompt = buildSystemPrompt({
       cwd: sub,

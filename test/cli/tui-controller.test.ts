@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentEvent, AgentSettings } from '../../src/agent/index.ts';
 import { createTuiController } from '../../src/cli/tui-controller.ts';
-import { loadConfig } from '../../src/config/index.ts';
+import { loadConfig, trustProject } from '../../src/config/index.ts';
 import { BUILTIN_PROVIDERS, createAnthropicProvider, ModelRouter } from '../../src/providers/index.ts';
 import type { Skill } from '../../src/skills/index.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -56,6 +56,8 @@ function make(projectToml?: string, withAgents = false, router?: ModelRouter): {
     writeFileSync(projectFile, projectToml);
   }
   const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
+  // The user trusts this project: its allow rules apply (untrusted, only its deny rules would).
+  trustProject(root, join(root, 'home', '.config', 'moat'));
   const loaded = loadConfig({ cwd: root, env });
   const settings = testSettings(root, {
     allow: parseRuleList(loaded.config.permissions.allow),

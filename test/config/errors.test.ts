@@ -75,7 +75,7 @@ describe('config file errors: one line, FILE:LINE: key.path: what', () => {
       code: 'config',
       message: `${F}:5: permissions.alow: unknown key (did you mean allow?)`,
     });
-    expect(errorFor('permissions.ask = ["Bash"]\n')).toEqual({ code: 'config', message: `${F}:1: permissions.ask: unknown key` });
+    expect(errorFor('permissions.prompt = ["Bash"]\n')).toEqual({ code: 'config', message: `${F}:1: permissions.prompt: unknown key` });
     expect(errorFor('max_turns = 3\n\n[keymap]\nsubmit = "enter"\nsubmti = "ctrl+s"\n')).toEqual({
       code: 'config',
       message: `${F}:5: keymap.submti: unknown key (did you mean submit?)`,

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Config, DEFAULT_SANDBOX_CEILING, loadConfig, Secret } from '../../src/config/index.ts';
+import { type Config, DEFAULT_SANDBOX_CEILING, loadConfig, Secret, trustProject } from '../../src/config/index.ts';
 import { MoatError } from '../../src/util/index.ts';
 import { useTmp, write } from './tmp.ts';
 
@@ -30,7 +30,7 @@ const DEFAULTS: Config = {
   maxTurns: undefined,
   maxBudgetUsd: undefined,
   permissionMode: 'default',
-  permissions: { allow: [], deny: [] },
+  permissions: { allow: [], deny: [], ask: [] },
   addDirs: [],
   streamIdleTimeoutMs: 90_000,
   bashTimeoutMs: 120_000,
@@ -76,6 +76,9 @@ describe('loadConfig', () => {
       loadedFiles: [],
       toolLimits: { tools: {}, sandbox: DEFAULT_SANDBOX_CEILING },
       osSandbox: { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [] },
+      hooks: {},
+      env: {},
+      untrusted: [],
     });
   });
 
@@ -107,6 +110,8 @@ describe('loadConfig', () => {
         'permissions.allow = ["Bash(npm test:*)", "Edit"]',
       ].join('\n'),
     );
+    // Trusted: the project's grants (allow rules, folders, acceptEdits) apply (claude-settings.test.ts covers the untrusted case).
+    trustProject(w.repo, join(w.home, '.config', 'moat'));
     const loaded = loadConfig({
       cwd: w.cwd,
       env: { ...w.env, ANTHROPIC_MODEL: 'env-model', ANTHROPIC_BASE_URL: 'http://localhost:8080', ANTHROPIC_API_KEY: 'sk-secret' },
@@ -117,7 +122,7 @@ describe('loadConfig', () => {
       maxTurns: 3,
       maxBudgetUsd: 2.5,
       permissionMode: 'acceptEdits',
-      permissions: { allow: ['Read', 'Bash(npm test:*)', 'Edit', 'WebFetch'], deny: ['Bash(rm:*)'] },
+      permissions: { allow: ['Read', 'Bash(npm test:*)', 'Edit', 'WebFetch'], deny: ['Bash(rm:*)'], ask: [] },
       addDirs: [
         join(w.home, '.config', 'moat', 'shared'),
         join(w.home, 'notes'),

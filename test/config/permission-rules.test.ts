@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addPermissionRule, loadConfig, removePermissionRule } from '../../src/config/index.ts';
+import { addPermissionRule, loadConfig, removePermissionRule, trustProject } from '../../src/config/index.ts';
 import { MoatError } from '../../src/util/index.ts';
 import { useTmp, write } from './tmp.ts';
 
@@ -13,7 +13,13 @@ function repo(text?: string): { dir: string; file: string; reload: () => { allow
   mkdirSync(join(dir, '.git'));
   const file = join(dir, '.moat', 'config.toml');
   if (text !== undefined) write(file, text);
-  return { dir, file, reload: () => loadConfig({ cwd: dir, env: { HOME: join(dir, 'home') } }).config.permissions };
+  // The user trusts this folder: without trust its allow rules would be ignored (project-trust.ts).
+  trustProject(dir, join(dir, 'home', '.config', 'moat'));
+  const reload = () => {
+    const { allow, deny } = loadConfig({ cwd: dir, env: { HOME: join(dir, 'home') } }).config.permissions;
+    return { allow, deny };
+  };
+  return { dir, file, reload };
 }
 
 function edit(text: string | undefined, list: 'allow' | 'deny', rule: string): { text: string; perms: { allow: string[]; deny: string[] } } {
@@ -126,7 +132,7 @@ describe('addPermissionRule', () => {
     const file = join(home, '.config', 'moat', 'config.toml');
     expect(addPermissionRule(file, 'deny', 'WebFetch')).toBe(true);
     expect(existsSync(file)).toBe(true);
-    expect(loadConfig({ cwd: tmp(), env: { HOME: home } }).config.permissions).toEqual({ allow: [], deny: ['WebFetch'] });
+    expect(loadConfig({ cwd: tmp(), env: { HOME: home } }).config.permissions).toEqual({ allow: [], deny: ['WebFetch'], ask: [] });
   });
 });
 

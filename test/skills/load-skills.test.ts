@@ -147,4 +147,26 @@ describe('loadSkills', () => {
       { name: 'note', required: false },
     ]);
   });
+
+  test("Claude Code's custom commands: the file name is the command, frontmatter optional, sub-folders group them; a skill of the same name wins", () => {
+    const base = tmp();
+    const r = rootsIn(base);
+    write(join(r.home!, '.claude', 'commands', 'standup.md'), '# Summarise what I did yesterday\nUse git log for $ARGUMENTS.\n');
+    write(join(r.projectRoot, '.claude', 'commands', 'fix-issue.md'), '---\ndescription: Fix a GitHub issue\nargument-hint: [number]\nallowed-tools: Bash(gh issue view:*), Edit\nmodel: claude-opus-4-5\n---\nFix issue #$1 and add a test.\n');
+    write(join(r.projectRoot, '.claude', 'commands', 'frontend', 'lint.md'), 'Lint the frontend.\n');
+    write(join(r.projectRoot, '.claude', 'commands', 'commit.md'), 'Command commit.\n');
+    write(join(r.projectRoot, '.claude', 'skills', 'commit', 'SKILL.md'), skillText('skill commit'));
+    write(join(r.projectRoot, '.claude', 'commands', 'Bad Name!.md'), 'x\n');
+    write(join(r.projectRoot, '.claude', 'commands', 'empty.md'), '---\ndescription: nothing\n---\n');
+    const { items, issues } = loadSkills(r);
+    const by = Object.fromEntries(items.map((s) => [s.name, s]));
+    expect(by['standup']).toMatchObject({ description: 'Summarise what I did yesterday', source: 'user', body: '# Summarise what I did yesterday\nUse git log for $ARGUMENTS.' });
+    expect(by['fix-issue']).toMatchObject({ description: 'Fix a GitHub issue', argumentHint: '[number]', allowedTools: ['Bash(gh issue view:*)', 'Edit'], source: 'project' });
+    expect(by['lint']?.description).toBe('Lint the frontend.');
+    expect(by['commit']?.description).toBe('skill commit');
+    expect(issues.map((i) => [i.file.split('/').pop(), i.message])).toEqual([
+      ['Bad Name!.md', '"Bad Name!.md" is not a usable command name (letters, digits, "-", "_", ".")'],
+      ['empty.md', 'the body (the prompt after the frontmatter) is empty'],
+    ]);
+  });
 });

@@ -24,6 +24,8 @@ export interface PermissionPolicy {
   mode: PermissionMode;
   allow: Rule[];
   deny: Rule[];
+  /** Ask rules: matched like deny rules (every command the parser finds), they ask instead. */
+  ask?: Rule[];
   /** Real paths of the folders tools may touch (project root + --add-dir). */
   roots: string[];
   projectRoot: string;
@@ -47,7 +49,9 @@ export type AskCause =
   /** A Bash line no rule can pre-approve ($(…), unbalanced quotes, …). */
   | 'unmatchable_command'
   /** A sandboxed command asks for more than the mode grants (workspace-write, or no sandbox). */
-  | 'sandbox_grant';
+  | 'sandbox_grant'
+  /** An ask rule (`permissions.ask`) matches: always a person's call, whatever allows it. */
+  | 'ask_rule';
 
 export type Decision =
   | {
@@ -106,6 +110,7 @@ function unique(items: (string | null)[]): string[] {
 /**
  * Decide one call, in this order:
  * 1. a matching deny rule denies (in every mode, bypass included);
+ *    then a matching ask rule asks (except in bypassPermissions);
  * 2. plan mode denies anything but reads (the backstop: such tools are not offered);
  * 3. bypassPermissions allows;
  * 4. paths outside the roots need an allow rule for that path and access, else ask;
@@ -128,6 +133,15 @@ function decideAsked(call: PermissionCall, policy: PermissionPolicy): Decision {
 
   const denied = policy.deny.find((rule) => denyRuleMatches(rule, call, bases));
   if (denied) return { kind: 'deny', reason: `denied by the rule "${denied.text}"`, rule: denied.text };
+
+  const asked = policy.mode === 'bypassPermissions' ? undefined : policy.ask?.find((rule) => denyRuleMatches(rule, call, bases));
+  if (asked) {
+    // Plan mode still refuses what it never runs; otherwise a person decides, once (no "always" rule is offered).
+    if (policy.mode === 'plan' && call.effect !== 'read' && !(name === 'Bash' && policy.osSandbox === true)) {
+      return { kind: 'deny', reason: `plan mode allows only read-only tools, and ${call.toolName} is not one` };
+    }
+    return ask(`the rule "${asked.text}" asks before ${call.toolName} runs`, 'ask_rule');
+  }
 
   if (name === 'Bash' && policy.osSandbox === true && call.intent.subject !== undefined) {
     return decideSandboxedBash(call, call.intent.subject, policy, bases);

@@ -78,6 +78,8 @@ export function denialHint(call: PermissionCall, decision: Exclude<Decision, { k
       const options = ['--permission-mode acceptEdits', ...(decision.rules.length > 0 ? [ruleOptions(decision.rules, decision.broaderRules)] : [])];
       return `Permission denied: ${action} asks for write access to the working folder, and moat -p cannot ask. Without \`sandbox\` it runs read-only (it may read files and write only to the temp folder). To allow writes, the user can re-run with ${options.join(' or ')}, or add the rule to ${CONFIG}.`;
     }
+    case 'ask_rule':
+      return `Permission denied: ${action} matches an ask rule, so a person must approve it, and moat -p cannot ask. ${decision.reason}.`;
     case 'needs_approval': {
       const options: string[] = [];
       if (decision.acceptEditsWouldAllow) options.push('--permission-mode acceptEdits');

@@ -222,3 +222,23 @@ describe('decisions in detail', () => {
     });
   });
 });
+
+describe('ask rules (permissions.ask)', () => {
+  test('an ask rule asks even where an allow rule or the mode would allow; deny still wins; bypass does not ask', () => {
+    const push = bash('git push origin main');
+    const p = (mode: Parameters<typeof policy>[0] = {}) => policy({ allow: ['Bash'], ask: ['Bash(git push:*)'], ...mode });
+    expect(decidePermission(push, p())).toMatchObject({ kind: 'ask', cause: 'ask_rule', reason: 'the rule "Bash(git push:*)" asks before Bash runs', rules: [] });
+    expect(decidePermission(bash('git status'), p()).kind).toBe('allow');
+    expect(decidePermission(push, p({ deny: ['Bash(git:*)'] })).kind).toBe('deny');
+    expect(decidePermission(push, p({ mode: 'bypassPermissions' })).kind).toBe('allow');
+    expect(decidePermission(push, p({ mode: 'dontAsk' })).kind).toBe('deny');
+  });
+
+  test('ask rules match like deny rules: a chained or nested command is caught, and file rules ask for reads', () => {
+    const p = policy({ allow: ['Bash'], ask: ['Bash(git push:*)', 'Read(secrets/**)'] });
+    expect(decidePermission(bash('git status && git push'), p).kind).toBe('ask');
+    expect(decidePermission(bash("bash -c 'git push'"), p).kind).toBe('ask');
+    expect(decidePermission(read(`${PROJECT}/secrets/key.pem`), p)).toMatchObject({ kind: 'ask', cause: 'ask_rule' });
+    expect(decidePermission(read(`${PROJECT}/src/a.ts`), p).kind).toBe('allow');
+  });
+});

@@ -4,11 +4,12 @@ import { parseRuleList, type PermissionCall, type PermissionMode, type Permissio
 export const PROJECT = '/work/proj';
 export const HOME = '/home/ada';
 
-export function policy(opts: { mode?: PermissionMode; allow?: string[]; deny?: string[]; roots?: string[] } = {}): PermissionPolicy {
+export function policy(opts: { mode?: PermissionMode; allow?: string[]; deny?: string[]; ask?: string[]; roots?: string[] } = {}): PermissionPolicy {
   return {
     mode: opts.mode ?? 'default',
     allow: parseRuleList(opts.allow ?? []),
     deny: parseRuleList(opts.deny ?? []),
+    ...(opts.ask === undefined ? {} : { ask: parseRuleList(opts.ask) }),
     roots: opts.roots ?? [PROJECT],
     projectRoot: PROJECT,
     home: HOME,
@@ -16,7 +17,7 @@ export function policy(opts: { mode?: PermissionMode; allow?: string[]; deny?: s
 }
 
 export function bash(command: string): PermissionCall {
-  return { toolName: 'bash', effect: 'execute', intent: { ruleName: 'Bash', subject: command, paths: [], summary: command } };
+  return { toolName: 'Bash', effect: 'execute', intent: { ruleName: 'Bash', subject: command, paths: [], summary: command } };
 }
 
 function fileCall(toolName: string, ruleName: string, effect: Effect, access: Access, paths: string[]): PermissionCall {

@@ -1,0 +1,98 @@
+// Claude Code's settings files (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json), read as config layers.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { errorMessage, MoatError } from '../util/index.ts';
+import { HOOK_EVENTS, HOOKS_SHAPE } from './hooks-config.ts';
+import { formatKeyPath } from './issues.ts';
+import { PERMISSION_MODES } from './schema.ts';
+
+/** Which files `--setting-sources` names: the user's, the project's shared one, the project's local one. */
+export type SettingSource = 'user' | 'project' | 'local';
+export const SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
+
+/** The part of Claude Code's settings moat applies; other keys (statusLine, theme, …) are accepted and left alone. */
+const SETTINGS_SHAPE = z.looseObject({
+  permissions: z
+    .looseObject({
+      allow: z.array(z.string().trim().min(1)).optional(),
+      deny: z.array(z.string().trim().min(1)).optional(),
+      ask: z.array(z.string().trim().min(1)).optional(),
+      defaultMode: z.enum(PERMISSION_MODES).optional(),
+      additionalDirectories: z.array(z.string().trim().min(1)).optional(),
+    })
+    .optional(),
+  model: z.string().trim().min(1).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  hooks: HOOKS_SHAPE.optional(),
+});
+
+export type ClaudeSettings = z.infer<typeof SETTINGS_SHAPE>;
+
+export interface ClaudeSettingsFile {
+  source: SettingSource;
+  path: string;
+  display: string;
+  data: ClaudeSettings;
+  /** The 1-based line where a key path is written (for messages that point into the file). */
+  lineOf(path: readonly (string | number)[]): number;
+}
+
+/** The settings files of each source, in Claude Code's precedence order (lowest first). */
+export function claudeSettingsPaths(home: string, projectRoot: string): Record<SettingSource, string> {
+  return {
+    user: join(home, '.claude', 'settings.json'),
+    project: join(projectRoot, '.claude', 'settings.json'),
+    local: join(projectRoot, '.claude', 'settings.local.json'),
+  };
+}
+
+/**
+ * The line of a key path in JSON text: each key is looked for after the
+ * previous one, which is exact for the files people write (one key per line)
+ * and never worse than the line of the enclosing key.
+ */
+export function jsonLineOf(text: string, path: readonly (string | number)[]): number {
+  let at = 0;
+  for (const key of path) {
+    if (typeof key !== 'string') continue;
+    const re = new RegExp(`"${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:`, 'g');
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (m === null) break;
+    at = m.index;
+  }
+  return text.slice(0, at).split('\n').length;
+}
+
+/** Reads one settings file; missing is undefined, anything wrong is one `FILE:LINE: key: what` error. */
+export function readClaudeSettings(source: SettingSource, path: string, display: string): ClaudeSettingsFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new MoatError('config', `${display}: cannot read: ${errorMessage(e)}`);
+  }
+  let json: unknown;
+  try {
+    json = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (e) {
+    // Bun names the position in its message; the line is where the parser stopped, or 1.
+    const pos = /position (\d+)/.exec(errorMessage(e));
+    const line = pos ? text.slice(0, Number(pos[1])).split('\n').length : 1;
+    throw new MoatError('config', `${display}:${line}: not valid JSON: ${errorMessage(e)}`);
+  }
+  const parsed = SETTINGS_SHAPE.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    let keyPath = (issue?.path ?? []).map((p) => (typeof p === 'symbol' ? String(p) : p));
+    let message = issue?.message ?? 'not a settings object';
+    if (issue?.code === 'unrecognized_keys' && keyPath.at(-1) === 'hooks') {
+      keyPath = [...keyPath, issue.keys[0] ?? ''];
+      message = `unknown hook event; the events are ${HOOK_EVENTS.join(', ')}`;
+    }
+    throw new MoatError('config', `${display}:${jsonLineOf(text, keyPath)}: ${keyPath.length > 0 ? `${formatKeyPath(keyPath)}: ` : ''}${message}`);
+  }
+  return { source, path, display, data: parsed.data, lineOf: (p) => jsonLineOf(text, p) };
+}

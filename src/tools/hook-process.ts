@@ -1,0 +1,103 @@
+/**
+ * Runs one hook command: `bash -c` inside the OS sandbox with workspace-write
+ * grants (the working folders and temp; a formatter hook must write), the
+ * event JSON on stdin, stdout and stderr captured, the whole process group
+ * killed at the timeout or on abort.
+ */
+import { spawn } from 'node:child_process';
+import { DEFAULT_SCRUB_ENV, prepareCommand, type SandboxedCommand } from '../sandbox/index.ts';
+import { killGroup } from './builtin/bash/process-group.ts';
+import { processGrants, type ProcessSandboxSettings } from './process-sandbox.ts';
+
+export interface HookProcessOptions {
+  cwd: string;
+  /** The working folder and --add-dir folders: what the hook may write. */
+  roots: readonly string[];
+  /** The OS sandbox settings of the session; undefined: no sandbox configured. */
+  processSandbox: ProcessSandboxSettings | undefined;
+  /** Variables the hook gets on top of moat's environment (CLAUDE_PROJECT_DIR). */
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export interface HookProcessResult {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Output beyond this is cut: a hook answers in a few lines of JSON. */
+const MAX_OUTPUT = 1 << 20;
+const KILL_GRACE_MS = 1000;
+
+async function prepare(command: string, o: HookProcessOptions): Promise<SandboxedCommand> {
+  const s = o.processSandbox;
+  const env = { ...process.env, ...o.env };
+  if (s === undefined || s.mode === 'off') return prepareCommand(['bash', '-c', command], { cwd: o.cwd, env, grants: processGrants('read-only', { ...OFF, scrubEnv: s?.scrubEnv ?? OFF.scrubEnv }, []), mode: 'off' });
+  return prepareCommand(['bash', '-c', command], { cwd: o.cwd, env, grants: processGrants('workspace-write', s, o.roots), mode: s.mode, scrubEnv: s.scrubEnv, level: 'workspace-write' });
+}
+
+const OFF: ProcessSandboxSettings = {
+  mode: 'off',
+  active: false,
+  scrubEnv: [...DEFAULT_SCRUB_ENV],
+  allowWrite: [],
+  denyRead: [],
+  denyWrite: [],
+  allowNetwork: [],
+  denyNetwork: [],
+  allowUnixSockets: [],
+};
+
+export async function runHookProcess(command: string, stdin: string, o: HookProcessOptions): Promise<HookProcessResult> {
+  const prepared = await prepare(command, o);
+  try {
+    return await new Promise<HookProcessResult>((resolve, reject) => {
+      const [file = 'bash', ...args] = prepared.argv;
+      const child = spawn(file, args, { cwd: o.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: prepared.env });
+      const out: string[] = [];
+      const err: string[] = [];
+      let size = 0;
+      let timedOut = false;
+      const collect = (into: string[]) => (chunk: Buffer) => {
+        if (size >= MAX_OUTPUT) return;
+        size += chunk.length;
+        into.push(chunk.toString('utf8'));
+      };
+      child.stdout.on('data', collect(out));
+      child.stderr.on('data', collect(err));
+      const stop = (): void => {
+        if (child.pid === undefined || !killGroup(child.pid, 'SIGTERM')) return;
+        setTimeout(() => child.pid !== undefined && killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
+      };
+      const deadline = setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, o.timeoutMs);
+      o.signal.addEventListener('abort', stop, { once: true });
+      let code: number | null = null;
+      child.on('exit', (c) => {
+        code = c;
+        // Background children of the hook would hold the pipes open: the hook is over when its shell is.
+        stop();
+      });
+      child.on('close', () => {
+        clearTimeout(deadline);
+        o.signal.removeEventListener('abort', stop);
+        resolve({ exitCode: code, stdout: out.join(''), stderr: err.join(''), timedOut });
+      });
+      child.on('error', (e) => {
+        clearTimeout(deadline);
+        o.signal.removeEventListener('abort', stop);
+        reject(e);
+      });
+      // A hook that does not read its input must not fail the write.
+      child.stdin.on('error', () => {});
+      child.stdin.end(stdin);
+    });
+  } finally {
+    await prepared.finish();
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * A project's `.claude/settings.json` with the compiled binary: deny rules
+ * hold at once, allow rules and hooks only after `moat trust`; command hooks
+ * block, rewrite, add context and keep the model working, as Claude Code's do.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+
+let server: FakeAnthropic;
+let sb: Sandbox;
+
+beforeAll(async () => {
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  sb = makeSandbox(server.url);
+  server.requests.length = 0;
+});
+afterEach(() => {
+  rmSync(dirname(sb.cwd), { recursive: true, force: true });
+});
+
+const requestText = (i: number) => JSON.stringify((server.requests[i]!.body as { messages: unknown[] }).messages.at(-1));
+
+function settings(value: unknown): void {
+  mkdirSync(join(sb.cwd, '.claude'), { recursive: true });
+  writeFileSync(join(sb.cwd, '.claude', 'settings.json'), JSON.stringify(value, null, 2));
+}
+
+function hookScript(name: string, body: string): string {
+  const dir = join(sb.cwd, '.claude', 'hooks');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  writeFileSync(file, `#!/bin/bash\ninput=$(cat)\n${body}\n`);
+  chmodSync(file, 0o755);
+  return `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${name}`;
+}
+
+const json = (r: { stdout: string }) => JSON.parse(r.stdout) as { result: string; permission_denials: { tool_name: string }[] };
+
+describe('.claude/settings.json and project trust', () => {
+  test('deny rules hold without trust; allow rules wait for `moat trust`, with one line saying so', async () => {
+    writeFileSync(join(sb.cwd, 'secret.txt'), 'TOP SECRET\n');
+    settings({ permissions: { deny: ['Read(secret.txt)'], allow: ['Bash(touch:*)'] } });
+    const script = () =>
+      server.script(
+        reply().toolUse('Read', { file_path: 'secret.txt' }).toolUse('Bash', { command: 'touch made.txt', sandbox: 'workspace-write' }).stop('tool_use'),
+        reply().text('ok'),
+      );
+    script();
+    const before = await runMoat(['-p', 'go', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(before.code).toBe(0);
+    expect(before.stderr).toContain('.claude/settings.json: 1 allow rule ignored until you trust this folder (moat trust)');
+    expect(json(before).permission_denials.map((d) => d.tool_name)).toEqual(['Read', 'Bash']);
+    expect(requestText(1)).not.toContain('TOP SECRET');
+
+    const trust = await runMoat(['trust'], { cwd: sb.cwd, env: sb.env });
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toContain('.claude/settings.json: 1 allow rule');
+    script();
+    const after = await runMoat(['-p', 'go', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(after.stderr).not.toContain('ignored until you trust');
+    // The deny rule still holds; the allow rule now runs the command.
+    expect(json(after).permission_denials.map((d) => d.tool_name)).toEqual(['Read']);
+    expect(Bun.file(join(sb.cwd, 'made.txt')).size).toBe(0);
+    expect(await Bun.file(join(sb.cwd, 'made.txt')).exists()).toBe(true);
+
+    const revoke = await runMoat(['trust', '--revoke'], { cwd: sb.cwd, env: sb.env });
+    expect(revoke.stdout).toContain('is no longer trusted');
+  });
+
+  test('hooks: PreToolUse blocks (exit 2) and rewrites input, PostToolUse and UserPromptSubmit add context, Stop sends the model back once', async () => {
+    writeFileSync(join(sb.cwd, 'a.txt'), 'AAA\n');
+    writeFileSync(join(sb.cwd, 'b.txt'), 'BBB\n');
+    settings({
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo PROMPT-CONTEXT' }] }],
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: hookScript('no-rm.sh', `case "$input" in *'"rm '*) echo "no rm here" >&2; exit 2;; esac`) }] },
+          {
+            matcher: 'Read',
+            hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"b.txt"}}}'` }],
+          },
+        ],
+        PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"READ-CONTEXT"}}'` }] }],
+        Stop: [{ hooks: [{ type: 'command', command: hookScript('stop.sh', `case "$input" in *'"stop_hook_active":false'*) echo "run the tests first" >&2; exit 2;; esac`) }] }],
+      },
+    });
+    expect((await runMoat(['trust'], { cwd: sb.cwd, env: sb.env })).code).toBe(0);
+    server.script(
+      reply().toolUse('Bash', { command: 'rm -rf a.txt' }).stop('tool_use'),
+      reply().toolUse('Read', { file_path: 'a.txt' }).stop('tool_use'),
+      reply().text('done'),
+      reply().text('really done'),
+    );
+    const r = await runMoat(['-p', 'go', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    expect(json(r).result).toBe('really done');
+    expect(requestText(0)).toContain('PROMPT-CONTEXT');
+    expect(requestText(1)).toContain('A PreToolUse hook blocked this Bash call: no rm here');
+    expect(await Bun.file(join(sb.cwd, 'a.txt')).exists()).toBe(true);
+    // The hook's input was read, not the model's, and PostToolUse's context came with it.
+    expect(requestText(2)).toContain('BBB');
+    expect(requestText(2)).not.toContain('AAA');
+    expect(requestText(2)).toContain('READ-CONTEXT');
+    expect(requestText(3)).toContain('Stop hook feedback:\\nrun the tests first');
+    expect(server.requests).toHaveLength(4);
+  });
+
+  test('a failing hook is one warning and the run goes on; an untrusted project runs no hook at all', async () => {
+    settings({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo broken >&2; exit 1' }] }] } });
+    server.script(reply().text('fine'));
+    const untrusted = await runMoat(['-p', 'go'], { cwd: sb.cwd, env: sb.env });
+    expect(untrusted.stdout).toBe('fine\n');
+    expect(untrusted.stderr).toContain('.claude/settings.json: hooks ignored until you trust this folder');
+    expect(untrusted.stderr).not.toContain('broken');
+
+    await runMoat(['trust'], { cwd: sb.cwd, env: sb.env });
+    server.script(reply().text('fine'));
+    const trusted = await runMoat(['-p', 'go', '--verbose'], { cwd: sb.cwd, env: sb.env });
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toBe('fine\n');
+    expect(trusted.stderr).toContain('a UserPromptSubmit hook failed (ignored): echo broken >&2; exit 1: exit 1: broken');
+  });
+
+  test('.claude/commands: `moat -p "/name args"` runs a custom command with its arguments', async () => {
+    mkdirSync(join(sb.cwd, '.claude', 'commands'), { recursive: true });
+    writeFileSync(join(sb.cwd, '.claude', 'commands', 'fix-issue.md'), '---\ndescription: Fix a GitHub issue\nargument-hint: [number]\n---\nFix issue #$1 and add a regression test ($ARGUMENTS).\n');
+    server.script(reply().text('on it'));
+    const r = await runMoat(['-p', '/fix-issue 42 urgent'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    expect(requestText(0)).toContain('Fix issue #42 and add a regression test (42 urgent).');
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('fix-issue: Fix a GitHub issue');
+  });
+});
