@@ -17,7 +17,7 @@ import {
   type PermissionMode,
   type UserPart,
 } from '../agent/index.ts';
-import { addPermissionRule, removePermissionRule, type LoadedConfig } from '../config/index.ts';
+import { addPermissionRule, moatPaths, removePermissionRule, trustProject, type LoadedConfig } from '../config/index.ts';
 import { SessionHost } from '../protocol/index.ts';
 import type { ModelRouter, Provider } from '../providers/index.ts';
 import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
@@ -69,6 +69,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
   const skills = deps.skills ?? [];
   const broker = new PermissionBroker();
   const sessionRules: PermissionRuleView[] = [];
+  let trustedNow = false;
   const agentDeps: AgentDeps = {
     provider: deps.provider,
     ...(deps.router === undefined ? {} : { models: deps.router }),
@@ -166,6 +167,15 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
         throw e;
       }
     },
+    untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
+    trustProject: () => {
+      trustProject(loaded.projectRoot, moatPaths(process.env).configDir);
+      trustedNow = true;
+    },
+    hooks: () =>
+      Object.entries(loaded.hooks).flatMap(([event, groups]) =>
+        (groups ?? []).flatMap((g) => g.hooks.map((h) => ({ event, ...(g.matcher === undefined ? {} : { matcher: g.matcher }), command: h.command, source: h.source, timeoutMs: h.timeoutMs }))),
+      ),
     permissionRules: () => [
       ...loaded.rules.map((r) => ({ rule: r.rule, behavior: r.list, source: r.source.kind === 'file' ? r.source.scope : r.source.kind })),
       ...sessionRules,

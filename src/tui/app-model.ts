@@ -76,6 +76,25 @@ export class AppModel {
     this.unsubscribeAgents = this.controller.onSubagentUpdate((u) => this.transcript.agents.applyUpdate(u));
     // Listing files spawns git: not before the first frame is up.
     this.filesTimer = setTimeout(() => this.refreshFiles(), 200);
+    this.askTrust();
+  }
+
+  /** A project whose settings would grant something asks once, at start: trust this folder? */
+  private askTrust(): void {
+    const grants = this.controller.untrustedGrants();
+    if (grants.length === 0) return;
+    this.openPicker({
+      title: `This folder's settings want to grant ${grants.join('; ')}. Trust this folder?`,
+      items: [
+        { label: 'Trust this folder', value: 'trust', detail: 'its allow rules, folders, env and hooks apply from the next start of moat' },
+        { label: 'Not now', value: 'no', detail: 'only its deny and ask rules apply' },
+      ],
+      onSelect: (v) => {
+        if (v !== 'trust') return;
+        this.controller.trustProject();
+        this.transcript.commit({ kind: 'notice', level: 'info', text: 'Trusted this folder: its settings apply from the next start of moat (moat trust --revoke takes it back).' });
+      },
+    });
   }
 
   refreshFiles(): void {

@@ -55,6 +55,15 @@ export interface PermissionRuleView {
   source: string;
 }
 
+export interface HookView {
+  event: string;
+  matcher?: string;
+  command: string;
+  /** The settings file it comes from. */
+  source: string;
+  timeoutMs: number;
+}
+
 export interface ToolInfo {
   name: string;
   description: string;
@@ -128,6 +137,12 @@ export interface TuiController {
    */
   skillPrompt(name: string, args: string): string | undefined;
   permissionRules(): PermissionRuleView[];
+  /** What this project's settings would grant if the folder were trusted (one line per file); empty when trusted or nothing. */
+  untrustedGrants(): string[];
+  /** Trusts the project folder: its settings grant from the next start of moat. */
+  trustProject(): void;
+  /** Command hooks in force, for /hooks. */
+  hooks(): HookView[];
   addPermissionRule(rule: string, behavior: 'allow' | 'deny', scope: 'project' | 'user'): void;
   removePermissionRule(rule: string, behavior: 'allow' | 'deny'): boolean;
   runShell(command: string, signal: AbortSignal): Promise<ShellResult>;

@@ -10,6 +10,7 @@ export type {
   ShellResult,
   SessionSummary,
   PermissionRuleView,
+  HookView,
   ToolInfo,
   CostInfo,
   SkillInfo,

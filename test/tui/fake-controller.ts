@@ -8,6 +8,7 @@ import type {
   AgentDefinitionInfo,
   CostInfo,
   PermissionRuleView,
+  HookView,
   PromptInput,
   SessionSummary,
   ShellResult,
@@ -152,6 +153,19 @@ export class FakeController implements TuiController {
   }
   permissionRules(): PermissionRuleView[] {
     return this.rules;
+  }
+  /** What a test's project settings would grant; trustProject clears it. */
+  grants: string[] = [];
+  trusted = false;
+  untrustedGrants(): string[] {
+    return this.trusted ? [] : this.grants;
+  }
+  trustProject(): void {
+    this.trusted = true;
+  }
+  hookList: HookView[] = [];
+  hooks(): HookView[] {
+    return this.hookList;
   }
   addPermissionRule(rule: string, behavior: 'allow' | 'deny', scope: 'project' | 'user'): void {
     this.rules.push({ rule, behavior, source: scope });

@@ -18,6 +18,7 @@ export const COMMANDS: CommandSpec[] = [
   { name: 'sessions', description: 'list saved sessions in this folder' },
   { name: 'permissions', description: 'show rules; allow|deny|remove <rule> edits them', args: '[allow|deny|remove <rule>]' },
   { name: 'tools', description: 'the tools the model can use' },
+  { name: 'hooks', description: 'the command hooks in force, by event' },
   { name: 'agents', description: 'sub-agents and their worktrees: stop, diff, merge, remove', args: '[stop|diff|merge|rm <id>]' },
   { name: 'init', description: 'ask the model to write an AGENTS.md for this repo' },
   { name: 'exit', description: 'quit moat' },
@@ -162,6 +163,14 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
     case 'permissions':
       permissionsCommand(arg, ctx);
       return;
+    case 'hooks': {
+      const hooks = ctx.controller.hooks();
+      const lines = hooks.length === 0 ? [k.dim('No hooks. Add them to .claude/settings.json or [[hooks.<Event>]] in config.toml.')] : [k.bold('Hooks')];
+      for (const h of hooks) lines.push(`  ${h.event}${h.matcher === undefined ? '' : `(${h.matcher})`}  ${h.command}  ${k.dim(`${h.source} · ${Math.round(h.timeoutMs / 1000)} s`)}`);
+      for (const g of ctx.controller.untrustedGrants()) lines.push(k.dim(`  ignored until the folder is trusted: ${g}`));
+      ctx.print(lines);
+      return;
+    }
     case 'tools': {
       const tools = controller.tools();
       ctx.print([k.bold('Tools'), ...tools.map((t) => `  ${t.name.padEnd(12)} ${k.dim(`${t.effect.padEnd(8)} ${t.description.split('\n')[0]?.slice(0, 80) ?? ''}`)}`)]);
