@@ -40,6 +40,8 @@ export class Run {
   private structuredReminders = 0;
   /** Times a Stop hook sent the model back to work in this run. */
   stopHookRounds = 0;
+  /** A hook's `continue: false` (with its stopReason): the loop ends before the next request. */
+  hookStop: string | undefined;
   private offered: OfferedTools | undefined;
 
   constructor(

@@ -32,6 +32,8 @@ import { keepPartial } from './turn.ts';
 
 /** A Stop hook that keeps blocking cannot keep the run going forever. */
 const MAX_STOP_HOOK_ROUNDS = 5;
+/** SessionEnd hooks run while moat exits: they may not hold it up for long. */
+const SESSION_END_TIMEOUT_MS = 10_000;
 
 export interface AgentDeps {
   provider: Provider;
@@ -202,6 +204,17 @@ export class AgentSession {
   removeRule(behavior: 'allow' | 'deny', text: string): void {
     const lists = behavior === 'allow' ? [this.settings.allow, this.granted] : [this.settings.deny];
     for (const list of lists) for (let i = list.length - 1; i >= 0; i--) if (list[i]?.text === text) list.splice(i, 1);
+  }
+
+  /**
+   * The session is over for this process (exit, /clear, stdin closed): the
+   * SessionEnd hooks run, their failures are only logged by the caller.
+   */
+  async end(reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<string[]> {
+    const set = this.deps.hooks;
+    if (!this.started || set?.['SessionEnd'] === undefined) return [];
+    const input = { hook_event_name: 'SessionEnd', session_id: this.id, transcript_path: '', cwd: this.settings.cwd, permission_mode: this.settings.permissionMode, reason };
+    return (await runHooks(set, input, AbortSignal.timeout(SESSION_END_TIMEOUT_MS))).failures;
   }
 
   /** Takes effect from the next model request. */
@@ -385,6 +398,11 @@ export class AgentSession {
 
     for (;;) {
       if (signal.aborted) return this.finish(run, 'aborted');
+      // A hook answered `continue: false`: the run ends after the step it judged.
+      if (run.hookStop !== undefined) {
+        emit({ type: 'notice', level: 'info', message: `stopped by a hook: ${run.hookStop}` });
+        return this.finish(run, 'end_turn');
+      }
       if (settings.maxTurns !== undefined && run.turns >= settings.maxTurns) return this.finish(run, 'max_turns');
       if (run.meter.exhausted()) return this.finish(run, 'budget');
       // The tool list can change between turns (ToolSearch found some; a drop-in tool came or went).
@@ -511,6 +529,7 @@ export class AgentSession {
     if (set?.[event] === undefined || set[event].length === 0) return { context: [], systemMessages: [], failures: [] };
     const input = { hook_event_name: event, session_id: this.id, transcript_path: '', cwd: this.settings.cwd, permission_mode: this.settings.permissionMode, ...fields };
     const outcome = await runHooks(set, input, signal, matchOn);
+    if (outcome.stop !== undefined) run.hookStop = outcome.stop;
     for (const f of outcome.failures) run.emit({ type: 'notice', level: 'warning', message: `a ${event} hook failed (ignored): ${f}` });
     for (const m of outcome.systemMessages) run.emit({ type: 'notice', level: 'info', message: m });
     return outcome;

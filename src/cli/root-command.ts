@@ -19,6 +19,7 @@ import { initServers } from './mcp-setup.ts';
 import { settingsFlag, settingSources } from './settings-flag.ts';
 import { settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
+import { runInlineCommands } from './inline-commands.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
 import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
 import { err, out } from './write-out.ts';
@@ -115,9 +116,11 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (!typed) throw new MoatError('usage', 'no prompt: give it as an argument (moat -p "task") or on stdin');
   // Skills: listed to the model, runnable through the skill tool, and `/name args` expands here.
   const skills = loadSkillsReporting(definitionRoots(cwd, env));
-  const prompt = promptWithSkill(typed, skills);
+  const invoked = promptWithSkill(typed, skills);
 
   const settings = settingsFrom(loaded, opts, cwd);
+  // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
+  const prompt = invoked.skill ? await runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], settings, new AbortController().signal) : invoked.prompt;
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   const color = opts.color && !env.NO_COLOR && process.stderr.isTTY === true;
   if (settings.permissionMode === 'bypassPermissions') {
@@ -187,6 +190,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     });
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    for (const f of await session.end('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
     if (worktree?.info && opts.outputFormat === 'text') err(worktreeLine(worktree.info));
     return exitCodeForStop(finished.stopReason);
   } finally {

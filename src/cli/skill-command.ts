@@ -41,7 +41,7 @@ export function loadSkillsReporting(roots: DefinitionRoots): Skill[] {
  * `/word` that names no skill is sent as written, with a warning, since it
  * may simply be a path the prompt starts with.
  */
-export function promptWithSkill(prompt: string, skills: readonly Skill[]): string {
+export function promptWithSkill(prompt: string, skills: readonly Skill[]): { prompt: string; skill?: Skill } {
   let expansion;
   try {
     expansion = expandSlashCommand(prompt, skills);
@@ -51,12 +51,12 @@ export function promptWithSkill(prompt: string, skills: readonly Skill[]): strin
   }
   switch (expansion.type) {
     case 'none':
-      return prompt;
+      return { prompt };
     case 'unknown':
       err(`moat: warning: /${expansion.name} is not a skill; sending the prompt as written (moat skill list shows the skills)\n`);
-      return prompt;
+      return { prompt };
     case 'skill':
-      return expansion.prompt;
+      return { prompt: expansion.prompt, skill: expansion.skill };
   }
 }
 

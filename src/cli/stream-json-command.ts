@@ -111,7 +111,10 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             pid: process.pid,
             current_permission_mode: session.currentSettings().permissionMode,
           }),
-          close: () => parts.close(),
+          close: async () => {
+            for (const f of await session.end('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
+            await parts.close();
+          },
         };
         return current;
       },

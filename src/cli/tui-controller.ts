@@ -26,6 +26,7 @@ import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
 import type { PermissionRuleView, PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
 import { settingsHooks } from './hooks-setup.ts';
+import { runInlineCommands } from './inline-commands.ts';
 import ignore from 'ignore';
 import { errorMessage } from '../util/index.ts';
 
@@ -89,6 +90,8 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
   let host = new SessionHost(session, broker);
   const switchTo = (next: AgentSession) => {
     broker.cancelAll();
+    const ended = session;
+    void ended.end('clear').then((failures) => failures.forEach((f) => log(`a SessionEnd hook failed: ${f}`)));
     session = next;
     host = new SessionHost(session, broker);
   };
@@ -157,15 +160,17 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
     tools: () => deps.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),
     skills: () => skills.map((s): SkillInfo => skillInfo(s)),
-    skillPrompt: (name, args) => {
+    skillPrompt: async (name, args) => {
+      let expansion;
       try {
-        const expansion = expandSlashCommand(`/${name}${args ? ` ${args}` : ''}`, skills);
-        return expansion.type === 'skill' ? expansion.prompt : undefined;
+        expansion = expandSlashCommand(`/${name}${args ? ` ${args}` : ''}`, skills);
       } catch (e) {
         // A missing required argument: the message names it and gives the usage line.
         if (e instanceof SkillUsageError) throw new Error(e.message);
         throw e;
       }
+      if (expansion.type !== 'skill') return undefined;
+      return runInlineCommands(expansion.prompt, expansion.skill.allowedTools ?? [], session.currentSettings(), new AbortController().signal);
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     trustProject: () => {
@@ -214,6 +219,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       // Open questions first: a sub-agent waiting for an answer could not wind down.
       broker.cancelAll('moat is exiting.');
       agents.close();
+      for (const f of await session.end('prompt_input_exit')) log(`a SessionEnd hook failed: ${f}`);
       const stopping = deps.subagents?.shutdown();
       if (stopping) {
         let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,8 +1,9 @@
 /**
- * Runs one hook command: `bash -c` inside the OS sandbox with workspace-write
- * grants (the working folders and temp; a formatter hook must write), the
- * event JSON on stdin, stdout and stderr captured, the whole process group
- * killed at the timeout or on abort.
+ * Runs one shell line that is not a Bash tool call — a hook command, a
+ * custom command's `!`-inclusion — as `bash -c` inside the OS sandbox
+ * (workspace-write by default: a formatter hook must write), with the given
+ * stdin, stdout and stderr captured, the whole process group killed at the
+ * timeout or on abort.
  */
 import { spawn } from 'node:child_process';
 import { DEFAULT_SCRUB_ENV, prepareCommand, type SandboxedCommand } from '../sandbox/index.ts';
@@ -19,6 +20,8 @@ export interface HookProcessOptions {
   env: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
+  /** The sandbox grants; default workspace-write. 'off' runs it outside the sandbox (the user approved that). */
+  level?: 'read-only' | 'workspace-write' | 'off';
 }
 
 export interface HookProcessResult {
@@ -35,8 +38,9 @@ const KILL_GRACE_MS = 1000;
 async function prepare(command: string, o: HookProcessOptions): Promise<SandboxedCommand> {
   const s = o.processSandbox;
   const env = { ...process.env, ...o.env };
-  if (s === undefined || s.mode === 'off') return prepareCommand(['bash', '-c', command], { cwd: o.cwd, env, grants: processGrants('read-only', { ...OFF, scrubEnv: s?.scrubEnv ?? OFF.scrubEnv }, []), mode: 'off' });
-  return prepareCommand(['bash', '-c', command], { cwd: o.cwd, env, grants: processGrants('workspace-write', s, o.roots), mode: s.mode, scrubEnv: s.scrubEnv, level: 'workspace-write' });
+  const level = o.level ?? 'workspace-write';
+  if (s === undefined || s.mode === 'off' || level === 'off') return prepareCommand(['bash', '-c', command], { cwd: o.cwd, env, grants: processGrants('read-only', { ...OFF, scrubEnv: s?.scrubEnv ?? OFF.scrubEnv }, []), mode: 'off' });
+  return prepareCommand(['bash', '-c', command], { cwd: o.cwd, env, grants: processGrants(level, s, o.roots), mode: s.mode, scrubEnv: s.scrubEnv, level });
 }
 
 const OFF: ProcessSandboxSettings = {

@@ -191,9 +191,14 @@ export class AppModel {
       runSlashCommand(trimmed, this.commandContext());
       return;
     }
+    this.idle = this.runSkill(text, name, (m[2] ?? '').trim());
+  }
+
+  /** A skill or custom command: its prompt (with any !`cmd` output) goes to the model; the transcript shows what was typed. */
+  private async runSkill(text: string, name: string, args: string): Promise<void> {
     let prompt: string | undefined;
     try {
-      prompt = this.controller.skillPrompt(name, (m[2] ?? '').trim());
+      prompt = await this.controller.skillPrompt(name, args);
     } catch (e) {
       // A missing argument: the message is the usage line. Nothing is sent.
       this.transcript.commit({ kind: 'notice', level: 'warning', text: errorMessage(e) });
@@ -203,8 +208,7 @@ export class AppModel {
       this.transcript.commit({ kind: 'notice', level: 'warning', text: `Unknown command /${name}. /help lists the commands and skills.` });
       return;
     }
-    // The transcript shows what was typed; the model gets the skill's body.
-    this.idle = this.runPrompt(text, prompt);
+    await this.runPrompt(text, prompt);
   }
 
   private next(): void {

@@ -135,7 +135,7 @@ export interface TuiController {
    * Undefined when no skill has that name; throws an Error whose message is the
    * usage line when a required argument is missing.
    */
-  skillPrompt(name: string, args: string): string | undefined;
+  skillPrompt(name: string, args: string): Promise<string | undefined>;
   permissionRules(): PermissionRuleView[];
   /** What this project's settings would grant if the folder were trusted (one line per file); empty when trusted or nothing. */
   untrustedGrants(): string[];

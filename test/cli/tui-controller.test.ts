@@ -85,12 +85,12 @@ async function drain(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   return out;
 }
 
-test('skills: listed with their usage; /name args expands; a missing argument is the usage line', () => {
+test('skills: listed with their usage; /name args expands; a missing argument is the usage line', async () => {
   const { c } = make();
   expect(c.skills()).toEqual([{ name: 'review', description: 'review a file', args: '<file>' }]);
-  expect(c.skillPrompt('review', 'src/a.ts')).toContain('Review src/a.ts for bugs.');
-  expect(c.skillPrompt('nope', '')).toBeUndefined();
-  expect(() => c.skillPrompt('review', '')).toThrow('/review needs <file>');
+  expect(await c.skillPrompt('review', 'src/a.ts')).toContain('Review src/a.ts for bugs.');
+  expect(await c.skillPrompt('nope', '')).toBeUndefined();
+  await expect(c.skillPrompt('review', '')).rejects.toThrow('/review needs <file>');
 });
 
 test('model and mode go to the open session (status and next request) and to later sessions', async () => {

@@ -138,4 +138,35 @@ describe('.claude/settings.json and project trust', () => {
     expect(requestText(0)).toContain('Fix issue #42 and add a regression test (42 urgent).');
     expect(JSON.stringify(server.requests[0]!.body)).toContain('fix-issue: Fix a GitHub issue');
   });
+
+  test('SessionStart adds context, a PostToolUse `continue: false` ends the run, SessionEnd runs as moat exits', async () => {
+    writeFileSync(join(sb.cwd, 'a.txt'), 'AAA\n');
+    settings({
+      hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: 'echo "SESSION-START-CONTEXT"' }] }],
+        PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: `echo '{"continue":false,"stopReason":"read is enough"}'` }] }],
+        SessionEnd: [{ hooks: [{ type: 'command', command: 'cat > "$CLAUDE_PROJECT_DIR/ended.json"' }] }],
+      },
+    });
+    await runMoat(['trust'], { cwd: sb.cwd, env: sb.env });
+    server.script(reply().text('reading').toolUse('Read', { file_path: 'a.txt' }).stop('tool_use'), reply().text('never asked'));
+    const r = await runMoat(['-p', 'go', '--verbose'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    expect(requestText(0)).toContain('SESSION-START-CONTEXT');
+    expect(server.requests).toHaveLength(1);
+    expect(r.stderr).toContain('stopped by a hook: read is enough');
+    const ended = JSON.parse(await Bun.file(join(sb.cwd, 'ended.json')).text()) as Record<string, unknown>;
+    expect(ended).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'other', cwd: sb.cwd });
+  });
+
+  test("a custom command's !`cmd` lines run like Bash calls (sandbox, rules) and their output goes into the prompt", async () => {
+    mkdirSync(join(sb.cwd, '.claude', 'commands'), { recursive: true });
+    writeFileSync(join(sb.cwd, '.claude', 'commands', 'status.md'), 'Shell says: !`echo hello-from-shell`\nDenied: !`curl https://example.com`\n');
+    settings({ permissions: { deny: ['Bash(curl:*)'] } });
+    server.script(reply().text('ok'));
+    const r = await runMoat(['-p', '/status'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    expect(requestText(0)).toContain('Shell says: hello-from-shell');
+    expect(requestText(0)).toContain('Denied: [not run: denied by the rule \\"Bash(curl:*)\\"]');
+  });
 });

@@ -145,11 +145,11 @@ export class FakeController implements TuiController {
     return this.skillList.map(({ name, description, args }) => ({ name, description, ...(args ? { args } : {}) }));
   }
   /** `body` with `$ARGUMENTS` replaced; a `required` skill without arguments throws its usage line. */
-  skillPrompt(name: string, args: string): string | undefined {
+  skillPrompt(name: string, args: string): Promise<string | undefined> {
     const s = this.skillList.find((x) => x.name === name);
-    if (!s) return undefined;
-    if (s.required && !args) throw new Error(`/${name} needs ${s.args ?? '<arg>'}: usage: /${name} ${s.args ?? ''}`.trim());
-    return `/${name}\n\n${(s.body ?? '').replace('$ARGUMENTS', args)}`;
+    if (!s) return Promise.resolve(undefined);
+    if (s.required && !args) return Promise.reject(new Error(`/${name} needs ${s.args ?? '<arg>'}: usage: /${name} ${s.args ?? ''}`.trim()));
+    return Promise.resolve(`/${name}\n\n${(s.body ?? '').replace('$ARGUMENTS', args)}`);
   }
   permissionRules(): PermissionRuleView[] {
     return this.rules;
