@@ -3,9 +3,9 @@
  * and another folder is entered only through its index.ts.
  */
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { tempDir } from './support/temp.ts';
 
 const SRC = resolve(import.meta.dir, '../src');
 
@@ -103,7 +103,7 @@ describe('architecture', () => {
   });
 
   test('the checker catches upward and deep imports (a checker that matches nothing would pass anything)', () => {
-    const root = mkdtempSync(join(tmpdir(), 'moat-arch-'));
+    const root = tempDir('moat-arch-');
     const put = (path: string, text: string) => {
       mkdirSync(dirname(join(root, path)), { recursive: true });
       writeFileSync(join(root, path), text);

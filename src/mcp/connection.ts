@@ -247,10 +247,13 @@ export class McpConnection {
   private async closeClient(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    if (client !== undefined) await client.close().catch(() => undefined);
     const stdio = this.stdio;
     this.stdio = undefined;
-    if (stdio !== undefined) await stdio.finish().catch(() => []);
+    // Started before the client closes: the SDK's close waits on timers that do not keep moat alive,
+    // so at exit it may never return; the server's temp folder must not depend on it.
+    const finishing = stdio?.finish().catch(() => []);
+    if (client !== undefined) await client.close().catch(() => undefined);
+    await finishing;
   }
 
   /** Closes and connects again (/mcp reconnect). */

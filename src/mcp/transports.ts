@@ -70,12 +70,10 @@ export async function launchStdio(server: StdioServerConfig, o: LaunchOptions): 
     sandboxed: prepared.sandboxed,
     unsandboxedReason: prepared.sandboxed ? undefined : (prepared.unavailableReason ?? (server.sandbox.enabled ? undefined : 'sandbox = false in the user config')),
     stderrTail: () => tail.trim(),
-    finish: async () => {
-      try {
-        return await prepared.finish();
-      } finally {
-        rmSync(tempDir, { recursive: true, force: true });
-      }
+    // The temp folder goes at once, synchronously: moat may exit before the sandbox's own release settles.
+    finish: () => {
+      rmSync(tempDir, { recursive: true, force: true });
+      return prepared.finish();
     },
   };
 }

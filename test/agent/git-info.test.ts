@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitInfo } from '../../src/agent/git-info.ts';
+import { tempDir } from '../support/temp.ts';
 
 const git = (cwd: string, ...args: string[]) => {
   const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd });
@@ -12,11 +12,11 @@ const git = (cwd: string, ...args: string[]) => {
 
 describe('gitInfo', () => {
   test('outside a repository: undefined', () => {
-    expect(gitInfo(realpathSync(mkdtempSync(join(tmpdir(), 'moat-nogit-'))))).toBeUndefined();
+    expect(gitInfo(tempDir('moat-nogit-'))).toBeUndefined();
   });
 
   test('a new repository without commits, a branch, a detached HEAD, and the short status', () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-git-')));
+    const root = tempDir('moat-git-');
     git(root, 'init', '-q', '-b', 'trunk');
     expect(gitInfo(root)).toEqual({ root, branch: 'trunk', status: '' });
     git(root, 'commit', '-q', '--allow-empty', '-m', 'x');

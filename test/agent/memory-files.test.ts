@@ -1,9 +1,9 @@
 // Instruction files: which are read, in what order, and what `@path` imports may pull in.
 import { afterEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { importsOf, memoryFiles } from '../../src/agent/memory-files.ts';
+import { tempDir } from '../support/temp.ts';
 
 const made: string[] = [];
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 function world() {
-  const top = realpathSync(mkdtempSync(join(tmpdir(), 'moat-memory-')));
+  const top = tempDir('moat-memory-');
   made.push(top);
   const home = join(top, 'home');
   const repo = join(top, 'repo');

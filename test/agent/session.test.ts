@@ -4,8 +4,7 @@
  * persisted.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentSession, PermissionBroker, type AgentEvent, type AgentSettings } from '../../src/agent/index.ts';
 import { createAnthropicProvider } from '../../src/providers/index.ts';
@@ -14,6 +13,7 @@ import { builtinTools, defineTool, ToolRegistry, type AnyTool } from '../../src/
 import { z } from 'zod';
 import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { tempDir } from '../support/temp.ts';
 
 let server: FakeAnthropic;
 let store: Store;
@@ -26,7 +26,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-agent-')));
+  const root = tempDir('moat-agent-');
   cwd = root;
   store = openStore(join(root, '.db', 'moat.db'));
   server.requests.length = 0;

@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { memoryFiles } from '../../src/agent/memory-files.ts';
 import { buildSystemPrompt } from '../../src/agent/system-prompt.ts';
+import { tempDir } from '../support/temp.ts';
 
 describe('system prompt', () => {
   test('tells folder, platform, date, git facts, and includes AGENTS.md/CLAUDE.md from root down to cwd', () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-sp-')));
+    const root = tempDir('moat-sp-');
     const sub = join(root, 'pkg', 'app');
     mkdirSync(sub, { recursive: true });
     writeFileSync(join(root, 'AGENTS.md'), 'root rule');
@@ -34,7 +34,7 @@ describe('system prompt', () => {
   });
 
   test('outside git: says so; --system-prompt replaces the built-in instructions', () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'moat-sp-')));
+    const dir = tempDir('moat-sp-');
     const p = buildSystemPrompt({ cwd: dir, addDirs: [], git: undefined, override: 'ONLY THIS' });
     expect(p.startsWith('ONLY THIS')).toBe(true);
     expect(p).toContain('Git repository: no');

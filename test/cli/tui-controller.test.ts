@@ -5,8 +5,7 @@
  * the files, not just a shared settings object.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent, AgentSettings } from '../../src/agent/index.ts';
 import { createTuiController } from '../../src/cli/tui-controller.ts';
@@ -20,6 +19,7 @@ import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { subagentSetup } from '../../src/cli/subagent-setup.ts';
 import type { SubagentUpdate } from '../../src/tui/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 let server: FakeAnthropic;
 let root: string;
@@ -35,7 +35,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await controller?.shutdown();
   controller = undefined;
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-tui-ctl-')));
+  root = tempDir('moat-tui-ctl-');
   mkdirSync(join(root, '.git'));
   server.requests.length = 0;
 });

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, DEFAULT_SANDBOX_CEILING, loadConfig, Secret, trustProject } from '../../src/config/index.ts';
 import { MoatError } from '../../src/util/index.ts';
 import { useTmp, write } from './tmp.ts';
+import { tempDir } from '../support/temp.ts';
 
 const tmp = useTmp();
 
@@ -249,7 +249,7 @@ describe('loadConfig', () => {
 
 describe('project config safety', () => {
   test('a repository cannot turn on bypassPermissions', () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-cfg-')));
+    const root = tempDir('moat-cfg-');
     mkdirSync(join(root, '.moat'));
     writeFileSync(join(root, '.moat', 'config.toml'), 'model = "x"\npermission_mode = "bypassPermissions"\n');
     expect(() => loadConfig({ cwd: root, env: { HOME: join(root, 'home') } })).toThrow(

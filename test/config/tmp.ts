@@ -1,7 +1,7 @@
 import { afterEach } from 'bun:test';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { tempDir } from '../support/temp.ts';
 
 /** Real temp folders (real paths, so /tmp symlinks do not confuse comparisons), removed after each test. */
 export function useTmp(): () => string {
@@ -10,7 +10,7 @@ export function useTmp(): () => string {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
   return () => {
-    const d = realpathSync(mkdtempSync(join(os.tmpdir(), 'moat-')));
+    const d = tempDir('moat-');
     dirs.push(d);
     return d;
   };

@@ -2,11 +2,11 @@
  * End to end: the compiled binary's subcommands and folder flags.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { tempDir } from '../support/temp.ts';
 
 let server: FakeAnthropic;
 let sb: Sandbox;
@@ -28,7 +28,7 @@ const lastToolResult = (i: number) => {
 
 describe('the binary', () => {
   test('runs from any folder with nothing else on disk', async () => {
-    const lonely = realpathSync(mkdtempSync(join(tmpdir(), 'moat-lonely-')));
+    const lonely = tempDir('moat-lonely-');
     copyFileSync(MOAT_BIN, join(lonely, 'moat'));
     Bun.spawnSync(['chmod', '+x', join(lonely, 'moat')]);
     const v = Bun.spawnSync([join(lonely, 'moat'), '--version'], { cwd: '/', env: sb.env });

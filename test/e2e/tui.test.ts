@@ -22,8 +22,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-afterEach(() => {
-  for (const s of sessions) s.kill();
+afterEach(async () => {
+  for (const s of sessions) await s.kill();
   sessions = [];
 });
 

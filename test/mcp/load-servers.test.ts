@@ -1,9 +1,9 @@
 /** Where MCP servers come from: Claude Code's JSON, Codex's TOML, flags; merging, approval, and bad entries skipped with file and key. */
 import { afterEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadServers, type ServerSources } from '../../src/mcp/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 function setup(files: Record<string, string>) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-mcp-load-')));
+  const root = tempDir('moat-mcp-load-');
   dirs.push(root);
   const home = join(root, 'home');
   const project = join(root, 'project');

@@ -1,12 +1,12 @@
 /** OAuth 2.1 against a local authorization server: login (PKCE, dynamic registration), tokens in a 0600 file, refresh when the access token expires. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { authKey, login, logout, McpManager, OAuthStore, sessionAuthProvider } from '../../src/mcp/index.ts';
 import type { AnyTool } from '../../src/tools/index.ts';
 import { startOAuthServer, type OAuthTestServer } from './oauth-server.ts';
 import { httpServer, toolContext } from './support.ts';
+import { tempDir } from '../support/temp.ts';
 
 let as: OAuthTestServer;
 let dir: string;
@@ -14,7 +14,7 @@ let store: OAuthStore;
 
 beforeAll(async () => {
   as = await startOAuthServer(1);
-  dir = mkdtempSync(join(tmpdir(), 'moat-mcp-oauth-'));
+  dir = tempDir('moat-mcp-oauth-');
   store = new OAuthStore(join(dir, 'data', 'mcp-oauth.json'));
 });
 afterAll(async () => {

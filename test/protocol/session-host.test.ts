@@ -4,8 +4,7 @@
  * stream out.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentSession, PermissionBroker } from '../../src/agent/index.ts';
 import { SessionHost, type SessionEvent } from '../../src/protocol/index.ts';
@@ -14,6 +13,7 @@ import { openStore, type Store } from '../../src/store/index.ts';
 import { builtinTools, ToolRegistry } from '../../src/tools/index.ts';
 import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { tempDir } from '../support/temp.ts';
 
 let server: FakeAnthropic;
 let store: Store;
@@ -26,7 +26,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-protocol-')));
+  root = tempDir('moat-protocol-');
   store = openStore(join(root, '.db', 'moat.db'));
   server.requests.length = 0;
 });

@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { DEFAULT_LIMITS, loadComponent, runComponent, type Limits, type LoadedComponent, type Preopen, type RunRequest, type RunResult } from '../../src/sandbox/index.ts';
 import { buildFixtures, type Fixtures } from './fixtures/build-fixtures.ts';
+import { tempDir as makeTempDir } from '../support/temp.ts';
 
 /** Shared setup for the sandbox tests: the fixture components, a cache dir, and a terse runner. */
 
@@ -12,7 +11,7 @@ export interface Decoded extends RunResult {
 }
 
 export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `moat-${prefix}-`));
+  return makeTempDir(`moat-${prefix}-`);
 }
 
 export function removeDir(dir: string): void {

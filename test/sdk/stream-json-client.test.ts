@@ -4,8 +4,7 @@
  * end-to-end tests drive the same code through dist/moat.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentSession, PermissionBroker } from '../../src/agent/index.ts';
 import { OutputMapper } from '../../src/print/index.ts';
@@ -17,6 +16,7 @@ import { openStore, type Store } from '../../src/store/index.ts';
 import { builtinTools, ToolRegistry } from '../../src/tools/index.ts';
 import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { tempDir } from '../support/temp.ts';
 
 let server: FakeAnthropic;
 let root: string;
@@ -29,7 +29,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-sdk-')));
+  root = tempDir('moat-sdk-');
   store = openStore(join(root, '.db', 'moat.db'));
   server.requests.length = 0;
 });

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS, openStore } from '../../src/store/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 const WRITER = join(import.meta.dir, 'fixtures', 'writer.ts');
 const dirs: string[] = [];
 function tmp(): string {
-  const d = mkdtempSync(join(os.tmpdir(), 'moat-'));
+  const d = tempDir('moat-');
   dirs.push(d);
   return d;
 }

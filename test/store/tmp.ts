@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach } from 'bun:test';
+import { tempDir } from '../support/temp.ts';
 
 /** Real temp folders, removed after each test of the file that calls this. */
 export function useTmp(): () => string {
@@ -10,7 +9,7 @@ export function useTmp(): () => string {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
   return () => {
-    const d = mkdtempSync(join(os.tmpdir(), 'moat-'));
+    const d = tempDir('moat-');
     dirs.push(d);
     return d;
   };

@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 /** The WebAssembly tool tables: the component index (by hash) and the install ledger. */
 
@@ -12,7 +12,7 @@ afterEach(() => {
 });
 
 function store(now = () => 1000) {
-  const d = mkdtempSync(join(tmpdir(), 'moat-store-wasm-'));
+  const d = tempDir('moat-store-wasm-');
   dirs.push(d);
   return openStore(join(d, 'moat.db'), { now });
 }

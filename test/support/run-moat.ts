@@ -3,9 +3,8 @@
  * HOME / XDG environment, against a fake model server. Always async: the fake
  * server lives in the test process and must keep serving while moat runs.
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { tempDir } from './temp.ts';
 
 export const MOAT_BIN = resolve(import.meta.dir, '../../dist/moat');
 /** The test build (test/support/moat-test-entry.ts): reads MOAT_TEST_* switches; dist/moat has none. */
@@ -25,7 +24,7 @@ export interface Sandbox {
 }
 
 export function makeSandbox(baseUrl?: string): Sandbox {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'moat-e2e-')));
+  const root = tempDir('moat-e2e-');
   const home = join(root, 'home');
   const cwd = join(root, 'work');
   Bun.spawnSync(['mkdir', '-p', home, cwd]);

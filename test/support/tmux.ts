@@ -95,14 +95,33 @@ export class TmuxSession {
     }
   }
 
-  kill(): void {
+  /**
+   * Ends the server and waits for the program in the pane to be gone: a moat
+   * still shutting down would write its log into a sandbox the test is about
+   * to remove. The pane's process group is killed if it lingers.
+   */
+  async kill(): Promise<void> {
     if (!this.alive) return;
     this.alive = false;
+    let group: number | undefined;
     try {
+      group = Number(this.info('#{pane_pid}')) || undefined;
       tmux(this.sock, ['kill-server']);
     } catch {
       // already gone
     }
     rmSync(this.sock, { force: true });
+    if (group === undefined) return;
+    const alive = () => {
+      try {
+        process.kill(-group, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const end = performance.now() + 3000;
+    while (alive() && performance.now() < end) await Bun.sleep(20);
+    if (alive()) process.kill(-group, 'SIGKILL');
   }
 }

@@ -1,11 +1,10 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { FileState, TodoItem, ToolContext, ToolDisplay } from '../../src/tools/index.ts';
+import { tempDir as makeTempDir } from '../support/temp.ts';
 
 /** A real temp folder (its real path: /tmp may be a symlink elsewhere). */
 export function tempDir(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), 'moat-')));
+  return makeTempDir('moat-');
 }
 
 export function removeDir(dir: string): void {

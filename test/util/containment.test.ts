@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkContainment, isWithin } from '../../src/util/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 let base: string;
 let root: string;
 let outside: string;
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'moat-')));
+  base = tempDir('moat-');
   root = join(base, 'project');
   outside = join(base, 'outside');
   mkdirSync(join(root, 'src'), { recursive: true });

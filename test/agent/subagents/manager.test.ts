@@ -4,11 +4,11 @@
  * plain functions; the task tests cover real sessions.
  */
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ZERO_USAGE } from '../../../src/providers/index.ts';
 import { requestStop, SubagentManager, type LaunchSpecForTest, type SubagentOutcome } from './manager-support.ts';
+import { tempDir } from '../../support/temp.ts';
 
 const done = (result: string): SubagentOutcome => ({ status: 'done', stopReason: 'end_turn', result, turns: 1, usage: ZERO_USAGE, costUsd: 0, durationMs: 0, notes: [] });
 
@@ -91,7 +91,7 @@ describe('SubagentManager', () => {
   });
 
   test('a stop file from another process stops the agent; the announcement goes when it ends', async () => {
-    const dir = join(realpathSync(mkdtempSync(join(tmpdir(), 'moat-ctl-'))), 'agents');
+    const dir = join(tempDir('moat-ctl-'), 'agents');
     const m = new SubagentManager({ controlDir: dir, pollMs: 10 });
     const l = m.launch(spec(m, gated().run));
     const file = join(dir, `${l.info.agentId}.json`);

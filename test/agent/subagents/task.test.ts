@@ -4,8 +4,7 @@
  * parallel), real tools, real SQLite and real temporary git repositories.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AgentSession,
@@ -26,6 +25,7 @@ import { builtinTools, parseRuleList, ToolRegistry } from '../../../src/tools/in
 import { testSettings } from '../../support/agent-settings.ts';
 import { firstUserText, reply, startFakeAnthropic, type FakeAnthropic } from '../../support/fake-anthropic.ts';
 import { branches, gitOut, makeRepo, status } from './temp-repo.ts';
+import { tempDir } from '../../support/temp.ts';
 
 let server: FakeAnthropic;
 let store: Store;
@@ -38,7 +38,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  store = openStore(join(realpathSync(mkdtempSync(join(tmpdir(), 'moat-task-db-'))), 'moat.db'));
+  store = openStore(join(tempDir('moat-task-db-'), 'moat.db'));
   server.requests.length = 0;
 });
 afterEach(async () => {
@@ -214,7 +214,7 @@ describe('task (foreground)', () => {
   });
 
   test('outside a git repository: worktree isolation is refused when asked for, and falls back to none by default', async () => {
-    const plain = realpathSync(mkdtempSync(join(tmpdir(), 'moat-plain-')));
+    const plain = tempDir('moat-plain-');
     server.route(
       'PARENT-NOGIT',
       reply().toolUse('Task', { description: 'd', prompt: 'NEVER', isolation: 'worktree' }),

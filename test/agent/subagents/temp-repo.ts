@@ -3,9 +3,9 @@
  * and default branch are set in the repository itself, so the tests never
  * depend on (or touch) the machine's git configuration.
  */
-import { mkdtempSync, realpathSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tempDir } from '../../support/temp.ts';
 
 export function sh(cwd: string, args: string[]): { code: number; out: string; err: string } {
   const r = Bun.spawnSync(['git', ...args], { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } });
@@ -25,7 +25,7 @@ export function write(root: string, rel: string, text: string): void {
 
 /** A repository with one commit holding `files`. */
 export function makeRepo(files: Record<string, string>, parent?: string): string {
-  const base = parent ?? realpathSync(mkdtempSync(join(tmpdir(), 'moat-repo-')));
+  const base = parent ?? tempDir('moat-repo-');
   const root = join(base, 'repo');
   mkdirSync(root, { recursive: true });
   gitOut(root, ['init', '--quiet', '--initial-branch=main']);

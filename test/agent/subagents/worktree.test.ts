@@ -3,8 +3,7 @@
  * from the working tree), finishing (commit or removal), merge and removal.
  */
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createWorktree,
@@ -16,6 +15,7 @@ import {
   readRecord,
 } from '../../../src/agent/index.ts';
 import { branches, gitOut, makeRepo, sh, status, write } from './temp-repo.ts';
+import { tempDir } from '../../support/temp.ts';
 
 describe('createWorktree', () => {
   test('from HEAD: a branch moat/<id>-<slug> under .moat/worktrees, invisible to git status', async () => {
@@ -69,7 +69,7 @@ describe('createWorktree', () => {
   });
 
   test('outside a repository, and in one without commits, it is refused with a clear message', async () => {
-    const plain = realpathSync(mkdtempSync(join(tmpdir(), 'moat-plain-')));
+    const plain = tempDir('moat-plain-');
     await expect(createWorktree(plain, { id: 'x0000001', description: 'x', base: 'head' })).rejects.toThrow(
       `isolation "worktree" needs a git repository, and ${plain} is not inside one`,
     );

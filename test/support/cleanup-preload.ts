@@ -1,0 +1,34 @@
+/**
+ * Preloaded for every test run (bunfig.toml): removes the temp folders tests
+ * made with tempDir(), then checks that the run left nothing behind in the
+ * system temp folder — a leftover `moat-*` folder fails the run, naming it.
+ */
+import { afterAll, afterEach, beforeEach } from 'bun:test';
+import { readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tempState } from './temp.ts';
+
+const ours = (name: string) => name.startsWith('moat-');
+
+/** Up to eight paths inside a folder, for the report. */
+function contents(dir: string): string[] {
+  try {
+    return (readdirSync(dir, { recursive: true }) as string[]).slice(0, 8);
+  } catch {
+    return [];
+  }
+}
+const before = new Set(readdirSync(tmpdir()).filter(ours));
+
+beforeEach(() => tempState.testStarted());
+afterEach(() => tempState.testEnded());
+afterAll(() => {
+  tempState.runEnded();
+  const left = readdirSync(tmpdir()).filter((n) => ours(n) && !before.has(n));
+  if (left.length === 0) return;
+  // What is inside says who made it; then removed so the next run starts clean, and reported so the leak gets fixed.
+  const sample = left.slice(0, 3).map((n) => `${n} [${contents(join(tmpdir(), n)).join(' ')}]`);
+  for (const n of left) rmSync(join(tmpdir(), n), { recursive: true, force: true });
+  throw new Error(`the tests left ${left.length} folders in ${tmpdir()}: ${sample.join(', ')}${left.length > 3 ? ', …' : ''}`);
+});
