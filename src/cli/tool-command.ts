@@ -4,6 +4,7 @@ import { loadConfig, moatPaths } from '../config/index.ts';
 import { DEFAULT_LIMITS, runComponent, type Limits } from '../sandbox/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import {
+  ToolError,
   bundledComponents,
   cwdAccessOf,
   SPEC_FORMAT,
@@ -191,7 +192,14 @@ async function toolExec(target: string, json: string | undefined, opts: { manife
     const r = await resolveExec(target, opts.manifest, store, loaded.projectRoot, loaded.toolLimits);
     const spec = r.specs.find((s) => s.name === target) ?? (r.specs.length === 1 ? r.specs[0] : undefined);
     if (spec === undefined) throw new MoatError('usage', `${target} has several tools: name one of ${r.specs.map((s) => s.name).join(', ')}`);
-    const argv = toArgs(spec, parseInput(json));
+    let argv: string[];
+    try {
+      argv = toArgs(spec, parseInput(json));
+    } catch (e) {
+      // Bad input is the user's mistake: the same message the model would get, as one usage error.
+      if (e instanceof ToolError) throw new MoatError('usage', e.message.replace(/:\n- /, ': ').replace(/\n- /g, '; '));
+      throw e;
+    }
     const grants = grantsFor({ ...r.src.manifest, cwd: cwdAccessOf(spec, r.src.manifest) }, { cwd, env });
     const component = await loadSource(r.src, r.hash, componentCacheDir(env));
     const run = await runComponent(component, {

@@ -50,9 +50,12 @@ describe('moat tool', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('1024\n');
     expect(r.stderr).toMatch(/^exit 0 · fuel used [\d,]+ · peak memory [\d.]+ (KiB|MiB) · [\d.]+ ms\n$/);
+    // Bad input is one usage line (exit 2), the message the model would get: no internal error, no stack.
     const bad = await moat(['tool', 'exec', 'calculate', '{"expr": 1}']);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('unknown property "expr"');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('moat: Invalid input for calculate: unknown property "expr" (known: precision, mode, expression); missing required property "expression"\n');
+    const badEnum = await moat(['tool', 'exec', 'calculate', '{"expression": "1", "mode": "grads"}']);
+    expect([badEnum.code, badEnum.stderr]).toEqual([2, 'moat: Invalid input for calculate: "mode" must be one of "radians", "degrees", not "grads"\n']);
   });
 
   test('init --lang c + build.sh make a component that validate accepts; exec, install, list, rm', async () => {

@@ -51,6 +51,21 @@ describe('calculate', () => {
     expect(await calc('123456789012345678')).toBe('1.2345678901e17');
   });
 
+  test('overflow anywhere is an error; snapping keeps every result larger than its rounding error', async () => {
+    expect(await fails('calculate', ['--', '2^1024 + 1'])).toBe('error: overflow: (2)^(1024) is too large to represent');
+    expect(await fails('calculate', ['--', 'exp(1000) + 1'])).toBe('error: overflow: exp(…) is too large to represent');
+    expect(await fails('calculate', ['--', '1e308 * 10 - 1e308'])).toBe('error: overflow: a product is too large to represent');
+    expect(await fails('calculate', ['--', '1e309'])).toBe('error: overflow: a number is too large to represent');
+    // Real small results stay (Python: 1.1102230246251565e-15, 2e-30, 2.220446049250313e-16).
+    expect(await calc('1 + 1e-15 - 1')).toBe('1.1102230246e-15');
+    expect(await calc('3e-30 - 1e-30', '-p', '3')).toBe('2e-30');
+    expect(await calc('(1 + 2^-52) - 1', '-p', '15')).toBe('2.220446049250313e-16');
+    // Decimal noise still goes: each of these is 0 exactly in decimal.
+    expect(await calc('1.1 - 1.0 - 0.1')).toBe('0');
+    expect(await calc('0.1 * 3 - 0.3')).toBe('0');
+    expect(await calc('0.7 + 0.1 - 0.8')).toBe('0');
+  });
+
   test('degrees mode converts trig inputs and inverse outputs', async () => {
     expect(await calc('sin(30)', '--mode', 'degrees')).toBe('0.5');
     expect(await calc('cos(180)', '--mode', 'degrees')).toBe('-1');
@@ -73,7 +88,7 @@ describe('calculate', () => {
     ['log(8, 1)', 'error: invalid logarithm base 1'],
     ['asin(2)', 'error: asin of 2 is undefined'],
     ['(-8)^(1/3)', 'error: (-8)^(0.3333333333333333) is not a real number'],
-    ['2^1024', 'error: the result is too large to represent (overflow)'],
+    ['2^1024', 'error: overflow: (2)^(1024) is too large to represent'],
     ['', 'error: the expression is empty'],
     ['2 +', 'error: expected a number but the expression ended'],
     ['(1 + 2', "error: expected ')' but the expression ended"],
