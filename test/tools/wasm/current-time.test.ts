@@ -39,8 +39,11 @@ describe('current_time', () => {
     expect(await at('Asia/Kathmandu', '2024-01-01T00:00:00Z')).toBe('2024-01-01T05:45:00+05:45');
     expect(await at('America/St_Johns', '2024-01-01T00:00:00Z')).toBe('2023-12-31T20:30:00-03:30');
     expect(await at('Pacific/Chatham', '2024-01-01T00:00:00Z', '%H:%M %z')).toBe('13:45 +1345');
-    // Local mean time before standard time; the offset has seconds (GNU date truncates %z the same way).
+    // Local mean time before standard time; the offset has seconds (GNU date truncates %z the same way)…
     expect(await at('Europe/Amsterdam', '1900-01-01T00:00:00Z', '%H:%M:%S %z %Z')).toBe('00:19:32 +0019 AMT');
+    // …but ISO 8601 keeps them, so the printed time is the true instant, and RFC 3339 (no seconds in offsets) says it in UTC.
+    expect(await at('Europe/Amsterdam', '1900-01-01T00:00:00Z')).toBe('1900-01-01T00:19:32+00:19:32');
+    expect(await at('Europe/Amsterdam', '1900-01-01T00:00:00Z', 'rfc3339')).toBe('1900-01-01T00:00:00.000Z');
     expect(await at('Etc/GMT+5', '2024-01-01T00:00:00Z', '%H %Z')).toBe('19 -05');
   });
 
@@ -82,10 +85,22 @@ describe('current_time', () => {
     });
   });
 
-  test('zone names are matched case-insensitively', async () => {
-    const r = await ok('current_time', ['-z', 'america/new_york', '--at', '0'], TZ);
-    expect(r.metadata.timezone).toBe('America/New_York');
+  test('zone names are case-sensitive, as in the IANA database; a near miss names the zone', async () => {
+    expect(await fails('current_time', ['-z', 'Europe/berlin'], TZ)).toBe("error: unknown time zone 'Europe/berlin' (names are case-sensitive): did you mean Europe/Berlin?");
+    expect(await fails('current_time', ['-z', 'america/new_york'], TZ)).toBe("error: unknown time zone 'america/new_york' (names are case-sensitive): did you mean America/New_York?");
   });
+
+  test("agrees with Python's zoneinfo on every zone's ISO 8601 time at instants across history and DST changes", async () => {
+    const zones = ['Europe/Amsterdam', 'Asia/Kolkata', 'Africa/Monrovia', 'America/St_Johns', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Asia/Kathmandu', 'America/Sao_Paulo', 'Europe/Dublin', 'Pacific/Apia', 'America/New_York', 'Europe/Moscow', 'Asia/Tehran', 'Africa/Casablanca', 'Antarctica/Troll'];
+    const instants = [-2_500_000_000, -2_208_988_800, -1_000_000_000, 0, 1_000_000_000, 1_711_846_800, 1_730_000_000, 2_000_000_000, 4_102_444_800];
+    const script = `import json,sys\nfrom datetime import datetime, timezone\nfrom zoneinfo import ZoneInfo\nprint(json.dumps({f"{z} {t}": datetime.fromtimestamp(t, timezone.utc).astimezone(ZoneInfo(z)).isoformat() for z in ${JSON.stringify(zones)} for t in ${JSON.stringify(instants)}}))`;
+    const py = Bun.spawnSync(['python3', '-c', script], { env: { ...process.env, TZDIR: '/usr/share/zoneinfo' } });
+    expect(py.exitCode).toBe(0);
+    const want = JSON.parse(py.stdout.toString()) as Record<string, string>;
+    const got: Record<string, string> = {};
+    for (const z of zones) for (const t of instants) got[`${z} ${t}`] = await at(z, String(t));
+    expect(got).toEqual(want);
+  }, 60_000);
 
   test.each([
     [['-z', '../../etc/passwd'], "error: invalid time zone name '../../etc/passwd': use an IANA name such as Europe/Berlin or UTC"],

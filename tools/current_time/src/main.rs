@@ -28,10 +28,11 @@ fn command() -> Command {
 }
 
 fn render(t: &DateTime, format: &str) -> Result<String, String> {
-    let utc_z = if t.offset == 0 { "Z".to_string() } else { strftime::offset(t.offset, true) };
     match format {
-        "iso8601" | "iso" => strftime::format(t, "%Y-%m-%dT%H:%M:%S%:z"),
-        "rfc3339" => Ok(strftime::format(t, "%Y-%m-%dT%H:%M:%S.%L")? + &utc_z),
+        "iso8601" | "iso" => Ok(strftime::format(t, "%Y-%m-%dT%H:%M:%S")? + &strftime::offset_exact(t.offset)),
+        // RFC 3339 offsets have no seconds: a local mean time offset (+00:19:32) is written as the same instant in UTC.
+        "rfc3339" if t.offset % 60 != 0 => Ok(strftime::format(&DateTime::new(t.unix, t.nanos, 0, "UTC", false), "%Y-%m-%dT%H:%M:%S.%L")? + "Z"),
+        "rfc3339" => Ok(strftime::format(t, "%Y-%m-%dT%H:%M:%S.%L")? + &if t.offset == 0 { "Z".to_string() } else { strftime::offset(t.offset, true) }),
         "rfc2822" => strftime::format(t, "%a, %d %b %Y %H:%M:%S %z"),
         "unix" => Ok(t.unix.to_string()),
         f if f.contains('%') => strftime::format(t, f),
@@ -58,7 +59,7 @@ fn execute(m: &Matches) -> Result<Output, String> {
     Ok(Output::new(text)
         .meta("timezone", Json::str(zone.name()))
         .meta("abbreviation", Json::str(&t.abbrev))
-        .meta("utc_offset", Json::str(&strftime::offset(offset, true)))
+        .meta("utc_offset", Json::str(&strftime::offset_exact(offset)))
         .meta("utc_offset_seconds", Json::int(offset))
         .meta("is_dst", Json::Bool(t.is_dst))
         .meta("unix", Json::int(secs))

@@ -16,6 +16,18 @@ pub fn offset(secs: i64, colon: bool) -> String {
     format!("{}{:02}{}{:02}", sign, a / 3600, if colon { ":" } else { "" }, a / 60 % 60)
 }
 
+/// `+hh:mm`, with `:ss` when the offset has seconds (local mean time before
+/// standard time), as ISO 8601 output must carry the exact offset for the
+/// printed local time to name the true instant (Python's isoformat does the same).
+pub fn offset_exact(secs: i64) -> String {
+    let s = offset(secs, true);
+    if secs % 60 == 0 {
+        s
+    } else {
+        format!("{}:{:02}", s, secs.abs() % 60)
+    }
+}
+
 /// RFC 9557: "-00" is the designation for "local time unknown", written -0000.
 fn zone_offset(t: &DateTime, colon: bool) -> String {
     let s = offset(t.offset, colon);

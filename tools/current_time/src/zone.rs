@@ -39,10 +39,14 @@ pub fn resolve(name: &str) -> Result<Resolved, String> {
         return Err(format!("invalid time zone name '{}': use an IANA name such as Europe/Berlin or UTC", name));
     }
     let dir = std::env::var("TZDIR").unwrap_or_else(|_| DEFAULT_DIR.to_string());
-    let is_utc = ["UTC", "Etc/UTC", "Z", "Zulu", "Etc/Zulu", "GMT", "Etc/GMT"].iter().any(|u| u.eq_ignore_ascii_case(name));
+    let is_utc = ["UTC", "Etc/UTC", "Z", "Zulu", "Etc/Zulu", "GMT", "Etc/GMT"].contains(&name);
+    // Names are case-sensitive, as in the IANA database: a near miss is an error that names the real zone.
     let canonical = match std::fs::metadata(format!("{}/{}", dir, name)) {
         Ok(m) if m.is_file() => Some(name.to_string()),
-        _ => case_insensitive(&dir, name),
+        _ => match case_insensitive(&dir, name) {
+            Some(real) => return Err(format!("unknown time zone '{}' (names are case-sensitive): did you mean {}?", name, real)),
+            None => None,
+        },
     };
     match canonical {
         Some(n) => {
