@@ -20,6 +20,7 @@ export {
   DEFAULT_MAX_AGENT_DEPTH,
   DEFAULT_MAX_CONCURRENT_AGENTS,
   TASK_TOOL_NAMES,
+  resolveModel,
   announcedAgents,
   requestStop,
   retireAgent,

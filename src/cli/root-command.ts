@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { AgentSession } from '../agent/index.ts';
+import { AgentSession, resolveModel } from '../agent/index.ts';
 import { loadConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
 import { SessionHost } from '../protocol/index.ts';
@@ -119,6 +119,11 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   const invoked = promptWithSkill(typed, skills);
 
   const settings = settingsFrom(loaded, opts, cwd);
+  // A custom command's `model` runs this prompt on that model (unless --model chose one).
+  if (invoked.skill?.model !== undefined && opts.model === undefined) {
+    settings.model = resolveModel(settings.model, invoked.skill.model);
+    checkModels(router, settings);
+  }
   // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
   const prompt = invoked.skill ? await runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], settings, new AbortController().signal) : invoked.prompt;
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));

@@ -9,6 +9,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import {
   AgentSession,
   contextWindow,
+  resolveModel,
   PermissionBroker,
   type AgentDeps,
   type SubagentSupport,
@@ -71,6 +72,8 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
   const broker = new PermissionBroker();
   const sessionRules: PermissionRuleView[] = [];
   let trustedNow = false;
+  /** Set by a custom command with `model`: the next run uses it. */
+  let nextRunModel: string | undefined;
   const agentDeps: AgentDeps = {
     provider: deps.provider,
     ...(deps.router === undefined ? {} : { models: deps.router }),
@@ -127,7 +130,23 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
   return {
     info,
     initialMessages: () => (session.resumed ? conversation() : []),
-    run: (prompt, signal) => host.turn(promptParts(prompt, settings.cwd), signal),
+    run: (prompt, signal) => {
+      const model = nextRunModel;
+      nextRunModel = undefined;
+      if (model === undefined) return host.turn(promptParts(prompt, settings.cwd), signal);
+      // A custom command's `model`: this run only (a run takes its model when it starts), then the session's again.
+      const before = session.currentSettings().model;
+      const running = session;
+      running.setModel(model);
+      const events = host.turn(promptParts(prompt, settings.cwd), signal);
+      return (async function* () {
+        try {
+          yield* events;
+        } finally {
+          running.setModel(before);
+        }
+      })();
+    },
     respondPermission: (requestId, decision) => host.submit({ type: 'permission_answer', requestId, decision }),
     setPermissionMode: (mode: PermissionMode) => {
       host.submit({ type: 'set_permission_mode', mode });
@@ -170,6 +189,12 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
         throw e;
       }
       if (expansion.type !== 'skill') return undefined;
+      if (expansion.skill.model !== undefined) {
+        const model = resolveModel(session.currentSettings().model, expansion.skill.model);
+        // A name no provider takes is the user's mistake, shown before anything runs.
+        deps.router?.resolve(model);
+        nextRunModel = model;
+      }
       return runInlineCommands(expansion.prompt, expansion.skill.allowedTools ?? [], session.currentSettings(), new AbortController().signal);
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),

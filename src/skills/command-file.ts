@@ -37,6 +37,7 @@ export function parseCommandFile(text: string, origin: { file: string; fileName:
     ...(fm['allowed-tools'] ? { allowedTools: fm['allowed-tools'] } : {}),
     args: [],
     ...(fm['argument-hint'] ? { argumentHint: fm['argument-hint'] } : {}),
+    ...(fm.model ? { model: fm.model } : {}),
     body: prompt,
     source: origin.source,
     file: origin.file,

@@ -21,6 +21,8 @@ export interface Skill {
   args: SkillArg[];
   /** Claude Code's free-form hint, e.g. `[file] [focus]`. */
   argumentHint?: string;
+  /** A custom command's `model`: the run it starts uses this model (an id or an alias such as `haiku`). */
+  model?: string;
   /** The prompt template (after the frontmatter). */
   body: string;
   source: DefinitionSource;

@@ -48,6 +48,8 @@ const REVIEW: Skill = {
   source: 'project',
   file: '/x/review/SKILL.md',
 };
+/** A custom command with `model`: its run uses that model, the next one the session's again. */
+const QUICK: Skill = { name: 'quick', description: 'quick answer', args: [], body: 'Answer quickly: $ARGUMENTS', source: 'project', file: '/x/commands/quick.md', model: 'haiku' };
 
 function make(projectToml?: string, withAgents = false, router?: ModelRouter): { c: TuiController; settings: AgentSettings; projectFile: string } {
   const projectFile = join(root, '.moat', 'config.toml');
@@ -72,7 +74,7 @@ function make(projectToml?: string, withAgents = false, router?: ModelRouter): {
     settings,
     loaded,
     logFile: join(root, 'tui.log'),
-    skills: [REVIEW],
+    skills: [REVIEW, QUICK],
     ...(withAgents ? { subagents: subagentSetup(root, env, { maxConcurrent: 2, maxDepth: 1 }) } : {}),
   });
   controller = c;
@@ -85,9 +87,19 @@ async function drain(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   return out;
 }
 
+test("a custom command's model is used for its run only", async () => {
+  const { c } = make();
+  server.script(reply().text('fast'), reply().text('normal'));
+  const prompt = await c.skillPrompt('quick', 'why?');
+  expect(prompt).toContain('Answer quickly: why?');
+  await drain(c.run({ text: prompt!, attachments: [], shellContext: [] }, new AbortController().signal));
+  await drain(c.run({ text: 'next', attachments: [], shellContext: [] }, new AbortController().signal));
+  expect(server.requests.map((r) => (r.body as { model: string }).model)).toEqual(['claude-haiku-4-5', 'claude-sonnet-4-5']);
+});
+
 test('skills: listed with their usage; /name args expands; a missing argument is the usage line', async () => {
   const { c } = make();
-  expect(c.skills()).toEqual([{ name: 'review', description: 'review a file', args: '<file>' }]);
+  expect(c.skills()).toEqual([{ name: 'review', description: 'review a file', args: '<file>' }, { name: 'quick', description: 'quick answer' }]);
   expect(await c.skillPrompt('review', 'src/a.ts')).toContain('Review src/a.ts for bugs.');
   expect(await c.skillPrompt('nope', '')).toBeUndefined();
   await expect(c.skillPrompt('review', '')).rejects.toThrow('/review needs <file>');

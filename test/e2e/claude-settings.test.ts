@@ -131,10 +131,12 @@ describe('.claude/settings.json and project trust', () => {
 
   test('.claude/commands: `moat -p "/name args"` runs a custom command with its arguments', async () => {
     mkdirSync(join(sb.cwd, '.claude', 'commands'), { recursive: true });
-    writeFileSync(join(sb.cwd, '.claude', 'commands', 'fix-issue.md'), '---\ndescription: Fix a GitHub issue\nargument-hint: [number]\n---\nFix issue #$1 and add a regression test ($ARGUMENTS).\n');
+    writeFileSync(join(sb.cwd, '.claude', 'commands', 'fix-issue.md'), '---\ndescription: Fix a GitHub issue\nargument-hint: [number]\nmodel: haiku\n---\nFix issue #$1 and add a regression test ($ARGUMENTS).\n');
     server.script(reply().text('on it'));
     const r = await runMoat(['-p', '/fix-issue 42 urgent'], { cwd: sb.cwd, env: sb.env });
     expect(r.code).toBe(0);
+    // The command's `model` (an alias) is the run's model.
+    expect((server.requests[0]!.body as { model: string }).model).toBe('claude-haiku-4-5');
     expect(requestText(0)).toContain('Fix issue #42 and add a regression test (42 urgent).');
     expect(JSON.stringify(server.requests[0]!.body)).toContain('fix-issue: Fix a GitHub issue');
   });

@@ -1,6 +1,6 @@
 export { SubagentManager, newAgentId, DEFAULT_MAX_AGENT_DEPTH, DEFAULT_MAX_CONCURRENT_AGENTS, type AgentInfo, type SubagentOutcome, type SubagentManagerOptions } from './manager.ts';
 export type { AgentCatalog, SubagentDefinition } from './definition.ts';
-export { TASK_TOOL_NAMES } from './definition.ts';
+export { TASK_TOOL_NAMES, resolveModel } from './definition.ts';
 export type { SubagentHost, SubagentSupport, ChildSpec, ChildSession } from './host.ts';
 export { taskTool } from './task-tool.ts';
 export { taskStatusTool } from './task-status-tool.ts';
