@@ -11,7 +11,7 @@
  * Claude Code: CLAUDE_BIN, else the executable the Agent SDK devDependency
  * ships (node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { reply, startFakeAnthropic, type FakeScriptItem } from '../test/support/fake-anthropic.ts';
@@ -209,21 +209,14 @@ function compare(cc: Line[], moat: Line[]): { onlyClaude: string[]; onlyMoat: st
   };
 }
 
-/** moat's name for a Claude Code tool: the same once moat uses Claude Code's names, else its own. */
-function moatToolNames(): (cc: string) => string {
-  const src = readFileSync(resolve(ROOT, 'src/tools/builtin/read/index.ts'), 'utf8');
-  const claudeNames = /name:\s*'Read'/.test(src);
-  const own: Record<string, string> = { Read: 'read', Edit: 'edit', Bash: 'bash', Write: 'write' };
-  return (cc) => (claudeNames ? cc : (own[cc] ?? cc));
-}
-
 if (!existsSync(CLAUDE)) throw new Error(`Claude Code not found at ${CLAUDE} (set CLAUDE_BIN, or bun install the Agent SDK devDependency)`);
 if (!existsSync(MOAT)) throw new Error(`${MOAT} not built: bun run build`);
 const asJson = process.argv.includes('--json');
 const report: { scenario: string; result: ReturnType<typeof compare> }[] = [];
 for (const scenario of SCENARIOS) {
   const cc = await runAgent(CLAUDE, scenario, (n) => n);
-  const moat = await runAgent(MOAT, scenario, moatToolNames());
+  // The tools have Claude Code's names in moat too: the same script drives both.
+  const moat = await runAgent(MOAT, scenario, (n) => n);
   report.push({ scenario: scenario.name, result: compare(cc, moat) });
 }
 if (asJson) {
