@@ -69,7 +69,7 @@ export function restoreSession(store: Store, cwd: string, resume: string): Resto
 /** The session's registry: the shared tools plus, when it may start sub-agents, its own task tools. */
 export function sessionRegistry(base: ToolRegistry, host: SubagentHost | undefined): ToolRegistry {
   if (!host) return base;
-  // extend, not a copy: the session keeps seeing the shared registry's drop-in WASM tools as they change (issue 4).
+  // extend, not a copy: the session keeps seeing the shared registry's drop-in WASM tools as they change.
   return base.extend([taskTool(host), taskStatusTool(host), taskResultTool(host)]);
 }
 

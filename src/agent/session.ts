@@ -1,10 +1,9 @@
 /** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
-import { realpathSync } from 'node:fs';
 import type { AssistantMessage, Message, Provider, ToolSpec, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 import { textOf, ZERO_USAGE } from '../providers/index.ts';
 import type { Store } from '../store/index.ts';
 import { deniedOutright, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
-import { AsyncQueue, errorMessage } from '../util/index.ts';
+import { AsyncQueue, errorMessage, realPathOrSelf } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
@@ -67,13 +66,6 @@ export interface OpenOptions {
   allowSubagents?: boolean;
 }
 
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
 
 /**
  * A conversation: its history, its tools, and the loop that runs it. Every
@@ -113,7 +105,7 @@ export class AgentSession {
     this.turnBase = r.turnBase;
     this.sessionMeter = new CostMeter(undefined, opts.parentMeter, { usage: r.usage, costUsd: r.costUsd });
     this.git = git;
-    this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realOrSelf);
+    this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realPathOrSelf);
     const depth = opts.depth ?? 0;
     this.depth = depth;
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {

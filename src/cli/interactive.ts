@@ -47,7 +47,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   const agents = subagentSetup(o.settings.cwd, env, { maxConcurrent: o.loaded.config.maxConcurrentAgents, maxDepth: o.loaded.config.maxAgentDepth });
   const store = openStore(paths.dbFile);
   let controller;
-  // WebAssembly tools (issue 4): warnings print before the UI takes the terminal; later ones show in `moat tool list`.
+  // WebAssembly tools: warnings print before the UI takes the terminal; later ones show in `moat tool list`.
   let uiStarted = false;
   let wasm: { close(): void } | undefined;
   let mcp: McpManager | undefined;

@@ -23,7 +23,7 @@ import { SessionHost } from '../protocol/index.ts';
 import type { ModelRouter, Provider } from '../providers/index.ts';
 import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
 import type { Store } from '../store/index.ts';
-import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
+import { parseRuleList, runHookProcess, type ToolRegistry } from '../tools/index.ts';
 import type { PermissionRuleView, PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
 import { settingsHooks } from './hooks-setup.ts';
@@ -233,7 +233,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       for (let i = sessionRules.length - 1; i >= 0; i--) if (sessionRules[i]?.rule === rule && sessionRules[i]?.behavior === behavior) sessionRules.splice(i, 1);
       return true;
     },
-    runShell: (command, signal) => runShell(command, settings.cwd, signal),
+    runShell: (command, signal) => runShell(command, session.currentSettings(), signal),
     listFiles: () => listProjectFiles(settings.cwd),
     cost: () => {
       const t = store.usage.totals(session.id);
@@ -295,19 +295,25 @@ export function promptParts(prompt: PromptInput, cwd: string): UserPart[] {
   return parts;
 }
 
-async function runShell(command: string, cwd: string, signal: AbortSignal): Promise<ShellResult> {
+/**
+ * `!cmd`: the user's own command, run like Bash under acceptEdits — inside the
+ * OS sandbox with workspace-write grants, the bash timeout, and the whole
+ * process group ended with the shell (so `!cmd &` cannot hold the prompt).
+ */
+async function runShell(command: string, settings: AgentSettings, signal: AbortSignal): Promise<ShellResult> {
   const started = performance.now();
-  const proc = Bun.spawn(['bash', '-c', `${command} 2>&1`], { cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
-  const kill = () => proc.kill('SIGTERM');
-  signal.addEventListener('abort', kill, { once: true });
-  try {
-    let output = await new Response(proc.stdout).text();
-    const exitCode = await proc.exited;
-    if (output.length > SHELL_OUTPUT_CAP) output = `… (${output.length - SHELL_OUTPUT_CAP} characters cut)\n${output.slice(-SHELL_OUTPUT_CAP)}`;
-    return { command, output, exitCode: signal.aborted ? null : exitCode, durationMs: Math.round(performance.now() - started) };
-  } finally {
-    signal.removeEventListener('abort', kill);
-  }
+  const r = await runHookProcess(`${command} 2>&1`, '', {
+    cwd: settings.cwd,
+    roots: [settings.cwd, ...settings.addDirs],
+    processSandbox: settings.processSandbox,
+    env: {},
+    timeoutMs: settings.bashTimeoutMs,
+    signal,
+    level: 'workspace-write',
+  });
+  let output = r.stdout + (r.timedOut ? `\n(stopped after ${Math.round(settings.bashTimeoutMs / 1000)} s)\n` : '');
+  if (output.length > SHELL_OUTPUT_CAP) output = `… (${output.length - SHELL_OUTPUT_CAP} characters cut)\n${output.slice(-SHELL_OUTPUT_CAP)}`;
+  return { command, output, exitCode: signal.aborted ? null : r.exitCode, durationMs: Math.round(performance.now() - started) };
 }
 
 const MAX_FILES = 20_000;

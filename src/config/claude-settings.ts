@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { errorMessage, MoatError } from '../util/index.ts';
+import { errorMessage, MoatError, escapeRegExp } from '../util/index.ts';
 import { HOOK_EVENTS, HOOKS_SHAPE } from './hooks-config.ts';
 import { formatKeyPath } from './issues.ts';
 import { PERMISSION_MODES } from './schema.ts';
@@ -56,7 +56,7 @@ export function jsonLineOf(text: string, path: readonly (string | number)[]): nu
   let at = 0;
   for (const key of path) {
     if (typeof key !== 'string') continue;
-    const re = new RegExp(`"${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:`, 'g');
+    const re = new RegExp(`"${escapeRegExp(key)}"\\s*:`, 'g');
     re.lastIndex = at;
     const m = re.exec(text);
     if (m === null) break;

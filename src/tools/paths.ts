@@ -1,6 +1,5 @@
-import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { checkContainment, isWithin, normalizePath, relativeIfWithin } from '../util/index.ts';
+import { checkContainment, isWithin, normalizePath, relativeIfWithin, realPathOrSelf } from '../util/index.ts';
 import { ToolError, type Access, type IntentContext, type ToolContext } from './types.ts';
 
 /**
@@ -33,13 +32,6 @@ export function displayPath(ctx: Pick<IntentContext, 'cwd'>, abs: string): strin
   return relativeIfWithin(ctx.cwd, abs);
 }
 
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
-}
 
 /**
  * Resolve `p` for a tool that will `access` it. Allowed: anything inside the
@@ -55,7 +47,7 @@ export function resolveToolPath(
   // Approved paths are given lexically; compare both their spelling and their real location.
   const approved = ctx.approvedPaths.flatMap((a) => {
     const abs = normalizePath(ctx.cwd, a);
-    return [abs, realOrSelf(abs)];
+    return [abs, realPathOrSelf(abs)];
   });
   const result = checkContainment([...ctx.roots, ...approved], ctx.cwd, expanded);
   if (result.ok) return { path: result.path, realPath: result.realPath };

@@ -11,3 +11,4 @@ export {
   type ContainmentResult,
 } from './containment.ts';
 export { formatAge } from './format-age.ts';
+export { escapeRegExp, realPathOrSelf } from './text-and-paths.ts';

@@ -5,15 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { McpManager } from '../../src/mcp/index.ts';
 import { sandboxSupport } from '../../src/sandbox/index.ts';
 import type { AnyTool } from '../../src/tools/index.ts';
 import { FILESYSTEM_JS, manager, stdioServer, toolContext } from './support.ts';
 
 const canSandbox = sandboxSupport(process.env).available;
-// Outside the system temp folder, which every sandboxed process may write.
-const root = realpathSync(mkdtempSync(join(resolve(import.meta.dir, '../..'), '.moat-mcp-fs-')));
+// Outside the system temp folder, which every sandboxed process may write — and not in the checkout,
+// which may itself live under /tmp (CI clones there). /var/tmp is not granted (os/prepare-command.test.ts).
+const root = realpathSync(mkdtempSync(join('/var/tmp', 'moat-mcp-fs-')));
 const granted = join(root, 'granted');
 const other = join(root, 'other');
 let m: McpManager;

@@ -3,6 +3,7 @@
  * credentials, the `[sandbox] scrub_env` patterns, and the variables that make
  * bash run a file before the command (BASH_ENV, ENV).
  */
+import { escapeRegExp } from '../../util/index.ts';
 
 /** `[sandbox] scrub_env` when the config does not set it. */
 export const DEFAULT_SCRUB_ENV: readonly string[] = ['*_API_KEY', '*_TOKEN', '*_SECRET', '*_SECRET_KEY', 'AWS_*'];
@@ -21,8 +22,7 @@ export const ALWAYS_SCRUBBED: readonly string[] = [
 ];
 
 function globToRegExp(glob: string): RegExp {
-  const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
-  return new RegExp(`^${escaped}$`);
+  return new RegExp(`^${glob.split('*').map(escapeRegExp).join('.*')}$`);
 }
 
 /** Whether the variable `name` is removed under `patterns` (exact names or `*` globs; case-sensitive, as the environment is). */

@@ -1,4 +1,5 @@
 import { splitCommand, type SimpleCommand } from './shell-split.ts';
+import { escapeRegExp } from '../../util/index.ts';
 
 /**
  * What goes inside `Bash(…)`. Claude Code's forms, all kept:
@@ -57,10 +58,6 @@ export function formatCommand(
   return words.join(' ');
 }
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Split on unescaped `*`; `\*` and `\\` become literal text. */
 function splitStars(spec: string): string[] {
   const pieces: string[] = [''];
@@ -78,7 +75,7 @@ function splitStars(spec: string): string[] {
 
 /** A command that is the prefix or the prefix followed by a space and anything. */
 function prefixRegex(prefix: string): RegExp {
-  return new RegExp(`^${escapeRegex(prefix)}(?: .*)?$`, 's');
+  return new RegExp(`^${escapeRegExp(prefix)}(?: .*)?$`, 's');
 }
 
 export function parseCommandPattern(spec: string): CommandPattern {
@@ -89,7 +86,7 @@ export function parseCommandPattern(spec: string): CommandPattern {
     const prefix = normalizeSpaces(text.slice(0, -2));
     const pieces = splitStars(prefix);
     if (pieces.length === 1) return { type: 'wildcard', regex: prefixRegex(pieces[0] ?? '') };
-    return { type: 'wildcard', regex: new RegExp(`^${pieces.map(escapeRegex).join('.*')}(?: .*)?$`, 's') };
+    return { type: 'wildcard', regex: new RegExp(`^${pieces.map(escapeRegExp).join('.*')}(?: .*)?$`, 's') };
   }
   const pieces = splitStars(text);
   if (pieces.length === 1) {
@@ -103,7 +100,7 @@ export function parseCommandPattern(spec: string): CommandPattern {
   if (pieces.length === 2 && (pieces[0] ?? '').endsWith(' ') && pieces[1] === '') {
     return { type: 'wildcard', regex: prefixRegex((pieces[0] ?? '').slice(0, -1)) };
   }
-  return { type: 'wildcard', regex: new RegExp(`^${pieces.map(escapeRegex).join('.*')}$`, 's') };
+  return { type: 'wildcard', regex: new RegExp(`^${pieces.map(escapeRegExp).join('.*')}$`, 's') };
 }
 
 /** Does `pattern` match one form of a command (a simple command's canonical text)? */

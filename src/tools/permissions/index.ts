@@ -3,7 +3,7 @@
  * chained commands from riding on one rule, and the decision for one call.
  */
 export { parseRule, parseRuleList, splitRuleList, PermissionRuleError, type Rule } from './rule.ts';
-export { canonicalRuleName, sameRuleName } from './rule-names.ts';
+export { canonicalRuleName } from './rule-names.ts';
 export {
   splitCommand,
   describeHazard,

@@ -39,8 +39,3 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
 export function canonicalRuleName(name: string): string {
   return ALIASES.get(name.toLowerCase()) ?? name;
 }
-
-/** True when two tool/rule names denote the same rule name (case-insensitive, aliases applied). */
-export function sameRuleName(a: string, b: string): boolean {
-  return canonicalRuleName(a).toLowerCase() === canonicalRuleName(b).toLowerCase();
-}

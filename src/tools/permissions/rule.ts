@@ -1,4 +1,4 @@
-import { MoatError } from '../../util/index.ts';
+import { MoatError, escapeRegExp } from '../../util/index.ts';
 import { parseCommandPattern, type CommandPattern } from './command-pattern.ts';
 import { parsePathPattern, type PathPattern } from './path-pattern.ts';
 import { canonicalRuleName } from './rule-names.ts';
@@ -51,7 +51,7 @@ function unescapeParens(spec: string): string {
 export function globRegex(glob: string, flags: string): RegExp {
   const body = glob
     .split('*')
-    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .map((p) => escapeRegExp(p))
     .join('.*');
   return new RegExp(`^${body}$`, flags);
 }

@@ -12,6 +12,7 @@ import {
   type PermissionLevel,
   type ToolSpecFromHelp,
 } from './spec.ts';
+import { escapeRegExp } from '../../util/index.ts';
 
 /**
  * `--help` text → a tool spec. Pass the `-h` output too when the program has
@@ -156,7 +157,7 @@ function refineFromUsage(options: OptionSpec[], args: ArgumentSpec[], usage: str
   for (const o of options) if ((o.long && required.has(o.long)) || (!o.long && o.short && required.has(o.short))) o.required = true;
   // argparse shows bare positional names; brackets or "..." in the usage say optional or variadic.
   for (const a of args) {
-    const name = a.valueName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const name = escapeRegExp(a.valueName);
     if (new RegExp(`\\[${name}(\\s*\\.\\.\\.)?\\]`).test(first)) a.required = false;
     if (new RegExp(`${name}\\]?\\s*\\.\\.\\.|\\[${name} \\.\\.\\.\\]`).test(first)) a.multiple = true;
   }

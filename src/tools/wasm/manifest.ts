@@ -1,6 +1,6 @@
 import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
-import { MoatError } from '../../util/index.ts';
+import { MoatError, escapeRegExp } from '../../util/index.ts';
 
 /**
  * A WebAssembly tool's capability manifest, `<name>.toml` beside its `.wasm`.
@@ -159,7 +159,7 @@ export function locateKey(text: string, path: readonly (string | number)[]): num
     if (ancestor === undefined && full.length < names.length && same(full, names.slice(0, full.length))) ancestor = i;
   }
   const last = names[names.length - 1] ?? '';
-  const inline = new RegExp(`(^|[\\s{,])["']?${last.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*=`);
+  const inline = new RegExp(`(^|[\\s{,])["']?${escapeRegExp(last)}["']?\\s*=`);
   const from = ancestor ?? 0;
   // `paths = [{…}, {…}]`: TOML inline tables sit on one line, so element n is
   // on the line of the (n+1)-th "{" after the array's key.

@@ -1,7 +1,6 @@
-import { realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, runComponent, type Limits, type LoadedComponent, type RunResult } from '../../sandbox/index.ts';
-import { errorMessage, isWithin } from '../../util/index.ts';
+import { errorMessage, isWithin, realPathOrSelf } from '../../util/index.ts';
 import { defineTool, ToolError, type Access, type AnyTool, type Effect, type ToolResult } from '../types.ts';
 import { inputProblems, toArgs } from './args.ts';
 import { grantsFor } from './grants.ts';
@@ -88,13 +87,6 @@ export function effectiveLimits(manifest: ManifestLimits, override: LimitOverrid
   };
 }
 
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
 
 /** A run that a limit or a trap stopped: an error the model can act on, with the sandbox's own words. */
 export function stoppedResult(name: string, r: RunResult): ToolResult | undefined {
@@ -143,7 +135,7 @@ export function wasmTool(def: WasmToolDef): AnyTool {
     },
     execute: async (input, ctx) => {
       const argv = toArgs(spec, input);
-      if (cwdAccess !== 'none' && !ctx.roots.some((r) => isWithin(r, realOrSelf(ctx.cwd)))) {
+      if (cwdAccess !== 'none' && !ctx.roots.some((r) => isWithin(r, realPathOrSelf(ctx.cwd)))) {
         throw new ToolError(`${spec.name} needs the working folder, but ${ctx.cwd} is outside the folders this session may use.`);
       }
       const grants = grantsFor({ ...manifest, cwd: cwdAccess }, { cwd: ctx.cwd, env: def.env, ...(def.allowPrivateNetwork === true ? { allowPrivateNetwork: true } : {}) });

@@ -1,0 +1,162 @@
+/**
+ * The OS sandbox around Bash, tried as hostile input against the shipped
+ * binary (dist/moat, no test switches): each escape the model attempts is
+ * refused by the kernel, the refusal reaches the model as a tool result, and
+ * moat finishes the run. The same kinds of commands inside the grants work.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { removeLater, tempDir } from '../support/temp.ts';
+
+let server: FakeAnthropic;
+let sb: Sandbox;
+
+beforeAll(async () => {
+  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+/**
+ * Every sandboxed command may write the system temp folder, so the project
+ * and the "outside" folders of these tests live in /var/tmp, which it may not.
+ */
+function outsideTemp(prefix: string): string {
+  return removeLater(realpathSync(mkdtempSync(join('/var/tmp', prefix))));
+}
+
+beforeEach(() => {
+  sb = makeSandbox(server.url);
+  const project = join(outsideTemp('moat-hostile-'), 'work');
+  mkdirSync(project);
+  sb = { ...sb, cwd: project };
+  server.requests.length = 0;
+});
+
+type Wire = { messages: { content: { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean }[] }[] };
+
+/** Runs the commands as one message of Bash calls (workspace-write: the most a prompt-free grant gives) and returns each result's text. */
+async function attempt(commands: string[], extra: string[] = []): Promise<{ code: number | null; results: string[] }> {
+  server.requests.length = 0;
+  let r = reply();
+  commands.forEach((command, i) => (r = r.toolUse('Bash', { command, sandbox: 'workspace-write' }, { id: `toolu_${i}` })));
+  server.script(r.stop('tool_use'), reply().text('done'));
+  const run = await runMoat(['-p', 'go', '--permission-mode', 'acceptEdits', ...extra], { cwd: sb.cwd, env: sb.env, bin: MOAT_BIN });
+  expect(run.stdout).toBe('done\n');
+  const last = (server.requests[1]!.body as Wire).messages.at(-1)!.content.filter((c) => c.type === 'tool_result');
+  const byId = new Map(last.map((c) => [c.tool_use_id, typeof c.content === 'string' ? c.content : JSON.stringify(c.content)]));
+  return { code: run.code, results: commands.map((_, i) => byId.get(`toolu_${i}`) ?? '(no result)') };
+}
+
+describe('escapes are refused by the OS and reported to the model; moat finishes', () => {
+  test('writes outside the roots: absolute path, ../, a planted symlink, a hard link', async () => {
+    const outside = outsideTemp('moat-outside-');
+    writeFileSync(join(outside, 'victim.txt'), 'original\n');
+    symlinkSync(outside, join(sb.cwd, 'planted'));
+    const { code, results } = await attempt([
+      `echo pwned > ${join(outside, 'abs.txt')}`,
+      `echo pwned > ../escaped.txt`,
+      `echo pwned > planted/via-link.txt`,
+      `ln ${join(outside, 'victim.txt')} hard.txt && echo pwned > hard.txt`,
+    ]);
+    expect(code).toBe(0);
+    for (const r of results) expect(r).toMatch(/Read-only file system|Permission denied|Operation not permitted|refused/);
+    expect(existsSync(join(outside, 'abs.txt'))).toBe(false);
+    expect(existsSync(join(sb.cwd, '..', 'escaped.txt'))).toBe(false);
+    expect(existsSync(join(outside, 'via-link.txt'))).toBe(false);
+    expect(readFileSync(join(outside, 'victim.txt'), 'utf8')).toBe('original\n');
+    expect(results[0]).toContain(`write to ${join(outside, 'abs.txt')} refused`);
+  });
+
+  test('reads of ~/.ssh and of a file a Read rule denies yield nothing by any route: cat, a here-doc into bash, python3 -c, sh -c, a glob', async () => {
+    mkdirSync(join(sb.home, '.ssh'), { recursive: true });
+    writeFileSync(join(sb.home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-MATERIAL\n');
+    writeFileSync(join(sb.cwd, '.env'), 'SECRET=hunter2\n');
+    const { results } = await attempt(
+      [
+        'cat ~/.ssh/id_rsa',
+        'cat .env',
+        "bash <<'EOF'\ncat .env\nEOF",
+        `python3 -c "print(open('.env').read())"`,
+        "sh -c -- 'cat .env'",
+        'cat .en?',
+      ],
+      ['--settings', JSON.stringify({ permissions: { deny: ['Read(.env)'] } })],
+    );
+    for (const r of results) {
+      expect(r).not.toContain('PRIVATE-KEY-MATERIAL');
+      expect(r).not.toContain('hunter2');
+    }
+    // The sandbox hides denied files: ~/.ssh is not there at all, a denied file reads as empty.
+    expect(results[0]).toContain('No such file or directory');
+    for (const r of results.slice(1)) expect(r).not.toContain('SECRET');
+  });
+
+  test('no network except through the allow list: loopback, the metadata address, a private address, a Unix socket', async () => {
+    const port = new URL(server.url).port;
+    const { results } = await attempt([
+      `curl -sS -m 5 http://127.0.0.1:${port}/v1/messages -o /dev/null -w '%{http_code}'`,
+      'curl -sS -m 5 http://169.254.169.254/latest/meta-data/ -o /dev/null',
+      'curl -sS -m 5 http://10.0.0.1/ -o /dev/null',
+      `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('/run/docker.sock')"`,
+    ]);
+    expect(results[0]).not.toMatch(/^200/);
+    for (const r of results) expect(r).toMatch(/Exit code [1-9]|refused|denied|not permitted|Could not resolve|Failed to connect|Permission denied|No such file/i);
+    // The model server saw only moat's own two requests, never the sandboxed curl.
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test('the provider key is not in the environment, moat cannot be killed from inside, and nothing keeps running', async () => {
+    const marker = `moat-sbx-${Date.now()}`;
+    const { code, results } = await attempt([
+      'echo "key=[$ANTHROPIC_API_KEY]"',
+      'kill -9 $PPID; ps -eo pid,comm | wc -l',
+      `(exec -a ${marker} sleep 300) & echo started`,
+    ]);
+    expect(code).toBe(0);
+    expect(results[0]).toContain('key=[]');
+    expect(Bun.spawnSync(['pgrep', '-f', marker]).exitCode).toBe(1);
+  });
+});
+
+describe('inside the grants, work goes on', () => {
+  test('writing in the repository and the temp folder, reading anywhere else, running git', async () => {
+    Bun.spawnSync(['git', 'init', '-q'], { cwd: sb.cwd });
+    const { results } = await attempt(['echo made > made.txt && cat made.txt', 't=$(mktemp) && echo tmp > "$t" && cat "$t" && rm "$t"', 'git status --short', 'head -c 5 /etc/os-release']);
+    expect(readFileSync(join(sb.cwd, 'made.txt'), 'utf8')).toBe('made\n');
+    expect(results[0]).toContain('made');
+    expect(results[1]).toContain('tmp');
+    expect(results[2]).toContain('made.txt');
+    expect(results[3]).not.toContain('Exit code');
+  });
+});
+
+describe('without bubblewrap', () => {
+  test('auto says so in one line and asks instead; required refuses with exit 2', async () => {
+    const bin = tempDir('moat-nobwrap-');
+    // A PATH with the usual tools but no bwrap.
+    for (const tool of ['bash', 'sh', 'git', 'cat', 'echo', 'ls', 'env']) {
+      const found = Bun.which(tool);
+      if (found) symlinkSync(found, join(bin, tool));
+    }
+    const env = { ...sb.env, PATH: bin };
+    server.script(reply().toolUse('Bash', { command: 'echo hi' }).stop('tool_use'), reply().text('done'));
+    const auto = await runMoat(['-p', 'go'], { cwd: sb.cwd, env, bin: MOAT_BIN });
+    expect(auto.code).toBe(0);
+    expect(auto.stderr.split('\n').filter((l) => /sandbox/i.test(l))).toHaveLength(1);
+    const results = JSON.stringify((server.requests[1]!.body as Wire).messages.at(-1));
+    // Unsandboxed, a command needs approval again, which -p cannot give.
+    expect(results).toContain('moat -p cannot ask');
+
+    mkdirSync(join(sb.home, '.config', 'moat'), { recursive: true });
+    writeFileSync(join(sb.home, '.config', 'moat', 'config.toml'), '[sandbox]\nmode = "required"\n');
+    const required = await runMoat(['-p', 'go'], { cwd: sb.cwd, env, bin: MOAT_BIN });
+    expect(required.code).toBe(2);
+    expect(required.stderr.trim().split('\n')).toHaveLength(1);
+    expect(required.stderr).toMatch(/sandbox/i);
+  });
+});
