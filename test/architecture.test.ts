@@ -49,16 +49,26 @@ interface Import {
   typeOnly: boolean;
 }
 
+const valueScanner = new Bun.Transpiler({ loader: 'tsx' });
+const allScanner = new Bun.Transpiler({ loader: 'tsx', trimUnusedImports: false });
+
+/**
+ * The imports of a file, read by Bun's parser: what survives compilation is a
+ * value import; what only appears once `import type` is read as a plain
+ * import is type-only (it carries no code).
+ */
 function importsOf(file: string): Import[] {
   const text = readFileSync(file, 'utf8');
-  const out: Import[] = [];
-  const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"`;]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-  for (const m of text.matchAll(re)) {
-    const spec = m[3] ?? m[4];
-    if (spec) out.push({ spec, typeOnly: Boolean(m[2]) });
-  }
-  return out;
+  const values = new Set(valueScanner.scanImports(text).map((i) => i.path));
+  const everything = allScanner.scanImports(text.replace(/\bimport\s+type\s+(?=[{*]|[\w$]+\s+from\b)/g, 'import ').replace(/\bexport\s+type\s+(?=[{*])/g, 'export ')).map((i) => i.path);
+  return [...new Set([...values, ...everything])].map((spec) => ({ spec, typeOnly: !values.has(spec) }));
 }
+
+/** Packages only some folders may use: the UI library in the front ends, SQLite in the store. */
+const PACKAGE_RULES: { test: (spec: string) => boolean; what: string; only: string[] }[] = [
+  { test: (s) => s === 'ink' || s.startsWith('ink-') || s === 'react' || s.startsWith('react/'), what: 'ink/react', only: ['tui', 'cli'] },
+  { test: (s) => s === 'bun:sqlite', what: 'bun:sqlite', only: ['store'] },
+];
 
 function folderOf(root: string, file: string): string | undefined {
   const rel = relative(root, file);
@@ -71,7 +81,11 @@ function violations(root = SRC): string[] {
   for (const file of walk(root)) {
     const from = folderOf(root, file);
     for (const imp of importsOf(file)) {
-      if (!imp.spec.startsWith('.')) continue;
+      if (!imp.spec.startsWith('.')) {
+        const rule = PACKAGE_RULES.find((r) => r.test(imp.spec));
+        if (rule && !imp.typeOnly && !rule.only.includes(from ?? '')) found.push(`${relative(root, file)} imports ${imp.spec}: only ${rule.only.join('/, ')}/ may use ${rule.what}`);
+        continue;
+      }
       const target = resolve(dirname(file), imp.spec);
       const rel = relative(root, target);
       if (rel.startsWith('..')) continue; // package.json and the like
@@ -112,10 +126,17 @@ describe('architecture', () => {
     put('agent/loop.ts', 'export const b = 2;\n');
     put('providers/index.ts', "import { a } from '../agent/index.ts';\nexport const p = a;\n");
     put('cli/run.ts', "import {\n  b,\n} from '../agent/loop.ts';\nexport const c = b;\n");
-    put('store/db.ts', "import type { a } from '../providers/index.ts';\nexport type S = typeof a;\n");
+    put('store/db.ts', "import type { a } from '../providers/index.ts';\nimport { Database } from 'bun:sqlite';\nexport type S = typeof a;\nexport const d = Database;\n");
+    put('agent/ui.ts', "import { Box } from 'ink';\nimport React from 'react';\nexport const u = [Box, React];\n");
+    put('config/db.ts', "import { Database } from 'bun:sqlite';\nexport const d = Database;\n");
+    put('tools/lazy.ts', "export const load = () => import('../providers/index.ts');\n");
     expect(violations(root).sort()).toEqual([
+      'agent/ui.ts imports ink: only tui/, cli/ may use ink/react',
+      'agent/ui.ts imports react: only tui/, cli/ may use ink/react',
       'cli/run.ts imports ../agent/loop.ts: import another folder only through agent/index.ts',
+      'config/db.ts imports bun:sqlite: only store/ may use bun:sqlite',
       'providers/index.ts imports ../agent/index.ts: providers/ must not depend on agent/',
+      'tools/lazy.ts imports ../providers/index.ts: tools/ must not depend on providers/',
     ]);
   });
 });
