@@ -37,6 +37,8 @@ export interface GateCall {
   toolUseId: string;
   /** A PreToolUse hook's say: allow skips the question (deny rules still hold); ask asks even where rules allow. */
   hookDecision?: 'allow' | 'ask';
+  /** The tool's preview for a person (it may read the disk); only called when someone is asked. */
+  approvalPreview?: () => Promise<CallIntent['preview']>;
 }
 
 /** Where the decision comes from and where an answer goes. */
@@ -61,7 +63,7 @@ export interface GateDeps {
  * is asked, or — with no front end to ask — the call is denied with a hint
  * naming the flag or rule that would allow it.
  */
-export async function checkPermission({ tool, input, intent, toolUseId, hookDecision }: GateCall, deps: GateDeps): Promise<GateResult> {
+export async function checkPermission({ tool, input, intent, toolUseId, hookDecision, approvalPreview }: GateCall, deps: GateDeps): Promise<GateResult> {
   const { policy } = deps;
   const call = { toolName: tool.name, effect: tool.effect, intent };
   const decision = decidePermission(call, policy);
@@ -86,7 +88,9 @@ export async function checkPermission({ tool, input, intent, toolUseId, hookDeci
       }
       await deps.beforeAsk();
       const requestId = newId();
-      const request = { requestId, toolUseId, toolName: tool.name, input, intent };
+      // The edit's real diff when the tool can give it; the intent's own preview if that fails (the call itself will say why).
+      const preview = approvalPreview === undefined ? undefined : await approvalPreview().catch(() => undefined);
+      const request = { requestId, toolUseId, toolName: tool.name, input, intent: preview === undefined ? intent : { ...intent, preview } };
       const rememberable = !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
       const suggested = rememberable ? ruleForCall(call, policy.projectRoot, policy.home) : undefined;
       deps.emit({ type: 'permission_request', ...request, ...(suggested === undefined ? {} : { rule: suggested }) });

@@ -145,7 +145,14 @@ export async function dispatchToolCalls(
     try {
       const intent = tool.intent(input, deps.intentContext);
       gate = await checkPermission(
-        { tool, input, intent, toolUseId: call.id, ...(hookDecision === undefined ? {} : { hookDecision }) },
+        {
+          tool,
+          input,
+          intent,
+          toolUseId: call.id,
+          ...(hookDecision === undefined ? {} : { hookDecision }),
+          ...(tool.approvalPreview === undefined ? {} : { approvalPreview: () => tool.approvalPreview!(input, deps.intentContext) }),
+        },
         {
           policy: deps.policy(),
           emit: deps.emit,

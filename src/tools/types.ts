@@ -113,6 +113,12 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   inputSchema: S;
   effect: Effect;
   intent(input: z.infer<S>, ctx: IntentContext): CallIntent;
+  /**
+   * The preview a person approves, when it needs the disk (an edit's diff
+   * with the file's real line numbers). Only called before asking; undefined
+   * or a failure keeps the intent's own preview.
+   */
+  approvalPreview?(input: z.infer<S>, ctx: IntentContext): Promise<CallIntent['preview']>;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
   /**
    * The JSON Schema sent to the model, when it is not derived from

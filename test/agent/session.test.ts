@@ -218,6 +218,26 @@ describe('agent loop', () => {
     ]);
   });
 
+  test("an edit's approval shows the diff with the file's real line numbers", async () => {
+    const broker = new PermissionBroker();
+    writeFileSync(join(cwd, 'lines.txt'), `${Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n')}\n`);
+    server.script(
+      reply().toolUse('Read', { file_path: 'lines.txt' }).stop('tool_use'),
+      reply().toolUse('Edit', { file_path: 'lines.txt', old_string: 'line 9', new_string: 'line nine' }).stop('tool_use'),
+      reply().text('done'),
+    );
+    const s = open([], {}, { broker, remembered: [] });
+    let patch = '';
+    for await (const e of s.run('edit', new AbortController().signal)) {
+      if (e.type === 'permission_request') {
+        patch = e.intent.preview?.type === 'diff' ? e.intent.preview.patch : '';
+        broker.respond(e.requestId, { behavior: 'allow' });
+      }
+    }
+    expect(patch).toContain('@@ -6,7 +6,7 @@');
+    expect(patch).toContain('-line 9\n+line nine');
+  });
+
   test('allow always holds for the session and its next run without touching the settings it was given', async () => {
     const broker = new PermissionBroker();
     const given = settings();

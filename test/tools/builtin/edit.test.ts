@@ -101,4 +101,16 @@ describe('edit', () => {
       preview: { type: 'diff', path: '/nowhere/x/y.ts', added: 1, removed: 1, created: false },
     });
   });
+
+  test("the approval preview is the finished card's patch: the file's real line numbers, the same context", async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
+    await seed('long.txt', `${lines.join('\n')}\n`);
+    const input = { file_path: 'long.txt', old_string: 'line 9', new_string: 'line nine' };
+    const preview = await editTool.approvalPreview!(input, { cwd: dir, roots: [dir] });
+    expect(preview?.type === 'diff' && preview.patch).toContain('@@ -6,7 +6,7 @@');
+    const done = await runTool(editTool, input, ctx);
+    expect(done.display?.type === 'diff' && done.display.patch).toBe(preview?.type === 'diff' ? preview.patch : '');
+    // An edit that does not apply keeps the intent's own preview (the gate ignores the failure; the call says why).
+    await expect(editTool.approvalPreview!({ ...input, old_string: 'absent' }, { cwd: dir, roots: [dir] })).rejects.toThrow('old_string was not found');
+  });
 });

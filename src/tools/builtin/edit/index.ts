@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { displayPath, intentPath, resolveToolPath } from '../../paths.ts';
 import { defineTool, ToolError, type ToolResult } from '../../types.ts';
@@ -22,6 +23,31 @@ function countOccurrences(haystack: string, needle: string): number {
 /** Text copied from read output still carrying its `     12\t` prefixes: a common, fixable mistake. */
 const LINE_NUMBER_PREFIX = /^ *\d+\t/m;
 
+/** The file after the edit, or a ToolError saying why the edit does not apply. */
+function applyEdit(before: string, input: z.infer<typeof inputSchema>, shown: string): { after: string; matches: number } {
+  let oldString = input.old_string;
+  let newString = input.new_string;
+  // The model sees CRLF files through read with the CRs dropped and sends `\n`: match and write CRLF.
+  if (detectLineEnding(before) === '\r\n') {
+    if (!before.includes(oldString)) oldString = toCrlf(oldString);
+    if (!newString.includes('\r\n')) newString = toCrlf(newString);
+  }
+  const matches = countOccurrences(before, oldString);
+  if (matches === 0) {
+    const hint = LINE_NUMBER_PREFIX.test(input.old_string)
+      ? ' It looks like it contains line-number prefixes from read output; remove them.'
+      : ' It must match exactly, including whitespace and indentation; read the file again and copy the text.';
+    throw new ToolError(`old_string was not found in ${shown}.${hint}`);
+  }
+  if (matches > 1 && input.replace_all !== true) {
+    throw new ToolError(`old_string occurs ${matches} times in ${shown}. Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.`);
+  }
+  if (input.replace_all === true) return { after: before.split(oldString).join(newString), matches };
+  // Slicing, not String.replace: `$&` and friends in new_string must stay literal.
+  const at = before.indexOf(oldString);
+  return { after: before.slice(0, at) + newString + before.slice(at + oldString.length), matches };
+}
+
 export const editTool = defineTool({
   name: 'Edit',
   description,
@@ -40,6 +66,14 @@ export const editTool = defineTool({
       preview: { type: 'diff', path, patch: diff.patch, added: diff.added, removed: diff.removed, created: false },
     };
   },
+  // The same patch the finished card shows: the whole file before and after, so the lines carry their real numbers.
+  async approvalPreview(input, ctx) {
+    const path = intentPath(ctx, input.file_path);
+    const shown = displayPath(ctx, path);
+    const before = await readFile(path, 'utf8');
+    const diff = makePatch(shown, before, applyEdit(before, input, shown).after);
+    return { type: 'diff', path, patch: diff.patch, added: diff.added, removed: diff.removed, created: false };
+  },
   async execute(input, ctx): Promise<ToolResult> {
     const target = resolveToolPath(ctx, input.file_path, 'write');
     const shown = displayPath(ctx, target.path);
@@ -55,32 +89,7 @@ export const editTool = defineTool({
     requireRead(ctx.files.wasRead(target.realPath), shown, 'edit');
 
     const before = readText(target.realPath, shown);
-    let oldString = input.old_string;
-    let newString = input.new_string;
-    // The model sees CRLF files through read with the CRs dropped and sends `\n`: match and write CRLF.
-    if (detectLineEnding(before) === '\r\n') {
-      if (!before.includes(oldString)) oldString = toCrlf(oldString);
-      if (!newString.includes('\r\n')) newString = toCrlf(newString);
-    }
-
-    const matches = countOccurrences(before, oldString);
-    if (matches === 0) {
-      const hint = LINE_NUMBER_PREFIX.test(input.old_string)
-        ? ' It looks like it contains line-number prefixes from read output; remove them.'
-        : ' It must match exactly, including whitespace and indentation; read the file again and copy the text.';
-      throw new ToolError(`old_string was not found in ${shown}.${hint}`);
-    }
-    if (matches > 1 && input.replace_all !== true) {
-      throw new ToolError(`old_string occurs ${matches} times in ${shown}. Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.`);
-    }
-    let after: string;
-    if (input.replace_all === true) {
-      after = before.split(oldString).join(newString);
-    } else {
-      // Slicing, not String.replace: `$&` and friends in new_string must stay literal.
-      const at = before.indexOf(oldString);
-      after = before.slice(0, at) + newString + before.slice(at + oldString.length);
-    }
+    const { after, matches } = applyEdit(before, input, shown);
     writeText(target.realPath, shown, after);
     ctx.files.markRead(target.realPath);
     const diff = makePatch(shown, before, after);
