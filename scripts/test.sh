@@ -16,5 +16,6 @@ if ! git config user.email >/dev/null 2>&1; then
 fi
 source scripts/ensure-bun.sh
 bun run typecheck
+bun run lint
 bun run build
 bun test "$@"

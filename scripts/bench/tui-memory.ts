@@ -68,6 +68,6 @@ try {
   console.log(`${TURNS} turns in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   console.log(`RSS after 20 turns: ${at20.toFixed(0)} MB; after ${TURNS}: ${at200.toFixed(0)} MB; ratio ${(at200 / at20).toFixed(2)} (target <= 1.5)`);
 } finally {
-  s.kill();
+  await s.kill();
   await server.close();
 }

@@ -19,7 +19,7 @@ async function timeToScreen(command: string, marker: string): Promise<number> {
     await s.waitFor(marker, { timeoutMs: 10_000 });
     return performance.now() - t0;
   } finally {
-    s.kill();
+    await s.kill();
   }
 }
 

@@ -51,6 +51,6 @@ try {
   console.log(`terminal output while streaming: ${(bytes / 1024).toFixed(0)} KB = ${(bytes / text.length).toFixed(2)}x the text (target < 3x)`);
   console.log(`lines not shown exactly once in scrollback: ${bad.length}${bad.length ? ` e.g. ${JSON.stringify(bad.slice(0, 5))}` : ''}`);
 } finally {
-  s.kill();
+  await s.kill();
   await server.close();
 }

@@ -122,7 +122,7 @@ try {
     if (result.num_turns !== TURNS + 1) throw new Error(`expected ${TURNS + 1} turns, got ${result.num_turns}`);
     gaps.push(...server.gaps());
   }
-  server.stop();
+  void server.stop();
 
   const ratio = median(gaps) / median(floor);
   console.log(`floor (fetch, read to end, send again): ${describe(floor)}`);

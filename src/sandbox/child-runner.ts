@@ -44,7 +44,7 @@ export async function runInChild(p: Prepared, req: RunRequest): Promise<RunResul
   try {
     // The child may die before reading its input; a broken pipe then is not our error.
     try {
-      child.stdin.write(JSON.stringify(message));
+      void child.stdin.write(JSON.stringify(message));
       await child.stdin.end();
     } catch {
       /* reported through the exit below */

@@ -42,7 +42,7 @@ let registered = false;
 export function ensureJcoPatch(): void {
   if (registered) return;
   registered = true;
-  Bun.plugin(jcoEmbedPlugin());
+  void Bun.plugin(jcoEmbedPlugin());
 }
 
 /** The patch as a Bun plugin, for `Bun.build({ plugins })` and for `Bun.plugin()` at run time. */

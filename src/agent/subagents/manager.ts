@@ -1,9 +1,7 @@
-import type { Usage } from '../../providers/index.ts';
 import { ZERO_USAGE } from '../../providers/index.ts';
 import { errorMessage, newId } from '../../util/index.ts';
-import type { RunStopReason, SubagentOutcome, SubagentStatus } from '../events.ts';
+import type { SubagentOutcome, SubagentStatus } from '../events.ts';
 import { announceAgent, retireAgent, stopRequested } from './control-files.ts';
-import type { WorktreeChanges } from './worktree.ts';
 
 /** What `task_status`, `/agents` and `moat agents` show about one sub-agent. */
 export interface AgentInfo {

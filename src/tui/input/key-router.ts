@@ -221,6 +221,12 @@ function promptKey(app: AppModel, input: string, key: Key): void {
       else app.browseHistory(dir);
       return;
     }
+    // Menu and dialog keys mean nothing while editing; no key: plain text below.
+    case 'accept':
+    case 'cancel':
+    case 'clearOrExit':
+    case 'menuDown':
+    case 'menuUp':
     case undefined:
       break;
   }
