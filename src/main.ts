@@ -1,3 +1,4 @@
+/** The executable's entry: the sandbox child, or the CLI. */
 import './env-guard.ts';
 import pkg from '../package.json' with { type: 'json' };
 

@@ -112,6 +112,11 @@ describe('architecture', () => {
     expect(folders.filter((f) => !(f in ALLOWED))).toEqual([]);
   });
 
+  test('every source file opens with a comment saying what it is for', () => {
+    const without = walk(SRC).filter((f) => !/^(\/\*\*?|\/\/)/.test(readFileSync(f, 'utf8')));
+    expect(without.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
   test('imports follow the layer rules and enter folders through index.ts', () => {
     expect(violations()).toEqual([]);
   });

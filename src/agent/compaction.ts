@@ -1,3 +1,4 @@
+/** When the context is nearly full and how the history is replaced by a summary. */
 import type { Message, Provider, ProviderRequest, Usage, UserMessage } from '../providers/index.ts';
 import { ZERO_USAGE } from '../providers/index.ts';
 import { mergeConsecutiveUsers } from './history.ts';

@@ -1,3 +1,4 @@
+/** Running usage and cost of a run, a session and its sub-agents, with the budget check. */
 import type { Usage } from '../providers/index.ts';
 import { addUsage, ZERO_USAGE } from '../providers/index.ts';
 

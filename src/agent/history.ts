@@ -1,3 +1,4 @@
+/** Repairs a stored history after a crash and merges consecutive user messages for the API. */
 import type { Message, ToolResultPart, UserMessage } from '../providers/index.ts';
 
 export const INTERRUPTED_RESULT = 'Tool execution was interrupted before it finished (moat was stopped). No result is available.';

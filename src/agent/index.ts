@@ -1,3 +1,4 @@
+/** The agent layer's public surface: sessions, events, hooks, sub-agents and the permission gate. */
 export type * from './events.ts';
 export type { AssistantMessage, Message, ToolResultPart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 export { AgentSession, type AgentDeps, type OpenOptions } from './session.ts';

@@ -1,3 +1,4 @@
+/** A session's place in the tree of sessions: restoring one and the host its sub-agents use. */
 import type { Message, Usage } from '../providers/index.ts';
 import { addUsage } from '../providers/index.ts';
 import type { Store } from '../store/index.ts';

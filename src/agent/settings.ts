@@ -1,3 +1,4 @@
+/** Everything a session needs to know, resolved by the CLI from config and flags. */
 import type { ProcessSandboxSettings, Rule } from '../tools/index.ts';
 import type { PermissionMode } from './permission-gate.ts';
 import type { PromptAgent, PromptSkill } from './system-prompt.ts';

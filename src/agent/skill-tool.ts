@@ -1,3 +1,4 @@
+/** The Skill tool: runs a loaded skill and returns its expanded instructions. */
 import { z } from 'zod';
 import { readSkillFile, renderSkillInvocation, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
 import { defineTool, ToolError, type AnyTool, type ToolResult } from '../tools/index.ts';

@@ -1,3 +1,4 @@
+/** Builds the system prompt: instructions, environment, memory files, skills and agents. */
 import base from './prompts/base.md' with { type: 'text' };
 import type { GitInfo } from './git-info.ts';
 import { memoryFiles } from './memory-files.ts';

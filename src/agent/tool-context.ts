@@ -1,3 +1,4 @@
+/** Builds the ToolContext each tool call runs with. */
 import type { Store } from '../store/index.ts';
 import type { ProcessSandboxSettings, SandboxGrant, TodoItem, ToolContext } from '../tools/index.ts';
 import type { AgentEvent } from './events.ts';

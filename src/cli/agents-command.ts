@@ -1,3 +1,4 @@
+/** `moat agents`: the agent definitions and sub-agents, listed. */
 import { resolve } from 'node:path';
 import { loadAgentDefinitions, type AgentDefinition } from '../skills/index.ts';
 import { EXIT } from './exit-codes.ts';

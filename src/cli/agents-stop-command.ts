@@ -1,3 +1,4 @@
+/** `moat agents stop ID`: stops a background sub-agent of another moat process. */
 import { announcedAgents, processAlive, requestStop, retireAgent, type RunningAgentFile } from '../agent/index.ts';
 import { MoatError } from '../util/index.ts';
 import { EXIT } from './exit-codes.ts';

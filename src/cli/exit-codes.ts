@@ -1,3 +1,4 @@
+/** moat's exit codes and how a failure becomes one line and a code. */
 import type { RunStopReason } from '../agent/index.ts';
 import { MoatError } from '../util/index.ts';
 

@@ -1,3 +1,4 @@
+/** The CLI entry: parses argv, runs the command, returns the exit code. */
 import { CommanderError } from 'commander';
 import { describeFailure, EXIT } from './exit-codes.ts';
 import { buildProgram } from './program.ts';

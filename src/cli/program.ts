@@ -1,3 +1,4 @@
+/** The command line (commander): every flag and subcommand, mapped onto handlers. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { addCompatOptions } from './program-compat.ts';

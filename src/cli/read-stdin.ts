@@ -1,3 +1,4 @@
+/** Reads piped stdin for `moat -p`. */
 import { fstatSync } from 'node:fs';
 
 /**

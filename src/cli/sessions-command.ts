@@ -1,3 +1,4 @@
+/** `moat sessions list|show|export|rm`. */
 import { moatPaths } from '../config/index.ts';
 import { exportSessionJson, exportSessionMarkdown, openStore, type Store } from '../store/index.ts';
 import { EXIT } from './exit-codes.ts';

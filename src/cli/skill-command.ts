@@ -1,3 +1,4 @@
+/** `moat skill` commands and the `/name args` expansion of skills for -p. */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { findProjectRoot, moatPaths } from '../config/index.ts';

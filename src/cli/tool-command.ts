@@ -1,3 +1,4 @@
+/** `moat tool list|validate|exec|install|rm|init`: the WebAssembly tools from the command line. */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadConfig, moatPaths } from '../config/index.ts';

@@ -1,3 +1,4 @@
+/** Wiring of the WebAssembly tools for one moat process: catalog, index and watcher. */
 import { join } from 'node:path';
 import { compositionOptions } from './composition.ts';
 import { moatPaths, type Env, type ToolLimitsConfig } from '../config/index.ts';

@@ -1,3 +1,4 @@
+/** `moat -p --worktree`: a session that works in a fresh worktree and leaves a branch. */
 import { join, relative } from 'node:path';
 import { createWorktree, finishWorktree, newAgentId, type AgentSettings, type WorktreeRecord } from '../agent/index.ts';
 import { wireWorktree, type WorktreeInfo } from '../print/index.ts';

@@ -1,3 +1,4 @@
+/** `moat worktrees list|diff|merge|rm`. */
 import { resolve } from 'node:path';
 import { deleteWorktree, diffWorktree, findWorktree, listWorktrees, mergeWorktree, type WorktreeItem } from '../agent/index.ts';
 import { EXIT } from './exit-codes.ts';

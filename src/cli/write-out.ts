@@ -1,3 +1,4 @@
+/** Synchronous writes to stdout and stderr that survive an immediate exit. */
 import { writeSync } from 'node:fs';
 
 /**

@@ -1,3 +1,4 @@
+/** Reads and validates one TOML config file, with file:line errors. */
 import { readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { MoatError, errorMessage } from '../util/index.ts';

@@ -1,3 +1,4 @@
+/** The config layer's public surface: loading, paths, trust, hooks and schema types. */
 export { loadConfig, displayPath } from './load-config.ts';
 export { addPermissionRule, removePermissionRule } from './permission-rules.ts';
 export { parseConfigText, readConfigFile, type ConfigFile } from './config-file.ts';

@@ -1,3 +1,4 @@
+/** Turns zod issues into short, keyed config problems. */
 import type { z } from 'zod';
 import { KNOWN_KEYS, RESERVED_SECTIONS } from './schema.ts';
 

@@ -1,3 +1,4 @@
+/** Loads and merges every config source (settings files, TOML, environment, flags) into one Config. */
 import { dirname, relative, resolve, sep } from 'node:path';
 import { MoatError } from '../util/index.ts';
 import { type ConfigFile, readConfigFile } from './config-file.ts';

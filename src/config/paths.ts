@@ -1,3 +1,4 @@
+/** Where moat keeps config, data and caches (XDG). */
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 

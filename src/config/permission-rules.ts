@@ -1,3 +1,4 @@
+/** Adds and removes permission rules in a TOML file without disturbing its layout. */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MoatError, errorMessage } from '../util/index.ts';

@@ -1,3 +1,4 @@
+/** Finds the project root (the git repository) and its `.moat/config.toml`. */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 

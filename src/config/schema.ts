@@ -1,3 +1,4 @@
+/** The zod shape of a config file: the single source of its keys and types. */
 import { z } from 'zod';
 import { HOOK_EVENTS, HOOKS_SHAPE } from './hooks-config.ts';
 import { KEYMAP_ACTIONS, KEYMAP_SHAPE } from './keymap.ts';

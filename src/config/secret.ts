@@ -1,3 +1,4 @@
+/** A value that never prints (the API key). */
 const REDACTED = '[redacted]';
 
 /**

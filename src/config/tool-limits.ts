@@ -1,3 +1,4 @@
+/** `[tools.<name>]` limits for WebAssembly tools and the `[sandbox]` ceiling. */
 import type { MoatError } from '../util/index.ts';
 import type { FileConfig } from './schema.ts';
 

@@ -1,3 +1,4 @@
+/** The merged configuration types the rest of moat uses. */
 import type { PermissionMode } from './schema.ts';
 import type { Secret } from './secret.ts';
 import type { Env } from './paths.ts';

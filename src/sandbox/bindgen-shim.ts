@@ -1,3 +1,4 @@
+/** Stands in for the WASI preview2 shim inside jco's own transpiler. */
 import { createHost, HostContext } from './host/index.ts';
 
 /**

@@ -1,3 +1,4 @@
+/** How to start the sandbox child process, from the binary or from source. */
 import { join } from 'node:path';
 import { CHILD_SUBCOMMAND } from './child-protocol.ts';
 import { isCompiledBinary } from './runtime-mode.ts';

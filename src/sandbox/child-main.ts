@@ -1,3 +1,4 @@
+/** The sandbox child process: runs one WebAssembly call under a hard deadline. */
 import { errorMessage } from '../util/index.ts';
 import { fetchInit, isChildMessage, toWireFetch, toWireResult, b64, type ChildFetchMessage, type ChildRunMessage } from './child-protocol.ts';
 import { loadCached, preparedFor } from './load.ts';

@@ -1,3 +1,4 @@
+/** Messages between the parent and the sandbox child process. */
 import type { PolicyRequestInit, PolicyResponse, Refusal } from './network-policy.ts';
 import type { Limits, NetworkGrant, Preopen, RunResult } from './types.ts';
 

@@ -1,3 +1,4 @@
+/** The parent side of the sandbox child: the hard backstop that SIGKILLs at the deadline. */
 import { errorMessage } from '../util/index.ts';
 import { childCommand } from './child-command.ts';
 import { b64, fromWireFetch, fromWireResult, isWireFetchResult, isWireRunResult, type ChildFetchMessage, type ChildRunMessage } from './child-protocol.ts';

@@ -1,3 +1,4 @@
+/** The on-disk cache of transpiled components. */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportsFunction, readModuleInfo } from './wasm/module-info.ts';

@@ -1,3 +1,4 @@
+/** Classifies IP addresses for the network policy (loopback, private, metadata). */
 import { isIP } from 'node:net';
 
 /**

@@ -1,3 +1,4 @@
+/** The patch that lets jco's transpiler run inside the compiled binary. */
 import { join } from 'node:path';
 
 /**

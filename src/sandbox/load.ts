@@ -1,3 +1,4 @@
+/** Loads a component: cache, transpile, meter and prepare it for runs. */
 import { errorMessage, MoatError } from '../util/index.ts';
 import { readComponentImports } from './wasm/component-imports.ts';
 import { entryDir, JS_FILE, METERED_FILE, readEntry, writeEntry, type CacheMeta } from './component-cache.ts';

@@ -1,3 +1,4 @@
+/** The one network policy shared by WebAssembly tools, WebFetch and the OS sandbox. */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { bareHost, parseHostPattern, patternMatches } from './host-pattern.ts';

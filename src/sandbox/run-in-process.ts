@@ -1,3 +1,4 @@
+/** Runs one WebAssembly call in this thread with a fresh host and instance. */
 import { createHost, HostContext, LimitError, limitMessages, WasiExit, type Host } from './host/index.ts';
 import type { Prepared } from './load.ts';
 import { afterRun, capPages, instantiate, runLimitPages, takeSpare, type RunInstance } from './warm.ts';

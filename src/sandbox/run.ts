@@ -1,3 +1,4 @@
+/** Runs one invocation of a loaded component, in process or in the child. */
 import { runInChild } from './child-runner.ts';
 import { forgetLoaded as forgetModules, preparedFor } from './load.ts';
 import { runInProcess } from './run-in-process.ts';

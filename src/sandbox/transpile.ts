@@ -1,3 +1,4 @@
+/** Component to JavaScript with jco's transpiler. */
 import { errorMessage, MoatError } from '../util/index.ts';
 import { ensureJcoPatch } from './jco-patch.ts';
 import { isCompiledBinary } from './runtime-mode.ts';

@@ -1,3 +1,4 @@
+/** Warm instances for in-process runs, recycled between calls. */
 import { createLateHost, type LateHost } from './host/index.ts';
 import { JS_FILE, entryDir } from './component-cache.ts';
 import { mainModuleFor, memoryModuleFor, type Prepared } from './load.ts';

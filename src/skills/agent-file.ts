@@ -1,3 +1,4 @@
+/** Parses an agent definition file (moat's or Claude Code's). */
 import { z } from 'zod';
 import { DefinitionError } from './definition-error.ts';
 import { parseFrontmatter } from './frontmatter.ts';

@@ -1,3 +1,4 @@
+/** Expands a skill's body with its arguments. */
 import { splitArguments } from './arguments.ts';
 import type { Skill } from './types.ts';
 

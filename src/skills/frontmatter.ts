@@ -1,3 +1,4 @@
+/** Splits a Markdown file into YAML frontmatter and body, tolerant of Claude Code's files. */
 import { DefinitionError } from './definition-error.ts';
 
 export interface Frontmatter {

@@ -1,3 +1,4 @@
+/** The skills layer's public surface: skills, commands and agent definitions. */
 export type { AgentDefinition, DefinitionIssue, DefinitionSource, IsolationMode, Loaded, Skill, SkillArg } from './types.ts';
 export { formatIssue } from './types.ts';
 export { DefinitionError } from './definition-error.ts';

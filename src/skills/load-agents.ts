@@ -1,3 +1,4 @@
+/** Loads every agent definition visible from a project. */
 import { readFileSync } from 'node:fs';
 import { agentBaseName, parseAgentFile } from './agent-file.ts';
 import { bundledAgents } from './bundled.ts';

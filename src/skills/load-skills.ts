@@ -1,3 +1,4 @@
+/** Loads every skill and custom command visible from a project. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledSkills } from './bundled.ts';

@@ -1,3 +1,4 @@
+/** Merges definitions by name, later sources winning. */
 import type { DefinitionIssue } from './types.ts';
 
 interface Named {

@@ -1,3 +1,4 @@
+/** Lists a folder's entries for the loaders. */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 

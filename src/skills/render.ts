@@ -1,3 +1,4 @@
+/** What the model receives when a skill is invoked. */
 import { expandSkill } from './expand.ts';
 import { skillFiles } from './skill-files.ts';
 import type { Skill } from './types.ts';

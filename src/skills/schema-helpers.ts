@@ -1,3 +1,4 @@
+/** Shared zod fields and validation for skill and agent frontmatter. */
 import { z } from 'zod';
 import { DefinitionError } from './definition-error.ts';
 import { splitToolList } from './tool-list.ts';

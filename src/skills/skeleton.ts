@@ -1,3 +1,4 @@
+/** `moat skill init`: a SKILL.md to fill in. */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DefinitionError } from './definition-error.ts';

@@ -1,3 +1,4 @@
+/** Parses one SKILL.md. */
 import { z } from 'zod';
 import { DefinitionError } from './definition-error.ts';
 import { parseFrontmatter } from './frontmatter.ts';

@@ -1,3 +1,4 @@
+/** The files beside a SKILL.md that the model may read. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { checkContainment } from '../util/index.ts';

@@ -1,3 +1,4 @@
+/** Expands `/name args` into a skill's prompt. */
 import { renderSkillInvocation } from './render.ts';
 import type { Skill } from './types.ts';
 

@@ -1,3 +1,4 @@
+/** Where skills and agent definitions are looked for. */
 import { join } from 'node:path';
 import type { DefinitionSource } from './types.ts';
 

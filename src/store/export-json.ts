@@ -1,3 +1,4 @@
+/** The `moat sessions export --format json` document. */
 import type { Message } from '../providers/index.ts';
 import type { TodoItem } from '../tools/index.ts';
 import type { Store } from './store.ts';

@@ -1,3 +1,4 @@
+/** The `moat sessions export --format markdown` document. */
 import type { AssistantPart, ImagePart, TextPart, UserPart } from '../providers/index.ts';
 import { assertNever } from '../util/index.ts';
 import type { Store } from './store.ts';

@@ -1,3 +1,4 @@
+/** Prompt history per project. */
 import type { Database } from 'bun:sqlite';
 
 /** Entries kept per project; older ones are pruned on add. */

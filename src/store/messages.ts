@@ -1,3 +1,4 @@
+/** Persisted messages of a session. */
 import type { Database } from 'bun:sqlite';
 import type { Message } from '../providers/index.ts';
 import { MoatError, errorMessage } from '../util/index.ts';

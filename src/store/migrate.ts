@@ -1,3 +1,4 @@
+/** Applies schema migrations in order. */
 import type { Database } from 'bun:sqlite';
 import { MoatError, errorMessage } from '../util/index.ts';
 import type { Migration } from './migrations/index.ts';

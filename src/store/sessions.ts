@@ -1,3 +1,4 @@
+/** Session rows: create, list, resume, status. */
 import type { Database } from 'bun:sqlite';
 import type { TodoItem } from '../tools/index.ts';
 import { MoatError, errorMessage, newId } from '../util/index.ts';

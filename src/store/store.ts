@@ -1,3 +1,4 @@
+/** Opens the SQLite database (WAL, busy timeout) and its repositories. */
 import { Database } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';

@@ -1,3 +1,4 @@
+/** One row per finished tool call. */
 import type { Database } from 'bun:sqlite';
 import { MoatError, errorMessage } from '../util/index.ts';
 import type { NewToolCall, ToolCallRow } from './types.ts';

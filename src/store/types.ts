@@ -1,3 +1,4 @@
+/** Row shapes the store hands out. */
 import type { Message, Usage } from '../providers/index.ts';
 import type { TodoItem } from '../tools/index.ts';
 

@@ -1,3 +1,4 @@
+/** Token usage and cost per model response. */
 import type { Database } from 'bun:sqlite';
 import { MoatError, errorMessage } from '../util/index.ts';
 import type { NewUsage, UsageRow, UsageTotals } from './types.ts';

@@ -1,3 +1,4 @@
+/** The WebAssembly tool tables: component index and installs. */
 import type { Database } from 'bun:sqlite';
 
 /**

@@ -1,3 +1,4 @@
+/** The tools layer's public surface: registry, built-ins, permissions, WASM tools, process sandbox. */
 export * from './types.ts';
 export { ToolRegistry, toolInputJsonSchema, TOOL_SEARCH_THRESHOLD, type ToolSource } from './registry.ts';
 export { TOOL_SEARCH_NAME, searchTools } from './tool-search.ts';

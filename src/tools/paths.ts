@@ -1,3 +1,4 @@
+/** How file tools turn the model's path into one they may touch. */
 import { homedir } from 'node:os';
 import { checkContainment, isWithin, normalizePath, relativeIfWithin, realPathOrSelf } from '../util/index.ts';
 import { ToolError, type Access, type IntentContext, type ToolContext } from './types.ts';

@@ -1,3 +1,4 @@
+/** The tool registry: specs for the model, lookup, and ToolSearch beyond 20 tools. */
 import { z } from 'zod';
 import type { ToolSpec } from '../providers/index.ts';
 import { MoatError } from '../util/index.ts';

@@ -1,3 +1,4 @@
+/** ToolSearch: finds tools to load when too many are installed to send them all. */
 import { z } from 'zod';
 import { defineTool, type AnyTool } from './types.ts';
 

@@ -1,3 +1,4 @@
+/** The tool contract: effects, intents, context and results. */
 import type { z } from 'zod';
 import type { ImagePart, TextPart } from '../providers/index.ts';
 import type { SandboxGrant } from './permissions/decide.ts';

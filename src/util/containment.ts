@@ -1,3 +1,4 @@
+/** Path containment: whether a path stays inside the allowed roots. */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 

@@ -1,3 +1,4 @@
+/** Session and record ids. */
 import { randomUUID } from 'node:crypto';
 
 /** Session and record ids: UUIDv4, like Claude Code's session ids. */

@@ -1,3 +1,4 @@
+/** Small shared helpers: errors, ids, paths, queues. */
 export { assertNever } from './assert-never.ts';
 export { MoatError, errorMessage, type ErrorCode } from './errors.ts';
 export { newId } from './ids.ts';

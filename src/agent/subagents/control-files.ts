@@ -1,3 +1,4 @@
+/** Files through which `moat agents stop ID` in another terminal reaches a background agent. */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

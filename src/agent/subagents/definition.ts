@@ -1,3 +1,4 @@
+/** Sub-agent definitions, model aliases, and mapping Claude Code tool names onto the parent's tools. */
 import type { AgentDefinition } from '../../skills/index.ts';
 import type { AnyTool } from '../../tools/index.ts';
 import type { PermissionMode } from '../permission-gate.ts';

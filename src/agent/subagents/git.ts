@@ -1,3 +1,4 @@
+/** `git` as a child process with an argument array, never a shell string. */
 import { MoatError } from '../../util/index.ts';
 
 /**

@@ -1,3 +1,4 @@
+/** What a session shares with sub-agent support, and what a child session gets from its parent. */
 import type { AnyTool } from '../../tools/index.ts';
 import type { CostMeter } from '../cost-meter.ts';
 import type { AgentEvent } from '../events.ts';

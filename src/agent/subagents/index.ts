@@ -1,3 +1,4 @@
+/** The sub-agents folder's public surface: manager, tools, worktrees and definitions. */
 export { SubagentManager, newAgentId, DEFAULT_MAX_AGENT_DEPTH, DEFAULT_MAX_CONCURRENT_AGENTS, type AgentInfo, type SubagentOutcome, type SubagentManagerOptions } from './manager.ts';
 export type { AgentCatalog, SubagentDefinition } from './definition.ts';
 export { TASK_TOOL_NAMES, resolveModel } from './definition.ts';

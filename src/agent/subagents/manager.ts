@@ -1,3 +1,4 @@
+/** The process-wide sub-agent manager: queueing, status, stopping and outcomes. */
 import { ZERO_USAGE } from '../../providers/index.ts';
 import { errorMessage, newId } from '../../util/index.ts';
 import type { SubagentOutcome, SubagentStatus } from '../events.ts';

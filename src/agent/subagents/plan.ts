@@ -1,3 +1,4 @@
+/** Turns a Task call's input into a sub-agent plan: tools, model, mode, isolation. */
 import { ToolError, type AnyTool } from '../../tools/index.ts';
 import type { AgentSettings } from '../settings.ts';
 import { clampMode, isTaskTool, pickTools, resolveModel, type SubagentDefinition } from './definition.ts';

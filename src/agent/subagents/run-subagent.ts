@@ -1,3 +1,4 @@
+/** Runs one sub-agent session to its end and reports its status and outcome. */
 import { join, relative } from 'node:path';
 import { ZERO_USAGE } from '../../providers/index.ts';
 import { errorMessage, isWithin } from '../../util/index.ts';

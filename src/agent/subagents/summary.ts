@@ -1,3 +1,4 @@
+/** Text for sub-agent outcomes and changes: status lines and file change lists. */
 import type { AgentInfo, SubagentOutcome } from './manager.ts';
 import { formatAge } from '../../util/index.ts';
 import type { WorktreeChanges } from './worktree.ts';

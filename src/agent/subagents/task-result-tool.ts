@@ -1,3 +1,4 @@
+/** The TaskResult tool: waits for background sub-agents and returns their answers. */
 import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool, type ToolResult } from '../../tools/index.ts';
 import type { SubagentHost } from './host.ts';

@@ -1,3 +1,4 @@
+/** The TaskStatus tool: what each sub-agent of this session is doing. */
 import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool } from '../../tools/index.ts';
 import type { SubagentHost } from './host.ts';

@@ -1,3 +1,4 @@
+/** The Task tool: starts a sub-agent in the foreground or in the background. */
 import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool, type ToolResult } from '../../tools/index.ts';
 import type { SubagentHost } from './host.ts';

@@ -1,3 +1,4 @@
+/** What `moat worktrees list|diff|merge|rm` do to the worktrees moat made. */
 import { existsSync } from 'node:fs';
 import { MoatError } from '../../util/index.ts';
 import { git, gitOk, identityArgs } from './git.ts';

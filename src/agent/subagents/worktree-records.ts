@@ -1,3 +1,4 @@
+/** The record moat keeps beside each worktree it made. */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -1,3 +1,4 @@
+/** Git worktrees for isolated sub-agents and `moat -p --worktree`: create, commit, list changes. */
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { MoatError } from '../../util/index.ts';

@@ -1,3 +1,4 @@
+/** WASI host: wasi:cli (arguments, environment, exit, stdio, terminal). */
 import type { HostContext } from './context.ts';
 import { WasiExit } from './errors.ts';
 import type { InputStream, OutputStream } from './streams.ts';

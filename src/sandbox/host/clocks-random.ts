@@ -1,3 +1,4 @@
+/** WASI host: wasi:clocks and wasi:random. */
 import type { HostContext } from './context.ts';
 import { Pollable } from './streams.ts';
 

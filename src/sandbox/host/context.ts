@@ -1,3 +1,4 @@
+/** WASI host: the per-run state every interface shares. */
 import type { Limits } from '../types.ts';
 import { LimitError, limitMessages } from './errors.ts';
 

@@ -1,3 +1,4 @@
+/** WASI host errors: exit, limits, and their messages. */
 import type { LimitHit } from '../types.ts';
 
 /**

@@ -1,3 +1,4 @@
+/** WASI host: wasi:filesystem over the run's preopened folders. */
 import {
   closeSync,
   constants,

@@ -1,3 +1,4 @@
+/** WASI host: stateless filesystem helpers (errno mapping, descriptor types). */
 import type { BigIntStats, Dirent } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { checkContainment } from '../../util/index.ts';

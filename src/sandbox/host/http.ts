@@ -1,3 +1,4 @@
+/** WASI host: wasi:http outgoing requests through the network policy. */
 import { checkUrl, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_NETWORK_TIMEOUT_MS, type Refusal } from '../network-policy.ts';
 import { fetchSync } from '../child-runner.ts';
 import type { NetworkGrant } from '../types.ts';

@@ -1,3 +1,4 @@
+/** moat's WASI 0.2 host: one fresh import object per run. */
 import type { NetworkGrant, Preopen } from '../types.ts';
 import { createCli } from './cli.ts';
 import { createClocks, randomInterfaces } from './clocks-random.ts';

@@ -1,3 +1,4 @@
+/** WASI host: wasi:io streams, pollables and errors. */
 import type { HostContext } from './context.ts';
 import { LimitError, limitMessages } from './errors.ts';
 

@@ -1,3 +1,4 @@
+/** Reads a component binary's top-level imports. */
 import { Reader, WasmFormatError } from './binary.ts';
 
 /**

@@ -1,3 +1,4 @@
+/** Rewrites a module so the host provides its memory. */
 import { encodeSections, parseSections, putSection, Reader, SectionId, skipLimits, skipValType, WasmFormatError, Writer } from './binary.ts';
 import { readMemories, type MemoryLimits } from './memory-cap.ts';
 import { readModuleInfo } from './module-info.ts';

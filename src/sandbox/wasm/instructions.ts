@@ -1,3 +1,4 @@
+/** Decodes WebAssembly instructions for the fuel meter. */
 import { Reader, skipValType, WasmFormatError } from './binary.ts';
 
 /**

@@ -1,3 +1,4 @@
+/** Caps a module's memory maximum. */
 import { encodeSections, parseSections, putSection, Reader, SectionId, WasmFormatError, Writer } from './binary.ts';
 
 /**

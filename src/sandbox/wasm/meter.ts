@@ -1,3 +1,4 @@
+/** Fuel metering by rewriting a core module. */
 import { encodeSections, parseSections, putSection, Reader, SectionId, WasmFormatError, Writer, type Section } from './binary.ts';
 import { Op, readInstruction } from './instructions.ts';
 import { readModuleInfo, type ModuleInfo } from './module-info.ts';

@@ -1,3 +1,4 @@
+/** Reads what the rewriters need from a core module's sections. */
 import { Reader, SectionId, skipLimits, skipValType, WasmFormatError, type Section } from './binary.ts';
 
 /** What the rewriters need to know about a core module, read from its sections. */

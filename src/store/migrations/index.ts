@@ -1,3 +1,4 @@
+/** The list of schema migrations. */
 import init from './001-init.sql' with { type: 'text' };
 import historyStart from './002-history-start.sql' with { type: 'text' };
 import wasmTools from './003-wasm-tools.sql' with { type: 'text' };

@@ -1,3 +1,4 @@
+/** The built-in tools, in the order the model sees them. */
 import type { AnyTool } from '../types.ts';
 import { bashTool } from './bash/index.ts';
 import { editTool } from './edit/index.ts';

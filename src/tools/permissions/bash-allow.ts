@@ -1,3 +1,4 @@
+/** Whether allow rules vouch for a whole Bash command line. */
 import { isAbsolute, resolve } from 'node:path';
 import { commandPatternMatches, formatCommand, normalizeSpaces, type CommandPattern } from './command-pattern.ts';
 import { describeHazard, splitCommand, type Redirection, type SimpleCommand } from './shell-split.ts';

@@ -1,3 +1,4 @@
+/** The view of a Bash command that deny rules match against. */
 import { formatCommand } from './command-pattern.ts';
 import { splitCommand, type ShellWord, type SimpleCommand } from './shell-split.ts';
 

@@ -1,3 +1,4 @@
+/** The command patterns inside `Bash(…)` rules. */
 import { splitCommand, type SimpleCommand } from './shell-split.ts';
 import { escapeRegExp } from '../../util/index.ts';
 

@@ -1,3 +1,4 @@
+/** The permission decision for one call: rules, mode and sandbox grants. */
 import { dirname } from 'node:path';
 import { isWithin } from '../../util/index.ts';
 import { checkBashAllow, type CommandRule } from './bash-allow.ts';

@@ -1,3 +1,4 @@
+/** What the model is told when a call is refused. */
 import { checkBashAllow } from './bash-allow.ts';
 import type { Decision } from './decide.ts';
 import { addDirFor } from './decide.ts';

@@ -1,3 +1,4 @@
+/** The path patterns inside `Read(…)` and `Edit(…)` rules. */
 import { isAbsolute, relative } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 

@@ -1,3 +1,4 @@
+/** Matches rules against one tool call. */
 import { resolve } from 'node:path';
 import type { Access, CallIntent, Effect } from '../types.ts';
 import { redirectionWrites } from './bash-allow.ts';

@@ -1,3 +1,4 @@
+/** Parses a permission rule in Claude Code's syntax. */
 import { MoatError, escapeRegExp } from '../../util/index.ts';
 import { parseCommandPattern, type CommandPattern } from './command-pattern.ts';
 import { parsePathPattern, type PathPattern } from './path-pattern.ts';

@@ -1,3 +1,4 @@
+/** Rules to offer for "allow always" and denial hints. */
 import { homedir } from 'node:os';
 import { dirname, relative, sep } from 'node:path';
 import { isWithin } from '../../util/index.ts';

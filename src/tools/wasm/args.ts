@@ -1,3 +1,4 @@
+/** The model's JSON input to argv for a WebAssembly tool. */
 import { ToolError } from '../types.ts';
 import type { ArgumentSpec, OptionSpec, ToolSpecFromHelp, ValueType } from './spec.ts';
 

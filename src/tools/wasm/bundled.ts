@@ -1,3 +1,4 @@
+/** The first-party WebAssembly tools that ship with moat. */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolManifest } from './manifest.ts';

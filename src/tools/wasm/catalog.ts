@@ -1,3 +1,4 @@
+/** Every WebAssembly tool moat offers: bundled, then drop-in, watched. */
 import { existsSync, readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
 import { errorMessage } from '../../util/index.ts';

@@ -1,3 +1,4 @@
+/** Asks a tool for its help text and parses its spec. */
 import { decodeHelp } from './decode.ts';
 import { parseHelp } from './help-parser.ts';
 import { toolName, type ParseError, type ToolSpecFromHelp } from './spec.ts';

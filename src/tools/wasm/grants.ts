@@ -1,3 +1,4 @@
+/** A manifest to the grants of one sandbox run. */
 import { DEFAULT_LIMITS, type Limits, type NetworkGrant, type Preopen } from '../../sandbox/index.ts';
 import type { ToolManifest } from './manifest.ts';
 

@@ -1,3 +1,4 @@
+/** Parses one entry of a help text section. */
 import { splitTerm, type Entry } from './help-sections.ts';
 import { inferType, COBRA_TYPES } from './help-types.ts';
 import { snakeCase, type ArgumentSpec, type CommandRef, type OptionSpec } from './spec.ts';

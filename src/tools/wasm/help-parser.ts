@@ -1,3 +1,4 @@
+/** Help text to a tool spec. */
 import { parseArgument, parseCommand, parseOption, termTokens } from './help-entries.ts';
 import { entriesOf, splitHelp, type HelpLayout, type Section } from './help-sections.ts';
 import { inferType } from './help-types.ts';

@@ -1,3 +1,4 @@
+/** Guesses a value's JSON type from help text. */
 import type { ValueType } from './spec.ts';
 
 /**

@@ -1,3 +1,4 @@
+/** The WebAssembly tools folder's public surface. */
 export * from './spec.ts';
 export { parseHelp } from './help-parser.ts';
 export { decodeHelp, type Decoded } from './decode.ts';

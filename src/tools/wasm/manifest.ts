@@ -1,3 +1,4 @@
+/** A WebAssembly tool's capability manifest (`<name>.toml`). */
 import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { MoatError, escapeRegExp } from '../../util/index.ts';

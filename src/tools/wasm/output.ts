@@ -1,3 +1,4 @@
+/** A finished tool run to a tool result. */
 import type { ToolResult } from '../types.ts';
 import { decodeHelp } from './decode.ts';
 

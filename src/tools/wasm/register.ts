@@ -1,3 +1,4 @@
+/** Registers one component: its specs, imports and tools. */
 import { checkImports, loadCached, loadComponent, runComponent, sha256, type Limits, type LoadedComponent } from '../../sandbox/index.ts';
 import { MoatError } from '../../util/index.ts';
 import type { AnyTool } from '../types.ts';

@@ -1,3 +1,4 @@
+/** The JSON Schema the model sees for a WebAssembly tool. */
 import type { ArgumentSpec, JsonSchemaObject, JsonSchemaProperty, OptionSpec, ValueType } from './spec.ts';
 
 /**

@@ -1,3 +1,4 @@
+/** What moat remembers about a component between runs. */
 import type { ToolSpecFromHelp } from './spec.ts';
 
 /**

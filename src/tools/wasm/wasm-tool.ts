@@ -1,3 +1,4 @@
+/** One WebAssembly command as one moat Tool. */
 import { z } from 'zod';
 import { DEFAULT_LIMITS, runComponent, type Limits, type LoadedComponent, type RunResult } from '../../sandbox/index.ts';
 import { errorMessage, isWithin, realPathOrSelf } from '../../util/index.ts';

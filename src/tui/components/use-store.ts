@@ -1,3 +1,4 @@
+/** React hooks over the TUI's stores. */
 import { useCallback, useSyncExternalStore } from 'react';
 import type { Store } from '../state/store.ts';
 

@@ -1,3 +1,4 @@
+/** The Bash tool: one command in the OS sandbox, with timeout and output caps. */
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from '../../types.ts';

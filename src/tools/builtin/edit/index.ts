@@ -1,3 +1,4 @@
+/** The Edit tool: replaces exact text in a file and returns the diff. */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { displayPath, intentPath, resolveToolPath } from '../../paths.ts';

@@ -1,3 +1,4 @@
+/** The Glob tool: file names by pattern, honouring .gitignore. */
 import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';

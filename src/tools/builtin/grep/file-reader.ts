@@ -1,3 +1,4 @@
+/** Reads files for Grep: size limits and binary detection. */
 import { closeSync, openSync, readSync } from 'node:fs';
 
 /** Files larger than this are skipped (and counted): huge files are logs or data, not code. */

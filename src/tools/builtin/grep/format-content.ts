@@ -1,3 +1,4 @@
+/** Formats Grep's content-mode output. */
 import type { MatchRange } from './matcher.ts';
 
 /** Content-mode lines longer than this are cut: one minified line should not flood the context. */

@@ -1,3 +1,4 @@
+/** The Grep tool: regex search over files, like ripgrep. */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';

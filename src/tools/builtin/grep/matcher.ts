@@ -1,3 +1,4 @@
+/** Regex matching with grep's line semantics. */
 import { ToolError } from '../../types.ts';
 import { requiredLiteral } from './required-literal.ts';
 

@@ -1,3 +1,4 @@
+/** The LS tool: a folder's entries. */
 import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { z } from 'zod';
 import { displayPath, intentPath } from '../../paths.ts';

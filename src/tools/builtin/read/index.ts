@@ -1,3 +1,4 @@
+/** The Read tool: text with line numbers, images, windows of large files. */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { displayPath, intentPath, resolveToolPath } from '../../paths.ts';

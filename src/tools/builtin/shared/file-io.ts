@@ -1,3 +1,4 @@
+/** File reading and writing shared by Write and Edit. */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ToolError } from '../../types.ts';

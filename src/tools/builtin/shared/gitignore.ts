@@ -1,3 +1,4 @@
+/** .gitignore rules as layers per folder. */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';

@@ -1,3 +1,4 @@
+/** Reads a window of lines without loading the whole file. */
 import { readSync } from 'node:fs';
 
 /**

@@ -1,3 +1,4 @@
+/** Unified diffs with added/removed counts, and line-ending helpers. */
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 
 export interface PatchSummary {

@@ -1,3 +1,4 @@
+/** The folder or file Glob, Grep and LS search. */
 import { statSync } from 'node:fs';
 import { displayPath, resolveToolPath, type ToolPath } from '../../paths.ts';
 import { ToolError, type ToolContext } from '../../types.ts';

@@ -1,3 +1,4 @@
+/** Binary and image detection from a file's first bytes. */
 import type { ImageMediaType } from '../../../providers/index.ts';
 
 /** How many leading bytes decide "binary": the same window git and ripgrep use. */

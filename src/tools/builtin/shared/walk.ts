@@ -1,3 +1,4 @@
+/** The file walk behind Glob and Grep. */
 import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { ancestorLayers, isIgnored, layerFor, type IgnoreLayer } from './gitignore.ts';
 

@@ -1,3 +1,4 @@
+/** The TodoWrite tool: the session's task list. */
 import { z } from 'zod';
 import { defineTool, type TodoItem, type ToolResult } from '../../types.ts';
 import { plural } from '../shared/format.ts';

@@ -1,3 +1,4 @@
+/** Turns a fetched body into text for the model. */
 import type { NodeHtmlMarkdown } from 'node-html-markdown';
 
 /**

@@ -1,3 +1,4 @@
+/** The WebFetch tool: one GET through the network policy. */
 import { z } from 'zod';
 import { checkUrl, policyFetch, type NetworkGrant, type PolicyResponse } from '../../../sandbox/index.ts';
 import { defineTool, ToolError, type AnyTool, type ToolResult } from '../../types.ts';

@@ -1,3 +1,4 @@
+/** The Write tool: creates or overwrites a file. */
 import { z } from 'zod';
 import { displayPath, intentPath, resolveToolPath } from '../../paths.ts';
 import { defineTool, ToolError, type ToolResult } from '../../types.ts';
