@@ -21,6 +21,7 @@ import {
   registerComponent,
   stoppedResult,
   toArgs,
+  moveArgsToStdin,
   type CatalogEntry,
   type ComponentSource,
   type ToolManifest,
@@ -203,8 +204,11 @@ async function toolExec(target: string, json: string | undefined, opts: { manife
     }
     const grants = grantsFor({ ...r.src.manifest, cwd: cwdAccessOf(spec, r.src.manifest) }, { cwd, env });
     const component = await loadSource(r.src, r.hash, componentCacheDir(env));
+    // The bundled tools read long or NUL-carrying arguments from stdin, as in a session.
+    const passed = r.src.origin === 'bundled' ? moveArgsToStdin(argv) : { argv };
     const run = await runComponent(component, {
-      args: [r.src.name, ...argv],
+      args: [r.src.name, ...passed.argv],
+      ...(passed.stdin === undefined ? {} : { stdin: passed.stdin }),
       env: grants.env,
       preopens: grants.preopens,
       limits: r.limits(r.src.manifest),

@@ -29,6 +29,7 @@ export {
   cwdAccessOf,
   grantsFor,
   toArgs,
+  moveArgsToStdin,
   mapOutput,
   stoppedResult,
   memoryIndex,

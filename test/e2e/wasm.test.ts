@@ -6,6 +6,7 @@
  * are found by the watcher, called by the model, and gone once deleted.
  * Run `bun run build` first (scripts/test.sh does).
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,6 +90,20 @@ describe('WebAssembly tools in moat -p', () => {
     // The precompiled entries were unpacked into the cache: no transpile, one folder per component used.
     const cache = join(sb.home, '.cache', 'moat', 'components');
     expect(readdirSync(cache).filter((n) => !n.includes('.tmp')).length).toBe(2);
+  }, 60_000);
+
+  test('any text reaches a bundled tool whole: empty, U+0000, a lone surrogate, 900 KB (digests checked against node:crypto)', async () => {
+    const texts = ['', 'a\u0000b', '\ud800x', 'y'.repeat(900_000), 'z'.repeat(70_000)];
+    let r = reply().toolUse('ToolSearch', { query: 'select:hash_sha256' }).stop('tool_use');
+    server.script(r);
+    r = reply();
+    texts.forEach((text, i) => (r = r.toolUse('hash_sha256', { text }, { id: `toolu_h${i}` })));
+    server.script(r.stop('tool_use'), reply().text('hashed'));
+    const run = await moat(['-p', 'hash']);
+    expect(run).toMatchObject({ code: 0, stdout: 'hashed\n' });
+    // Buffer.from writes a lone surrogate as U+FFFD, as any UTF-8 encoder must.
+    const want = texts.map((t) => ({ text: `[{"type":"text","text":"${createHash('sha256').update(Buffer.from(t, 'utf8')).digest('hex')}"}]`, isError: false }));
+    expect(results(2)).toEqual(want);
   }, 60_000);
 
   test('a limit hit comes back as an error result with the sandbox message', async () => {

@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS, runComponent, type Limits, type LoadedComponent, type R
 import { errorMessage, isWithin, realPathOrSelf } from '../../util/index.ts';
 import { defineTool, ToolError, type Access, type AnyTool, type Effect, type ToolResult } from '../types.ts';
 import { inputProblems, toArgs } from './args.ts';
+import { moveArgsToStdin } from './stdin-args.ts';
 import { grantsFor } from './grants.ts';
 import type { CwdAccess, ManifestLimits, ToolManifest } from './manifest.ts';
 import { mapOutput } from './output.ts';
@@ -146,8 +147,11 @@ export function wasmTool(def: WasmToolDef): AnyTool {
       } catch (e) {
         throw new ToolError(`${spec.name} could not be loaded: ${errorMessage(e)}`);
       }
+      // The bundled tools read long or NUL-carrying arguments from stdin; a drop-in tool gets argv as it is.
+      const passed = def.origin === 'bundled' ? moveArgsToStdin(argv) : { argv };
       const r = await runComponent(loaded, {
-        args: [def.argv0, ...argv],
+        args: [def.argv0, ...passed.argv],
+        ...(passed.stdin === undefined ? {} : { stdin: passed.stdin }),
         env: grants.env,
         preopens: grants.preopens,
         limits: def.limits,

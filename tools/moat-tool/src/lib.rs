@@ -10,6 +10,7 @@ pub mod help;
 pub mod json;
 pub mod json_parse;
 pub mod parse;
+pub mod stdin_args;
 
 pub use cli::{Arg, Command, Opt};
 pub use json::Json;
@@ -45,7 +46,8 @@ impl Output {
 /// Parses argv, runs the tool, prints the result, and exits: 0 on success,
 /// 1 with `error: …` on stderr when the tool fails, 2 on a usage mistake.
 pub fn run(cmd: Command, execute: fn(&Matches) -> Result<Output, String>) -> ! {
-    let argv: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    let mut argv: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    stdin_args::substitute(&mut argv);
     let code = match parse::parse(&cmd, &argv) {
         Err(parse::Stop::Print(text)) => {
             print_out(&text);
