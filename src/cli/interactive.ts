@@ -79,6 +79,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       logFile: join(paths.dataDir, 'logs', 'tui.log'),
       skills,
       subagents: agents,
+      mcp,
       ...(o.resume ? { resume: o.resume } : {}),
     });
   } catch (e) {

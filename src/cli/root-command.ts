@@ -3,10 +3,10 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { AgentSession, resolveModel } from '../agent/index.ts';
-import { loadConfig } from '../config/index.ts';
+import { loadConfig, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
 import { SessionHost } from '../protocol/index.ts';
-import { MoatError } from '../util/index.ts';
+import { errorMessage, MoatError } from '../util/index.ts';
 import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
@@ -16,6 +16,8 @@ import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
 import { setUpSession } from './session-setup.ts';
 import { initServers } from './mcp-setup.ts';
+import { mcpControls } from './mcp-controls.ts';
+import type { McpManager } from '../mcp/index.ts';
 import { settingsFlag, settingSources } from './settings-flag.ts';
 import { settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
@@ -23,6 +25,16 @@ import { runInlineCommands } from './inline-commands.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
 import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
 import { err, out } from './write-out.ts';
+
+/** `moat -p "/mcp__server__prompt args"`: waits for the servers to start, then the prompt's text; a problem is a usage error. */
+async function mcpPromptText(mcp: McpManager, loaded: LoadedConfig, command: string, args: string): Promise<string> {
+  await mcp.settled();
+  try {
+    return await mcpControls(mcp, loaded).mcpPrompt(command, args);
+  } catch (e) {
+    throw new MoatError('usage', errorMessage(e));
+  }
+}
 
 function resolveCwd(dir: string | undefined): string {
   const cwd = resolve(dir ?? process.cwd());
@@ -116,7 +128,9 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (!typed) throw new MoatError('usage', 'no prompt: give it as an argument (moat -p "task") or on stdin');
   // Skills: listed to the model, runnable through the skill tool, and `/name args` expands here.
   const skills = loadSkillsReporting(definitionRoots(cwd, env));
-  const invoked = promptWithSkill(typed, skills);
+  // `/mcp__server__prompt args` is an MCP server's prompt, fetched once the servers are up; anything else may be a skill.
+  const mcpPromptCall = /^\/(mcp__\S+)([\s\S]*)$/.exec(typed.trim());
+  const invoked = mcpPromptCall ? { prompt: typed } : promptWithSkill(typed, skills);
 
   const settings = settingsFrom(loaded, opts, cwd);
   // A custom command's `model` runs this prompt on that model (unless --model chose one).
@@ -171,7 +185,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
 
     // -p is a client of the session protocol: one user message, its events, its result.
     const host = new SessionHost(session);
-    const finished = await printRun(host.turn(prompt, controller.signal), {
+    const sent = mcpPromptCall ? await mcpPromptText(parts.mcp, loaded, mcpPromptCall[1] ?? '', (mcpPromptCall[2] ?? '').trim()) : prompt;
+    const finished = await printRun(host.turn(sent, controller.signal), {
       format: opts.outputFormat,
       verbose: opts.verbose ?? false,
       debug: opts.debug !== undefined && opts.debug !== false,

@@ -26,6 +26,8 @@ import type { Store } from '../store/index.ts';
 import { parseRuleList, runHookProcess, type ToolRegistry } from '../tools/index.ts';
 import type { PermissionRuleView, PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
+import { mcpControls } from './mcp-controls.ts';
+import type { McpManager } from '../mcp/index.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { runInlineCommands } from './inline-commands.ts';
 import ignore from 'ignore';
@@ -46,6 +48,8 @@ export interface TuiControllerDeps {
   skills?: readonly Skill[];
   /** Sub-agent support (the `task` tools) and how to stop every sub-agent on exit; none: no task tools. */
   subagents?: { support: SubagentSupport; shutdown(): Promise<void> };
+  /** The MCP servers of this process (/mcp, prompts as slash commands, `@server:uri`). */
+  mcp?: McpManager;
 }
 
 /** How long exiting waits for sub-agents to wind down (commit their worktrees) before closing anyway. */
@@ -126,6 +130,15 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
 
   const conversation = (): Message[] => [...session.messages()];
   const agents = subagentControls(deps.subagents?.support, settings.cwd, log);
+  const { resourceParts, ...mcp } = mcpControls(deps.mcp, loaded);
+  /** The prompt as message parts; `@server:uri` resources are read first and go in before the text. */
+  const partsOf = async (prompt: PromptInput, signal: AbortSignal): Promise<UserPart[]> => {
+    const parts = promptParts(prompt, settings.cwd);
+    const refs = prompt.resources ?? [];
+    if (refs.length === 0) return parts;
+    const texts = await resourceParts(refs, signal);
+    return [...parts.slice(0, -1), ...texts.map((text): UserPart => ({ type: 'text', text })), ...parts.slice(-1)];
+  };
 
   return {
     info,
@@ -133,15 +146,19 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     run: (prompt, signal) => {
       const model = nextRunModel;
       nextRunModel = undefined;
-      if (model === undefined) return host.turn(promptParts(prompt, settings.cwd), signal);
-      // A custom command's `model`: this run only (a run takes its model when it starts), then the session's again.
-      const before = session.currentSettings().model;
-      const running = session;
-      running.setModel(model);
-      const events = host.turn(promptParts(prompt, settings.cwd), signal);
+      if (model === undefined && (prompt.resources ?? []).length === 0) return host.turn(promptParts(prompt, settings.cwd), signal);
       return (async function* () {
+        const parts = await partsOf(prompt, signal);
+        if (model === undefined) {
+          yield* host.turn(parts, signal);
+          return;
+        }
+        // A custom command's `model`: this run only (a run takes its model when it starts), then the session's again.
+        const running = session;
+        const before = running.currentSettings().model;
+        running.setModel(model);
         try {
-          yield* events;
+          yield* host.turn(parts, signal);
         } finally {
           running.setModel(before);
         }
@@ -202,6 +219,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       trustProject(loaded.projectRoot, moatPaths(process.env).configDir);
       trustedNow = true;
     },
+    ...mcp,
     hooks: () =>
       Object.entries(loaded.hooks).flatMap(([event, groups]) =>
         (groups ?? []).flatMap((g) => g.hooks.map((h) => ({ event, ...(g.matcher === undefined ? {} : { matcher: g.matcher }), command: h.command, source: h.source, timeoutMs: h.timeoutMs }))),

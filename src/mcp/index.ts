@@ -20,3 +20,4 @@ export { serverGrants, type LaunchOptions } from './transports.ts';
 export { serverGrant, policyFetchFor, NetworkRefusedError } from './policy-fetch.ts';
 export { expandVars, MissingVariableError } from './expand-vars.ts';
 export { OAuthStore, StoredOAuthProvider, authKey, login, logout, sessionAuthProvider, type LoginOptions } from './oauth.ts';
+export { promptCommandName, promptArguments, promptText, resourceText, PromptUsageError } from './user-references.ts';

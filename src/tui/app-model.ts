@@ -10,7 +10,7 @@ import { errorMessage } from '../util/index.ts';
 import { COMMANDS, isBuiltinCommand, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
 import type { ShellResult, TuiController, TuiInfo } from './controller.ts';
 import type { Keymap } from './keymap.ts';
-import { completeCommand, completeFile, completeModel, mentionedFiles, type CommandSpec } from './state/completion.ts';
+import { completeCommand, completeFile, completeModel, mentionedFiles, mentionedResources, type CommandSpec } from './state/completion.ts';
 import { EMPTY_EDITOR, type EditorState } from './state/line-editor.ts';
 import { createStore, type Store } from './state/store.ts';
 import { Transcript } from './state/transcript.ts';
@@ -47,6 +47,13 @@ export class AppModel {
   private readonly modes: PermissionMode[];
   private filesTimer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribeAgents: (() => void) | undefined;
+  private unsubscribeMcp: (() => void) | undefined;
+  /** MCP servers whose failure was already said: each is said once. */
+  private readonly mcpReported = new Set<string>();
+  /** `server:uri` of every listed MCP resource, offered by `@` completion after the files. */
+  private resourceRefs: string[] = [];
+  /** Pickers opened while one is showing wait their turn. */
+  private readonly pickerQueue: Omit<Picker, 'index'>[] = [];
   /** Settles when the current run (or shell command) is over; tests await it. */
   idle: Promise<void> = Promise.resolve();
 
@@ -63,6 +70,54 @@ export class AppModel {
     this.commands = [...COMMANDS, ...skills.map((s) => ({ name: s.name, description: s.description, ...(s.args ? { args: s.args } : {}), skill: true }))];
   }
 
+  /** MCP servers changed: their prompts become commands, their resources `@` completions, a failure one notice. */
+  private mcpChanged(): void {
+    const servers = this.controller.mcpServers();
+    const prompts: CommandSpec[] = servers.flatMap((srv) =>
+      srv.prompts.map((p) => ({
+        name: p.command,
+        description: p.description ?? `prompt of ${srv.name}`,
+        ...(p.args.length > 0 ? { args: p.args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ') } : {}),
+        mcpPrompt: true,
+      })),
+    );
+    const kept = this.commands.filter((c) => c.mcpPrompt !== true);
+    this.commands.splice(0, this.commands.length, ...kept, ...prompts);
+    this.resourceRefs = servers.flatMap((srv) => srv.resources.map((r) => r.ref));
+    for (const srv of servers) {
+      const failed = srv.status === 'failed' || srv.status === 'needs-auth';
+      if (!failed) {
+        this.mcpReported.delete(srv.name);
+        continue;
+      }
+      if (this.mcpReported.has(srv.name)) continue;
+      this.mcpReported.add(srv.name);
+      const hint = srv.status === 'needs-auth' ? `moat mcp login ${srv.name}` : `/mcp reconnect ${srv.name} tries again`;
+      this.transcript.commit({ kind: 'notice', level: 'warning', text: `MCP server ${srv.name} ${srv.status === 'needs-auth' ? 'needs a login' : 'failed'}: ${srv.error ?? 'no reason given'} (${hint})` });
+    }
+    this.updateCompletion();
+  }
+
+  /** A project's MCP servers start only once the user approves them for this folder. */
+  private askMcpApproval(): void {
+    const waiting = this.controller.mcpServers().filter((srv) => srv.status === 'needs-approval');
+    if (waiting.length === 0) return;
+    const names = waiting.map((srv) => srv.name);
+    const origins = [...new Set(waiting.map((srv) => srv.origin))].join(', ');
+    this.openPicker({
+      title: `${origins} wants to start MCP server${names.length === 1 ? '' : 's'} ${names.join(', ')} on this machine. Start ${names.length === 1 ? 'it' : 'them'}?`,
+      items: [
+        { label: 'Approve and start', value: 'approve', detail: 'remembered for this folder; each runs inside the OS sandbox' },
+        { label: 'Not now', value: 'no', detail: 'asked again next time; /mcp approve starts them later' },
+      ],
+      onSelect: (v) => {
+        if (v !== 'approve') return;
+        this.controller.approveMcpServers(names);
+        this.transcript.commit({ kind: 'notice', level: 'info', text: `Approved MCP server${names.length === 1 ? '' : 's'} ${names.join(', ')} for this folder; starting.` });
+      },
+    });
+  }
+
   /** The banner, the resumed conversation, the prompt history and the file list. */
   start(): void {
     this.transcript.commit({ kind: 'banner', info: this.controller.info() });
@@ -76,7 +131,10 @@ export class AppModel {
     this.unsubscribeAgents = this.controller.onSubagentUpdate((u) => this.transcript.agents.applyUpdate(u));
     // Listing files spawns git: not before the first frame is up.
     this.filesTimer = setTimeout(() => this.refreshFiles(), 200);
+    this.unsubscribeMcp = this.controller.onMcpChange(() => this.mcpChanged());
+    this.mcpChanged();
     this.askTrust();
+    this.askMcpApproval();
   }
 
   /** A project whose settings would grant something asks once, at start: trust this folder? */
@@ -125,7 +183,7 @@ export class AppModel {
     const completion =
       completeCommand(value, cursor, this.commands) ??
       completeModel(value, cursor, () => this.controller.models()) ??
-      completeFile(value, cursor, this.files);
+      completeFile(value, cursor, this.resourceRefs.length === 0 ? this.files : [...this.files, ...this.resourceRefs]);
     const same = completion && u.completion && completion.start === u.completion.start && completion.options.length === u.completion.options.length;
     this.ui.set({ ...u, completion, completionIndex: same ? u.completionIndex : 0 });
   }
@@ -187,6 +245,10 @@ export class AppModel {
       return;
     }
     const name = m[1] ?? '';
+    if (name.startsWith('mcp__') && !isBuiltinCommand(name)) {
+      this.idle = this.runMcpPrompt(text, name, (m[2] ?? '').trim());
+      return;
+    }
     if (isBuiltinCommand(name) || !this.commands.some((c) => c.skill && c.name === name)) {
       runSlashCommand(trimmed, this.commandContext());
       return;
@@ -211,6 +273,18 @@ export class AppModel {
     await this.runPrompt(text, prompt);
   }
 
+  /** `/mcp__server__prompt args`: the server's prompt goes to the model; the transcript shows what was typed. */
+  private async runMcpPrompt(text: string, command: string, args: string): Promise<void> {
+    let prompt: string;
+    try {
+      prompt = await this.controller.mcpPrompt(command, args);
+    } catch (e) {
+      this.transcript.commit({ kind: 'notice', level: 'warning', text: errorMessage(e) });
+      return;
+    }
+    await this.runPrompt(text, prompt);
+  }
+
   private next(): void {
     const text = this.queued.shift();
     if (text !== undefined) this.dispatch(text);
@@ -221,13 +295,15 @@ export class AppModel {
     const t = this.transcript;
     t.commit({ kind: 'user', text });
     const attachments = mentionedFiles(text, this.fileSet);
+    const servers = new Set(this.controller.mcpServers().map((srv) => srv.name));
+    const resources = servers.size === 0 ? [] : mentionedResources(text, servers);
     const shellContext = this.shellContext;
     this.shellContext = [];
     const abort = new AbortController();
     this.abort = abort;
     t.startRun();
     try {
-      for await (const event of this.controller.run({ text: sent, attachments, shellContext }, abort.signal)) {
+      for await (const event of this.controller.run({ text: sent, attachments, shellContext, ...(resources.length > 0 ? { resources } : {}) }, abort.signal)) {
         t.apply(event);
       }
     } catch (e) {
@@ -293,6 +369,7 @@ export class AppModel {
   exit(): void {
     clearTimeout(this.filesTimer);
     this.unsubscribeAgents?.();
+    this.unsubscribeMcp?.();
     this.interrupt();
     this.transcript.dispose();
     this.exitApp();
@@ -326,6 +403,10 @@ export class AppModel {
   }
 
   openPicker(picker: Omit<Picker, 'index'>): void {
+    if (this.ui.get().picker !== undefined) {
+      this.pickerQueue.push(picker);
+      return;
+    }
     this.ui.update((u) => ({ ...u, picker: { ...picker, index: 0 } }));
   }
 
@@ -334,6 +415,8 @@ export class AppModel {
     this.ui.update((u) => ({ ...u, picker: undefined }));
     const item = picker?.items[picker.index];
     if (choose && picker && item) picker.onSelect(item.value);
+    const next = this.pickerQueue.shift();
+    if (next !== undefined) this.openPicker(next);
   }
 
   setInfo(info: TuiInfo): void {
@@ -345,6 +428,7 @@ export class AppModel {
       controller: this.controller,
       keymap: this.keymap,
       skills: this.commands.filter((c) => c.skill),
+      mcpPrompts: this.commands.filter((c) => c.mcpPrompt),
       print: (lines) => this.transcript.commit({ kind: 'lines', lines }),
       notice: (level, text) => this.transcript.commit({ kind: 'notice', level, text }),
       openPicker: (p) => this.openPicker(p),

@@ -46,6 +46,33 @@ export interface PromptInput {
   attachments: string[];
   /** `!command` runs since the last prompt. */
   shellContext: ShellResult[];
+  /** MCP resources named with `@server:uri`, as `server:uri`. */
+  resources?: string[];
+}
+
+/** A prompt of an MCP server, runnable as `/mcp__server__prompt args`. */
+export interface McpPromptView {
+  /** `mcp__server__prompt`: the slash command's name. */
+  command: string;
+  description?: string;
+  /** The prompt's arguments in order: `/command a b` fills them left to right. */
+  args: { name: string; required: boolean }[];
+}
+
+/** One configured MCP server, as /mcp shows it. */
+export interface McpServerView {
+  name: string;
+  /** The file or flag it comes from. */
+  origin: string;
+  transport: 'stdio' | 'http' | 'sse';
+  status: 'connected' | 'connecting' | 'failed' | 'needs-auth' | 'needs-approval' | 'disabled';
+  error?: string;
+  /** stdio only: whether the OS sandbox wraps it (unknown until it started). */
+  sandboxed?: boolean;
+  tools: string[];
+  prompts: McpPromptView[];
+  /** Its resources as `server:uri` (what `@` completes), with their names. */
+  resources: { ref: string; name: string }[];
 }
 
 export interface PermissionRuleView {
@@ -141,6 +168,19 @@ export interface TuiController {
   untrustedGrants(): string[];
   /** Trusts the project folder: its settings grant from the next start of moat. */
   trustProject(): void;
+  /** MCP servers of this process, for /mcp, the start-up approval and `@server:uri` completion. */
+  mcpServers(): McpServerView[];
+  /** Called when a server's state or lists change; returns the unsubscribe. */
+  onMcpChange(listener: () => void): () => void;
+  /** Approves this project's servers (remembered for the folder) and starts them. */
+  approveMcpServers(names: readonly string[]): void;
+  reconnectMcp(name: string): Promise<void>;
+  /**
+   * What `/mcp__server__prompt args` sends to the model: the prompt's messages
+   * as text. Throws an Error whose message is the usage line when a required
+   * argument is missing, or says why the server cannot answer.
+   */
+  mcpPrompt(command: string, args: string): Promise<string>;
   /** Command hooks in force, for /hooks. */
   hooks(): HookView[];
   addPermissionRule(rule: string, behavior: 'allow' | 'deny', scope: 'project' | 'user'): void;

@@ -17,5 +17,7 @@ export type {
   SubagentUpdate,
   AgentDefinitionInfo,
   WorktreeView,
+  McpServerView,
+  McpPromptView,
 } from './controller.ts';
 export { KEY_ACTIONS, DEFAULT_KEYMAP, buildKeymap, normalizeChord, type Keymap, type KeyAction, type KeyChord, type KeymapOverrides } from './keymap.ts';

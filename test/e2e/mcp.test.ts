@@ -55,6 +55,18 @@ describe('MCP end to end', () => {
     expect(JSON.stringify(result?.content)).toContain('Echo: from the model');
   }, 30_000);
 
+  test('-p "/mcp__everything__args-prompt Paris": the server\'s prompt is what the model gets; a missing argument is exit 2', async () => {
+    server.script(reply().text('Nice city.'));
+    const r = await moat(['-p', '/mcp__everything__args-prompt Paris', '--mcp-config', everythingConfig]);
+    expect(r).toMatchObject({ code: 0, stdout: 'Nice city.\n', stderr: '' });
+    const sent = JSON.stringify((server.requests[0]?.body as Body).messages.at(-1)?.content);
+    expect(sent).toContain('Paris');
+    expect(sent).not.toContain('/mcp__everything__args-prompt');
+    const bad = await moat(['-p', '/mcp__everything__args-prompt', '--mcp-config', everythingConfig]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe('moat: /mcp__everything__args-prompt needs city. Usage: /mcp__everything__args-prompt <city> [state]');
+  }, 30_000);
+
   test("a project's .mcp.json does not start anything until the user approves it", async () => {
     const marker = join(dirname(sb.cwd), 'started');
     writeFileSync(join(sb.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: 'sh', args: ['-c', `echo yes > ${marker}; exec sleep 30`] } } }));

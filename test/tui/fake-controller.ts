@@ -9,6 +9,7 @@ import type {
   CostInfo,
   PermissionRuleView,
   HookView,
+  McpServerView,
   PromptInput,
   SessionSummary,
   ShellResult,
@@ -162,6 +163,34 @@ export class FakeController implements TuiController {
   }
   trustProject(): void {
     this.trusted = true;
+  }
+  /** MCP servers as /mcp shows them; `changeMcp` edits them and tells the listeners. */
+  mcpList: McpServerView[] = [];
+  private mcpListeners = new Set<() => void>();
+  mcpServers(): McpServerView[] {
+    return this.mcpList;
+  }
+  onMcpChange(listener: () => void): () => void {
+    this.mcpListeners.add(listener);
+    return () => this.mcpListeners.delete(listener);
+  }
+  changeMcp(edit: (list: McpServerView[]) => McpServerView[]): void {
+    this.mcpList = edit(this.mcpList);
+    for (const l of this.mcpListeners) l();
+  }
+  approveMcpServers(names: readonly string[]): void {
+    this.actions.push(`approve ${names.join(',')}`);
+    this.changeMcp((list) => list.map((s) => (names.includes(s.name) ? { ...s, status: 'connecting' } : s)));
+  }
+  reconnectMcp(name: string): Promise<void> {
+    this.actions.push(`reconnect ${name}`);
+    return Promise.resolve();
+  }
+  mcpPrompt(command: string, args: string): Promise<string> {
+    const p = this.mcpList.flatMap((s) => s.prompts).find((x) => x.command === command);
+    if (p === undefined) return Promise.reject(new Error(`/${command}: no connected MCP server offers this prompt (/mcp shows the servers).`));
+    if (p.args.some((a) => a.required) && !args) return Promise.reject(new Error(`/${command} needs ${p.args[0]?.name}. Usage: /${command} <${p.args[0]?.name}>`));
+    return Promise.resolve(`prompt ${command} with ${args}`);
   }
   hookList: HookView[] = [];
   hooks(): HookView[] {

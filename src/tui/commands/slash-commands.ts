@@ -8,6 +8,7 @@ import { c } from '../render/theme.ts';
 import type { CommandSpec } from '../state/completion.ts';
 import type { Picker } from '../state/ui-state.ts';
 import { agentsCommand } from './agents-command.ts';
+import { mcpCommand } from './mcp-command.ts';
 
 export const COMMANDS: CommandSpec[] = [
   { name: 'help', description: 'commands and keys' },
@@ -19,6 +20,7 @@ export const COMMANDS: CommandSpec[] = [
   { name: 'permissions', description: 'show rules; allow|deny|remove <rule> edits them', args: '[allow|deny|remove <rule>]' },
   { name: 'tools', description: 'the tools the model can use' },
   { name: 'hooks', description: 'the command hooks in force, by event' },
+  { name: 'mcp', description: 'MCP servers: state, tools; reconnect or approve one', args: '[reconnect <name>|approve|tools <name>]' },
   { name: 'agents', description: 'sub-agents and their worktrees: stop, diff, merge, remove', args: '[stop|diff|merge|rm <id>]' },
   { name: 'init', description: 'ask the model to write an AGENTS.md for this repo' },
   { name: 'exit', description: 'quit moat' },
@@ -42,6 +44,8 @@ export interface CommandContext {
   keymap: Keymap;
   /** Skills, runnable as `/name args`: /help lists them. */
   skills: CommandSpec[];
+  /** MCP servers' prompts, runnable as `/mcp__server__prompt args`: /help lists them. */
+  mcpPrompts: CommandSpec[];
   print(lines: string[]): void;
   notice(level: 'info' | 'warning' | 'error', text: string): void;
   openPicker(picker: Omit<Picker, 'index'>): void;
@@ -86,6 +90,7 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
       const usage = (cmd: CommandSpec) => `  /${cmd.name}${cmd.args ? ` ${cmd.args}` : ''}  ${k.dim(cmd.description)}`;
       const lines = [k.bold('Commands'), ...COMMANDS.map(usage)];
       if (ctx.skills.length > 0) lines.push('', k.bold('Skills'), ...ctx.skills.map(usage));
+      if (ctx.mcpPrompts.length > 0) lines.push('', k.bold('MCP prompts'), ...ctx.mcpPrompts.map(usage));
       lines.push('', k.bold('Keys'));
       for (const [action, what] of HELP_KEYS) lines.push(`  ${ctx.keymap[action].map(describeChord).join(', ')}  ${k.dim(what)}`);
       lines.push('', k.dim('  !command runs a shell command and gives its output to the model with your next prompt'));
@@ -178,6 +183,9 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
     }
     case 'agents':
       agentsCommand(arg, ctx);
+      return;
+    case 'mcp':
+      mcpCommand(arg, ctx);
       return;
     case 'init':
       ctx.prompt(INIT_PROMPT);

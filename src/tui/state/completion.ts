@@ -17,6 +17,8 @@ export interface CommandSpec {
   args?: string;
   /** A skill (SKILL.md), not a built-in command. */
   skill?: boolean;
+  /** An MCP server's prompt (`/mcp__server__prompt`). */
+  mcpPrompt?: boolean;
 }
 
 /** Fuzzy score of `query` in `target` (higher is better), or -1 when the letters are not all there in order. */
@@ -93,6 +95,16 @@ export function applyCompletion(value: string, c: Completion, index: number): { 
   const rest = value.slice(c.end);
   const insert = `${opt.value}${rest.startsWith(' ') ? '' : ' '}`;
   return { value: value.slice(0, c.start) + insert + rest, cursor: c.start + insert.length };
+}
+
+/** `@server:uri` mentions of MCP resources, for servers we know (the URI need not be listed: servers may take templates). */
+export function mentionedResources(text: string, servers: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(^|\s)@([^\s:]+):(\S+)/g)) {
+    const ref = `${m[2] ?? ''}:${(m[3] ?? '').replace(/[,.;!?)]+$/, '')}`;
+    if (servers.has(m[2] ?? '') && !out.includes(ref)) out.push(ref);
+  }
+  return out;
 }
 
 /** `@path` mentions in a prompt that name files we know. */
