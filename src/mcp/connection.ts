@@ -58,7 +58,8 @@ function httpStatus(e: unknown): number | undefined {
   return undefined;
 }
 
-function needsLogin(e: unknown): boolean {
+/** The server wants a (new) login: no token, an expired one that did not refresh, or more scope than the token has. */
+export function needsLogin(e: unknown): boolean {
   return e instanceof UnauthorizedError || httpStatus(e) === 401;
 }
 

@@ -3,7 +3,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
-import type { McpConnection } from './connection.ts';
+import { needsLogin, type McpConnection } from './connection.ts';
 import { mapToolResult } from './tool-result.ts';
 
 /** Anthropic's limit for a tool name; longer names are cut and given a short hash so two never collide. */
@@ -62,6 +62,8 @@ export function mcpTool(connection: McpConnection, def: McpTool): AnyTool {
         });
       } catch (e) {
         if (ctx.signal.aborted) throw e;
+        // A session never opens a browser by itself: the user logs in again (with the scope the server asked for).
+        if (needsLogin(e)) throw new ToolError(`${name} failed: the server wants a new login; the user can run moat mcp login ${server}`);
         throw new ToolError(`${name} failed: ${errorMessage(e)}`);
       }
       return mapToolResult(result, { tool: name, maxTokens: connection.config.maxOutputTokens });

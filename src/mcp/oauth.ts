@@ -2,7 +2,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { errorMessage } from '../util/index.ts';
 import type { FetchLike } from './policy-fetch.ts';
@@ -15,6 +15,8 @@ interface StoredAuth {
   redirectUrl?: string;
   /** Hosts the login talked to (authorization server, token endpoint): a session may reach them to refresh. */
   authHosts?: string[];
+  /** The scope a session's server last asked for (a step-up): the next login asks for it. */
+  wantedScope?: string;
 }
 
 type AuthFile = Record<string, StoredAuth>;
@@ -107,7 +109,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
-    if (this.o.onRedirect === undefined) return; // the SDK then throws UnauthorizedError: "run moat mcp login"
+    if (this.o.onRedirect === undefined) {
+      // A session: the SDK then throws UnauthorizedError ("run moat mcp login"); the scope it wanted waits for that login.
+      const scope = url.searchParams.get('scope');
+      if (scope !== null) this.store.update(this.key, (s) => ({ ...s, wantedScope: scope }));
+      return;
+    }
     await this.o.onRedirect(url);
   }
 
@@ -184,9 +191,34 @@ export interface LoginOptions {
   timeoutMs?: number;
 }
 
+/**
+ * What the server's 401 says about its authorization: where its protected
+ * resource metadata is (when not at the well-known place) and which scope to
+ * ask for. Read from an `initialize` request's WWW-Authenticate header, as a
+ * session would meet it; nothing when the server does not answer 401.
+ */
+async function challengeOf(url: string, fetchFn: FetchLike): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  try {
+    const res = await fetchFn(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'moat', version: '0' } } }),
+    });
+    await res.body?.cancel();
+    if (res.status !== 401) return {};
+    const p = extractWWWAuthenticateParams(res);
+    return { ...(p.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: p.resourceMetadataUrl }), ...(p.scope === undefined ? {} : { scope: p.scope }) };
+  } catch {
+    // An unreachable server: discovery below says so in its own words.
+    return {};
+  }
+}
+
 /** `moat mcp login`: the authorization-code flow with PKCE and dynamic registration, tokens saved on success. */
 export async function login(o: LoginOptions): Promise<void> {
   const key = authKey(o.server, o.url);
+  // Read before the registration is reset below: the scope a session's server asked for.
+  const wanted = o.store.get(key).wantedScope;
   const cb = await callbackServer();
   try {
     // A new loopback port each time: drop a registration made for an older redirect URL.
@@ -200,8 +232,14 @@ export async function login(o: LoginOptions): Promise<void> {
         return base(url, init);
       },
     };
-    const remember = () => o.store.update(key, (s) => ({ ...s, authHosts: [...hosts].filter((h) => h !== new URL(o.url).hostname) }));
-    const first = await auth(provider, { serverUrl: o.url, ...fetchOpt });
+    const remember = () =>
+      o.store.update(key, (s) => {
+        const { wantedScope: _asked, ...rest } = s;
+        return { ...rest, authHosts: [...hosts].filter((h) => h !== new URL(o.url).hostname) };
+      });
+    const probed = await challengeOf(o.url, fetchOpt.fetchFn);
+    const challenge = wanted === undefined ? probed : { ...probed, scope: wanted };
+    const first = await auth(provider, { serverUrl: o.url, ...challenge, ...fetchOpt });
     if (first === 'AUTHORIZED') {
       remember();
       return;
@@ -211,7 +249,7 @@ export async function login(o: LoginOptions): Promise<void> {
       cb.code,
       new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no answer from the browser within ${timeoutMs / 1000} s`)), timeoutMs).unref()),
     ]);
-    const second = await auth(provider, { serverUrl: o.url, authorizationCode: code, ...fetchOpt });
+    const second = await auth(provider, { serverUrl: o.url, authorizationCode: code, ...challenge, ...fetchOpt });
     if (second !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token');
     remember();
   } finally {
