@@ -20,6 +20,8 @@ export interface McpSetupOptions {
   /** Folders announced to servers as roots, besides cwd. */
   addDirs: readonly string[];
   warn(line: string): void;
+  /** false: the caller starts the servers (McpManager.startAll) when it suits it. Default true. */
+  startNow?: boolean;
 }
 
 /** The servers from every config file and flag, with the approvals for this project applied. */
@@ -65,12 +67,17 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     onFailure: (name, error) => o.warn(`MCP server ${name} failed: ${error}`),
   });
   registry.addSource(manager);
+  if (o.startNow !== false) startServers(manager, o.warn);
+  return manager;
+}
+
+/** McpManager.startAll, with a failure to start (not of a server: of starting) as one warning line. */
+export function startServers(manager: McpManager, warn: (line: string) => void): void {
   try {
     manager.startAll();
   } catch (e) {
-    o.warn(`MCP: ${errorMessage(e)}`);
+    warn(`MCP: ${errorMessage(e)}`);
   }
-  return manager;
 }
 
 /** stream-json `system/init`'s `mcp_servers`, in Claude Code's words. */

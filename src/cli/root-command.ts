@@ -28,6 +28,7 @@ import { err, out } from './write-out.ts';
 
 /** `moat -p "/mcp__server__prompt args"`: waits for the servers to start, then the prompt's text; a problem is a usage error. */
 async function mcpPromptText(mcp: McpManager, loaded: LoadedConfig, command: string, args: string): Promise<string> {
+  mcp.startAll();
   await mcp.settled();
   try {
     return await mcpControls(mcp, loaded).mcpPrompt(command, args);
@@ -165,7 +166,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   });
   try {
     const session = AgentSession.open(
-      { provider: router, models: router, registry: parts.registry, store: parts.store, settings, subagents: parts.subagents, hooks: settingsHooks(loaded, settings) },
+      { provider: parts.withMcpStart(router), models: router, registry: parts.registry, store: parts.store, settings, subagents: parts.subagents, hooks: settingsHooks(loaded, settings) },
       {
         resume: opts.continue ? 'latest' : opts.resume,
         ...(opts.forkSession ? { fork: true } : {}),

@@ -7,14 +7,18 @@ import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
-import { attachMcp, type McpFlags } from './mcp-setup.ts';
+import { attachMcp, startServers, type McpFlags } from './mcp-setup.ts';
+import { startAfterFirstRequest } from './mcp-start.ts';
+import type { Provider } from '../providers/index.ts';
 import type { McpManager } from '../mcp/index.ts';
 
 export interface SessionParts {
   store: Store;
   registry: ToolRegistry;
-  /** MCP servers, starting in the background; their tools join the registry as they connect. */
+  /** MCP servers; their tools join the registry as they connect. */
   mcp: McpManager;
+  /** The provider for the session: the MCP servers start once its first request is on its way (mcp-start.ts). */
+  withMcpStart(provider: Provider): Provider;
   subagents: SubagentSupport;
   /** Names of the agent definitions (files and --agents). */
   agentNames: string[];
@@ -71,7 +75,7 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
       toolLimits: loaded.toolLimits,
       warn: o.warn,
     });
-    mcp = attachMcp(registry, { loaded, env, cwd: settings.cwd, flags: o.mcp ?? { configs: [], strict: false }, addDirs: loaded.config.addDirs, warn: o.warn });
+    mcp = attachMcp(registry, { loaded, env, cwd: settings.cwd, flags: o.mcp ?? { configs: [], strict: false }, addDirs: loaded.config.addDirs, warn: o.warn, startNow: false });
     const only = onlyTools(o.tools, [...registry.names(), ...TASK_TOOL_NAMES]);
     if (only !== undefined) settings.onlyTools = only;
     const closeWasm = wasm;
@@ -80,6 +84,7 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
       store,
       registry,
       mcp,
+      withMcpStart: (provider) => startAfterFirstRequest(provider, () => startServers(closeMcp, o.warn)),
       subagents: agents.support,
       agentNames: (agents.support.catalog?.list() ?? []).map((d) => d.name),
       stopAgents: () => agents.shutdown(),

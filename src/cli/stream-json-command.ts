@@ -77,7 +77,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         const broker = permissionPrompt ? new PermissionBroker() : undefined;
         const session = AgentSession.open(
           {
-            provider: o.router,
+            provider: parts.withMcpStart(o.router),
             models: o.router,
             registry: parts.registry,
             store: parts.store,

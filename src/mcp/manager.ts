@@ -40,6 +40,7 @@ export class McpManager implements ToolSource {
   /** The tool objects per connection and tools list: rebuilt only when a server's list changes. */
   private readonly toolCache = new WeakMap<McpConnection, { from: McpTool[]; tools: AnyTool[] }>();
   private resourceToolList: AnyTool[] | undefined;
+  private started = false;
 
   constructor(
     servers: readonly McpServerConfig[],
@@ -58,9 +59,11 @@ export class McpManager implements ToolSource {
 
   /**
    * Starts every enabled, approved server in the background; returns at once.
-   * Tools appear in the registry as each server connects.
+   * Tools appear in the registry as each server connects. Once: a second call does nothing.
    */
   startAll(): void {
+    if (this.started) return;
+    this.started = true;
     for (const conn of this.connections.values()) {
       if (conn.config.enabled && !this.pending.has(conn.config.name)) void conn.start();
     }
@@ -143,6 +146,8 @@ export class McpManager implements ToolSource {
   }
 
   async close(): Promise<void> {
+    // A start still scheduled (after the first request) must not spawn anything once closed.
+    this.started = true;
     await Promise.all([...this.connections.values()].map((c) => c.close()));
   }
 }

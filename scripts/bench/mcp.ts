@@ -1,0 +1,117 @@
+/**
+ * MCP costs, each against a floor measured in the same run:
+ *
+ * 1. Start-up: `moat -p` from spawn to the first model request reaching a
+ *    local server, with three stdio servers configured (server-everything,
+ *    three times) against the same run with none (target: no later; servers
+ *    connect in the background).
+ * 2. A tool call: moat's MCP tool (McpManager, the server inside the OS
+ *    sandbox) against a bare SDK client calling the same tool of an
+ *    unsandboxed server over stdio — the server's own time (target: under
+ *    5 ms added, median).
+ *
+ * Run: bun run build && bun run scripts/bench/mcp.ts   (RUNS=10 CALLS=200 by default)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpManager } from '../../src/mcp/index.ts';
+import { everything, toolContext } from '../../test/mcp/support.ts';
+import { framesFor, reply } from '../../test/support/fake-anthropic.ts';
+
+const BIN = process.env.BIN ?? resolve(import.meta.dir, '../../dist/moat');
+const RUNS = Number(process.env.RUNS ?? 10);
+const CALLS = Number(process.env.CALLS ?? 200);
+const EVERYTHING_JS = resolve(import.meta.dir, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+}
+
+const answer = new TextEncoder().encode(
+  framesFor(reply().text('ok').build(), 'claude-sonnet-4-5', 1)
+    .map((f) => ('event' in f ? `event: ${f.event}\ndata: ${JSON.stringify(f.data)}\n\n` : ''))
+    .join(''),
+);
+
+/** Milliseconds from spawning `moat -p` to its first model request, per run, for each set of flags; runs alternate so drift falls on all alike. */
+async function firstRequest(variants: string[][]): Promise<number[][]> {
+  let arrived: ((t: number) => void) | undefined;
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      arrived?.(performance.now());
+      await req.arrayBuffer();
+      return new Response(answer, { headers: { 'content-type': 'text/event-stream' } });
+    },
+  });
+  const home = mkdtempSync(join(tmpdir(), 'moat-bench-mcp-'));
+  const times = variants.map((): number[] => []);
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      for (const [v, extra] of variants.entries()) {
+        const when = new Promise<number>((res) => (arrived = res));
+        const start = performance.now();
+        const child = Bun.spawn([BIN, '-p', 'hi', ...extra], {
+          cwd: home,
+          env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache'), ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.port}` },
+          stdout: 'ignore',
+          stderr: 'ignore',
+        });
+        times[v]?.push((await when) - start);
+        await child.exited;
+      }
+    }
+  } finally {
+    await server.stop(true);
+    rmSync(home, { recursive: true, force: true });
+  }
+  return times;
+}
+
+async function toolCalls(): Promise<{ moat: number[]; bare: number[]; sandboxed: boolean }> {
+  const m = new McpManager([everything()], { launch: { cwd: process.cwd(), env: process.env, mode: 'auto' }, roots: () => [process.cwd()], clientVersion: 'bench' });
+  const bare = new Client({ name: 'bench', version: '0' });
+  await bare.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_JS, 'stdio'], stderr: 'ignore' }));
+  try {
+    m.startAll();
+    await m.settled();
+    const echo = m.tools().find((t) => t.name === 'mcp__everything__echo');
+    if (echo === undefined) throw new Error(`server-everything did not connect: ${JSON.stringify(m.status()[0]?.state)}`);
+    const moat: number[] = [];
+    const plain: number[] = [];
+    // Interleaved, so load on the machine falls on both alike; the first 20 warm up.
+    for (let i = 0; i < CALLS + 20; i++) {
+      let t = performance.now();
+      await echo.execute({ message: `m${i}` }, toolContext());
+      const a = performance.now() - t;
+      t = performance.now();
+      await bare.callTool({ name: 'echo', arguments: { message: `m${i}` } });
+      const b = performance.now() - t;
+      if (i >= 20) {
+        moat.push(a);
+        plain.push(b);
+      }
+    }
+    return { moat, bare: plain, sandboxed: m.status()[0]?.sandboxed === true };
+  } finally {
+    await bare.close();
+    await m.close();
+  }
+}
+
+const config = JSON.stringify({
+  mcpServers: Object.fromEntries(['a', 'b', 'c'].map((n) => [n, { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] }])),
+});
+const [none = [], three = []] = await firstRequest([[], ['--mcp-config', config]]);
+console.log(`first model request after spawn, median of ${RUNS}: no servers ${median(none).toFixed(1)} ms (floor), three stdio servers ${median(three).toFixed(1)} ms = ${(median(three) / median(none)).toFixed(2)}x (target: no later)`);
+
+const calls = await toolCalls();
+const added = median(calls.moat) - median(calls.bare);
+console.log(
+  `echo tool call, median of ${CALLS}: bare SDK client ${median(calls.bare).toFixed(2)} ms (floor), moat ${median(calls.moat).toFixed(2)} ms${calls.sandboxed ? ' (server in the OS sandbox)' : ''} = +${added.toFixed(2)} ms, ${(median(calls.moat) / median(calls.bare)).toFixed(2)}x (target: under +5 ms)`,
+);
