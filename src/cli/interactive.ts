@@ -67,6 +67,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       cwd: o.settings.cwd,
       flags: o.mcp ?? { configs: [], strict: false },
       addDirs: o.loaded.config.addDirs,
+      approvalInUi: true,
       warn: (line) => void (uiStarted || process.stderr.write(`moat: ${line}\n`)),
     });
     controller = createTuiController({

@@ -22,6 +22,8 @@ export interface McpSetupOptions {
   warn(line: string): void;
   /** false: the caller starts the servers (McpManager.startAll) when it suits it. Default true. */
   startNow?: boolean;
+  /** The TUI asks for the project's servers itself: no warning line about them. */
+  approvalInUi?: boolean;
 }
 
 /** The servers from every config file and flag, with the approvals for this project applied. */
@@ -52,7 +54,7 @@ export function loadMcpServers(o: Pick<McpSetupOptions, 'loaded' | 'env' | 'cwd'
 export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManager {
   const loaded = loadMcpServers(o);
   for (const p of loaded.problems) o.warn(`MCP: ${p}`);
-  for (const name of loaded.needsApproval) {
+  for (const name of o.approvalInUi === true ? [] : loaded.needsApproval) {
     const s = loaded.servers.find((x) => x.name === name);
     o.warn(
       `MCP server ${name} (${s?.origin ?? 'project'}) not started: this project's servers need your approval once (start moat in this folder and approve it, or set [mcp] trust_project = true in ${displayPath(o.loaded.files.user, o.cwd, o.env)})`,

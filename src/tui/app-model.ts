@@ -50,6 +50,8 @@ export class AppModel {
   private unsubscribeMcp: (() => void) | undefined;
   /** MCP servers whose failure was already said: each is said once. */
   private readonly mcpReported = new Set<string>();
+  /** Servers approved here that have not connected yet: their connecting is said once. */
+  private readonly mcpStarting = new Set<string>();
   /** `server:uri` of every listed MCP resource, offered by `@` completion after the files. */
   private resourceRefs: string[] = [];
   /** Pickers opened while one is showing wait their turn. */
@@ -85,6 +87,9 @@ export class AppModel {
     this.commands.splice(0, this.commands.length, ...kept, ...prompts);
     this.resourceRefs = servers.flatMap((srv) => srv.resources.map((r) => r.ref));
     for (const srv of servers) {
+      if (srv.status === 'connected' && this.mcpStarting.delete(srv.name)) {
+        this.transcript.commit({ kind: 'notice', level: 'info', text: `MCP server ${srv.name} connected: ${srv.tools.length} tools, ${srv.prompts.length} prompts, ${srv.resources.length} resources.` });
+      }
       const failed = srv.status === 'failed' || srv.status === 'needs-auth';
       if (!failed) {
         this.mcpReported.delete(srv.name);
@@ -112,6 +117,7 @@ export class AppModel {
       ],
       onSelect: (v) => {
         if (v !== 'approve') return;
+        for (const n of names) this.mcpStarting.add(n);
         this.controller.approveMcpServers(names);
         this.transcript.commit({ kind: 'notice', level: 'info', text: `Approved MCP server${names.length === 1 ? '' : 's'} ${names.join(', ')} for this folder; starting.` });
       },

@@ -25,6 +25,8 @@ describe('MCP in the TUI', () => {
     await h.press(KEYS.enter);
     await waitFor(() => h.controller.actions.includes('approve docs'), 'approval');
     await h.until('Approved MCP server docs for this folder');
+    h.controller.changeMcp((l) => l.map((srv) => ({ ...srv, status: 'connected' as const })));
+    await h.until('MCP server docs connected: 0 tools, 0 prompts, 0 resources.');
   });
 
   test('"Not now" starts nothing; the trust question comes first and the MCP one after it', async () => {
