@@ -11,7 +11,7 @@ const SRC = resolve(import.meta.dir, '../src');
 
 /** Which top-level folders each folder may import from (besides itself). */
 const ALLOWED: Record<string, string[]> = {
-  cli: ['tui', 'print', 'sdk', 'protocol', 'agent', 'providers', 'tools', 'mcp', 'sandbox', 'skills', 'store', 'config', 'util'],
+  cli: ['tui', 'print', 'sdk', 'protocol', 'agent', 'providers', 'tools', 'mcp', 'cron', 'sandbox', 'skills', 'store', 'config', 'util'],
   tui: ['protocol', 'agent', 'config', 'util'],
   print: ['protocol', 'agent', 'util'],
   // The session protocol: operation and event types and the dispatcher between front ends and the agent.
@@ -22,6 +22,8 @@ const ALLOWED: Record<string, string[]> = {
   providers: ['util'],
   tools: ['sandbox', 'util'],
   mcp: ['tools', 'sandbox', 'config', 'util'],
+  // Scheduled jobs: the scheduler, its store rows, runs as -p processes, the model's Schedule tool.
+  cron: ['tools', 'store', 'util'],
   sandbox: ['util'],
   skills: ['util'],
   store: ['util'],

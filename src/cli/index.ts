@@ -13,12 +13,13 @@ import { modelsCommands } from './models-command.ts';
 import { sandboxCommands } from './sandbox-command.ts';
 import { trustCommands } from './trust-command.ts';
 import { mcpCommands } from './mcp-command.ts';
+import { cronCommands } from './cron-command.ts';
 import { err } from './write-out.ts';
 
 /** Parses argv, runs the command, returns the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram({ root: rootCommand, ...sessionsCommands, ...skillCommands, ...agentsCommands, ...agentsControlCommands, ...worktreesCommands, ...toolCommands, ...modelsCommands, ...mcpCommands, ...sandboxCommands, ...trustCommands }, (code) => {
+  const program = buildProgram({ root: rootCommand, ...sessionsCommands, ...skillCommands, ...agentsCommands, ...agentsControlCommands, ...worktreesCommands, ...toolCommands, ...modelsCommands, ...mcpCommands, ...cronCommands, ...sandboxCommands, ...trustCommands }, (code) => {
     exitCode = code;
   });
   program.exitOverride();

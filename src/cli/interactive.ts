@@ -17,6 +17,7 @@ import { createTuiController } from './tui-controller.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
 import { attachMcp, type McpFlags } from './mcp-setup.ts';
 import type { McpManager } from '../mcp/index.ts';
+import { scheduleTool } from '../cron/index.ts';
 
 export interface InteractiveOptions {
   loaded: LoadedConfig;
@@ -52,7 +53,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   let wasm: { close(): void } | undefined;
   let mcp: McpManager | undefined;
   try {
-    const registry = new ToolRegistry([...builtinTools(), createSkillTool(skills)]);
+    const registry = new ToolRegistry([...builtinTools(), createSkillTool(skills), scheduleTool({ repo: () => store.cron, cwd: o.settings.cwd })]);
     wasm = await attachWasmTools(registry, {
       env,
       projectRoot: o.loaded.projectRoot,

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { addCompatOptions } from './program-compat.ts';
 import { registerMcpCommand, type McpAddOptions } from './mcp-program.ts';
+import { registerCronCommand, type CronHandlers } from './cron-program.ts';
 
 export interface RootOptions {
   print?: boolean;
@@ -65,7 +66,7 @@ function positiveNumber(name: string) {
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-export interface Handlers {
+export interface Handlers extends CronHandlers {
   root(prompt: string[], opts: RootOptions): Promise<number>;
   sessionsList(opts: { all?: boolean; cwd?: string }): Promise<number>;
   sessionsShow(id: string): Promise<number>;
@@ -198,6 +199,12 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '  moat mcp list | get <name> | remove <name> servers, their status, tools and sandbox',
       '  moat mcp login | logout <name>             OAuth for a remote server',
       '',
+      'Scheduled jobs:',
+      '  moat cron add "<cron>" "<task>" [--name N] a job: each run an unattended moat -p (--timeout, --model, --worktree…)',
+      '  moat cron list | logs <name> | run <name>  next and last runs; a job\'s runs; run one now',
+      '  moat cron pause | resume | rm <name>',
+      '  moat cron serve | install-service          the scheduler (foreground, or a systemd user unit)',
+      '',
       'Model commands:',
       '  moat models [provider]                     providers, whether they answer, their models, context and prices',
       '',
@@ -324,6 +331,7 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .action(async (name: string, opts: { lang: 'rust' | 'c'; cwd?: string }) => setExit(await handlers.toolInit(name, opts)));
 
   registerMcpCommand(program, handlers, setExit);
+  registerCronCommand(program, handlers, setExit);
 
   program
     .command('models [provider]')

@@ -8,6 +8,7 @@ import { MoatError } from '../util/index.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
 import { attachMcp, startServers, type McpFlags } from './mcp-setup.ts';
+import { scheduleTool } from '../cron/index.ts';
 import { startAfterFirstRequest } from './mcp-start.ts';
 import type { Provider } from '../providers/index.ts';
 import type { McpManager } from '../mcp/index.ts';
@@ -67,7 +68,7 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
   let wasm: { close(): void } | undefined;
   let mcp: McpManager | undefined;
   try {
-    const registry = new ToolRegistry([...builtinTools(), createSkillTool(o.skills)]);
+    const registry = new ToolRegistry([...builtinTools(), createSkillTool(o.skills), scheduleTool({ repo: () => store.cron, cwd: settings.cwd })]);
     wasm = await attachWasmTools(registry, {
       env,
       projectRoot: loaded.projectRoot,

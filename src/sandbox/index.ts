@@ -32,3 +32,4 @@ export { classifyAddress, type AddressVerdict, type BlockReason } from './ip-add
 export { parseHostPattern, patternMatches, type HostPattern } from './host-pattern.ts';
 export { jcoEmbedPlugin } from './jco-patch.ts';
 export * from './os/index.ts';
+export { isCompiledBinary } from './runtime-mode.ts';

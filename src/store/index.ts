@@ -10,3 +10,4 @@ export { WasmToolRepo, type ComponentRow, type InstallRow } from './wasm-tools.t
 export { buildSessionExport, exportSessionJson, type SessionExport } from './export-json.ts';
 export { exportSessionMarkdown } from './export-markdown.ts';
 export type * from './types.ts';
+export { CronRepo, type CronJob, type CronJobOptions, type CronRun, type CronRunStatus, type CronLock } from './cron.ts';

@@ -12,6 +12,7 @@ import { SessionRepo } from './sessions.ts';
 import { ToolCallRepo } from './tool-calls.ts';
 import { UsageRepo } from './usage.ts';
 import { WasmToolRepo } from './wasm-tools.ts';
+import { CronRepo } from './cron.ts';
 
 export interface Store {
   /** The database file. */
@@ -23,6 +24,8 @@ export interface Store {
   readonly history: HistoryRepo;
   /** WebAssembly tools: the component index and the install ledger. */
   readonly wasmTools: WasmToolRepo;
+  /** Scheduled jobs, their runs and the scheduler lock. */
+  readonly cron: CronRepo;
   /** The highest migration recorded in the database. */
   schemaVersion(): number;
   close(): void;
@@ -103,6 +106,7 @@ export function openStore(path: string = defaultDbPath(), opts: OpenStoreOptions
     usage: new UsageRepo(db, now),
     history: new HistoryRepo(db, now),
     wasmTools: new WasmToolRepo(db, now),
+    cron: new CronRepo(db, now),
     schemaVersion: () => schemaVersion(db),
     close: () => db.close(),
   };

@@ -13,3 +13,4 @@ export {
 } from './containment.ts';
 export { formatAge } from './format-age.ts';
 export { escapeRegExp, realPathOrSelf } from './text-and-paths.ts';
+export { parseDuration } from './duration.ts';
