@@ -5,7 +5,7 @@
  *    instantly: wall time (target < 0.3 s) and peak RSS (target < 130 MB).
  * Run: bun run build && bun run scripts/bench/startup.ts
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
@@ -55,14 +55,26 @@ const version: number[] = [];
 for (let i = 0; i < RUNS; i++) version.push((await timeRun(['--version'], { cwd, env })).ms);
 console.log(`moat --version:               ${stats(version)}`);
 
+// Read-then-answer with the OS sandbox as shipped (auto) and, interleaved, with `[sandbox] mode = "off"`:
+// the sandbox must not change this (it loads only when a process is started).
+const offConfig = join(root, 'config-off');
+mkdirSync(join(offConfig, 'moat'), { recursive: true });
+writeFileSync(join(offConfig, 'moat', 'config.toml'), '[sandbox]\nmode = "off"\n');
 const wall: number[] = [];
 const rss: number[] = [];
+const wallOff: number[] = [];
+const rssOff: number[] = [];
 for (let i = 0; i < RUNS; i++) {
-  server.script(reply().toolUse('read', { file_path: 'notes.txt' }).stop('tool_use'), reply().text('Three lines.'));
-  const r = await timeRun(['-p', 'how many lines in notes.txt?'], { cwd, env });
-  wall.push(r.ms);
-  rss.push(r.rssKb / 1024);
+  for (const off of [false, true]) {
+    server.script(reply().toolUse('Read', { file_path: 'notes.txt' }).stop('tool_use'), reply().text('Three lines.'));
+    const r = await timeRun(['-p', 'how many lines in notes.txt?'], { cwd, env: off ? { ...env, XDG_CONFIG_HOME: offConfig } : env });
+    (off ? wallOff : wall).push(r.ms);
+    (off ? rssOff : rss).push(r.rssKb / 1024);
+  }
 }
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`moat -p read-then-answer:     ${stats(wall)}`);
-console.log(`  peak RSS: median ${rss.sort((a, b) => a - b)[Math.floor(rss.length / 2)]!.toFixed(1)} MB, max ${Math.max(...rss).toFixed(1)} MB`);
+console.log(`  peak RSS: median ${median(rss).toFixed(1)} MB, max ${Math.max(...rss).toFixed(1)} MB`);
+console.log(`  with [sandbox] mode = "off": median ${median(wallOff).toFixed(1)} ms, peak RSS ${median(rssOff).toFixed(1)} MB — the OS sandbox costs ${((median(wall) / median(wallOff) - 1) * 100).toFixed(1)} % wall, ${((median(rss) / median(rssOff) - 1) * 100).toFixed(1)} % RSS (target: within 5 %)`);
 await server.close();
+rmSync(root, { recursive: true, force: true });
