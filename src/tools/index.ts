@@ -4,7 +4,9 @@ export { ToolRegistry, toolInputJsonSchema, TOOL_SEARCH_THRESHOLD, type ToolSour
 export { TOOL_SEARCH_NAME, searchTools } from './tool-search.ts';
 export { runTool, runParsedTool, unknownToolResult, abortedToolResult, invalidInputMessage, ABORTED_TOOL_MESSAGE } from './run-tool.ts';
 export { resolveToolPath, intentPath, displayPath, expandHome, type ToolPath } from './paths.ts';
-export { builtinTools, createWebFetchTool, webFetchTool } from './builtin/index.ts';
+export { builtinTools, createWebFetchTool,
+  createHttpRequestTool,
+  httpRequestTool, webFetchTool } from './builtin/index.ts';
 export * from './permissions/index.ts';
 export {
   processSandboxSettings,

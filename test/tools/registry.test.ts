@@ -55,6 +55,7 @@ test('the built-ins', () => {
     ['Write', 'write'],
     ['TodoWrite', 'read'],
     ['WebFetch', 'network'],
+    ['HttpRequest', 'network'],
   ]);
 });
 
@@ -78,9 +79,9 @@ describe('sources, extend and tool_search', () => {
   test('up to 20 tools all are offered; beyond, the core plus tool_search plus what the session found', async () => {
     const extra = Array.from({ length: 15 }, (_, i) => make(`wasm_${i}`, `Does thing number ${i}.`, i === 7 ? ['base64', 'encode'] : []));
     const registry = new ToolRegistry(builtinTools());
-    registry.addSource({ tools: () => extra.slice(0, 11) });
+    registry.addSource({ tools: () => extra.slice(0, 10) });
     expect(registry.offered('s1').length).toBe(20);
-    registry.addSource({ tools: () => extra.slice(11) });
+    registry.addSource({ tools: () => extra.slice(10) });
     const offered = registry.offered('s1').map((t) => t.name);
     expect(offered).toEqual([...builtinTools().map((t) => t.name), 'ToolSearch']);
     const search = registry.get('ToolSearch')!;

@@ -9,10 +9,11 @@ import { readTool } from './read/index.ts';
 import { todoWriteTool } from './todo-write/index.ts';
 import { createWebFetchTool, webFetchTool } from './web-fetch/index.ts';
 import { writeTool } from './write/index.ts';
+import { createHttpRequestTool, httpRequestTool } from './http-request/index.ts';
 
 /** The built-in tools, in the order the model sees them. */
 export function builtinTools(): AnyTool[] {
-  return [bashTool, globTool, grepTool, lsTool, readTool, editTool, writeTool, todoWriteTool, webFetchTool];
+  return [bashTool, globTool, grepTool, lsTool, readTool, editTool, writeTool, todoWriteTool, webFetchTool, httpRequestTool];
 }
 
-export { bashTool, editTool, globTool, grepTool, lsTool, readTool, todoWriteTool, writeTool, webFetchTool, createWebFetchTool };
+export { bashTool, editTool, globTool, grepTool, lsTool, readTool, todoWriteTool, writeTool, webFetchTool, createWebFetchTool, httpRequestTool, createHttpRequestTool };
