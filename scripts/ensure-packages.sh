@@ -16,5 +16,6 @@ BUILD_PACKAGES=(rustc cargo libstd-rust-dev-wasm32)
 # The OS sandbox around bash, hooks and MCP servers: bubblewrap, and socat for its network relays.
 SANDBOX_PACKAGES=(bubblewrap socat)
 # Tests also drive real git repositories and the TUI in tmux, build C test components, and check the
-# bundled tools against Python's results (python3 with the zone database in tzdata).
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata)
+# bundled tools against Python's results (python3 with the zone database in tzdata), and Read's documents
+# against pdftotext (poppler-utils) and file.
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file)

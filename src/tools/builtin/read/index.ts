@@ -8,6 +8,21 @@ import { readLineWindow } from '../shared/line-window.ts';
 import { BINARY_SNIFF_BYTES, looksBinary, sniffImage } from '../shared/sniff.ts';
 import { errnoCode } from '../shared/errno.ts';
 import description from './description.md' with { type: 'text' };
+import { imageDimensions, isMedia, isNotebook, isPdf, mediaMetadata, readNotebook, readPdf } from './documents.ts';
+
+/** PDFs and notebooks are read whole to be parsed; past this they are refused. */
+const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+function readAll(fd: number, size: number): Buffer {
+  const data = Buffer.alloc(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, data, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return data.subarray(0, got);
+}
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -32,6 +47,7 @@ const inputSchema = z.strictObject({
     .min(1)
     .optional()
     .describe(`How many lines to read (default ${DEFAULT_READ_LIMIT}). Only needed for files too large to read at once.`),
+  pages: z.string().optional().describe('PDF files only: the pages to read, "3", "1-5" or "2,4-6" (default: the first 20).'),
 });
 
 function openForRead(realPath: string, shown: string, cwd: string): number {
@@ -89,21 +105,28 @@ export const readTool = defineTool({
         if (stat.size > MAX_IMAGE_BYTES) {
           throw new ToolError(`${shown} is a ${formatSize(stat.size)} image; images over ${formatSize(MAX_IMAGE_BYTES)} cannot be sent to the model. Resize it first (e.g. with a command).`);
         }
-        const data = Buffer.alloc(stat.size);
-        let got = 0;
-        while (got < stat.size) {
-          const n = readSync(fd, data, got, stat.size - got, got);
-          if (n === 0) break;
-          got += n;
-        }
+        const data = readAll(fd, stat.size);
         ctx.files.markRead(target.realPath);
+        const size = await imageDimensions(data);
         return {
           content: [
-            { type: 'text', text: `Image ${shown} (${image.slice('image/'.length)}, ${formatSize(got)}):` },
-            { type: 'image', mediaType: image, data: data.subarray(0, got).toString('base64') },
+            { type: 'text', text: `Image ${shown} (${image.slice('image/'.length)}, ${size === undefined ? '' : `${size} pixels, `}${formatSize(data.length)}):` },
+            { type: 'image', mediaType: image, data: data.toString('base64') },
           ],
           display: { type: 'file_read', path: target.path, startLine: 1, lines: 0, totalLines: 0, image: true },
         };
+      }
+      if (input.pages !== undefined && !isPdf(headBytes)) throw new ToolError(`pages is for PDF files; ${shown} is not one. Use offset and limit for text.`);
+      const document = isPdf(headBytes) ? 'pdf' : isNotebook(target.path) && !looksBinary(headBytes) ? 'notebook' : undefined;
+      if (document !== undefined) {
+        if (stat.size > MAX_DOCUMENT_BYTES) throw new ToolError(`${shown} is ${formatSize(stat.size)}, over the ${formatSize(MAX_DOCUMENT_BYTES)} limit for documents.`);
+        const bytes = readAll(fd, stat.size);
+        const text = document === 'pdf' ? await readPdf(bytes, shown, input.pages) : readNotebook(bytes.toString('utf8'), shown);
+        ctx.files.markRead(target.realPath);
+        return { content: text, display: { type: 'file_read', path: target.path, startLine: 1, lines: text.split('\n').length, totalLines: text.split('\n').length } };
+      }
+      if (isMedia(target.path, headBytes)) {
+        return { content: await mediaMetadata(target.realPath, shown, stat.size), display: { type: 'file_read', path: target.path, startLine: 1, lines: 0, totalLines: 0 } };
       }
       if (looksBinary(headBytes)) {
         throw new ToolError(`${shown} is a binary file (${formatSize(stat.size)}); read only reads text and images. Use a command (e.g. file, xxd, strings) to inspect it.`);
