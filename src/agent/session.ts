@@ -294,6 +294,7 @@ export class AgentSession {
         if (scope !== 'session') this.deps.remember?.(text, scope);
       },
       makeContext,
+      runPolicy: (name) => settings.toolRuns?.[name],
       ...(hooks?.PreToolUse?.length
         ? {
             preToolUse: (c: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) =>

@@ -1,5 +1,5 @@
 /** Everything a session needs to know, resolved by the CLI from config and flags. */
-import type { ProcessSandboxSettings, Rule } from '../tools/index.ts';
+import type { ProcessSandboxSettings, Rule, ToolRunPolicy } from '../tools/index.ts';
 import type { PermissionMode } from './permission-gate.ts';
 import type { PromptAgent, PromptSkill } from './system-prompt.ts';
 
@@ -29,6 +29,8 @@ export interface AgentSettings {
   appendSystemPrompt?: string;
   idleTimeoutMs: number;
   bashTimeoutMs: number;
+  /** `[tools.<name>] timeout` and `retry`, by tool name. */
+  toolRuns?: Record<string, ToolRunPolicy>;
   /** The OS sandbox around bash (and hooks); absent: none configured, commands ask as before. */
   processSandbox?: ProcessSandboxSettings;
   /** Base of the exponential retry backoff (1 s in production). */

@@ -1,7 +1,7 @@
 /** Tool dispatch: one assistant message's tool calls, checked, run (reads in parallel) and answered exactly once. */
 import type { ImagePart, TextPart, ToolResultPart, ToolUsePart } from '../providers/index.ts';
 import type { AnyTool, IntentContext, Rule, SandboxGrant, ToolContext, ToolDisplay, ToolRegistry, ToolResult } from '../tools/index.ts';
-import { invalidInputMessage, runParsedTool, unknownToolResult } from '../tools/index.ts';
+import { invalidInputMessage, runWithPolicy, unknownToolResult, type ToolRunPolicy } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
 import type { HookOutcome, PreToolUseOutcome } from './hooks.ts';
@@ -30,6 +30,8 @@ export interface DispatchDeps {
   /** An "allow always" answer (see GateDeps.grant). */
   grant(rule: Rule, text: string, scope: 'project' | 'user' | 'session'): void;
   makeContext(toolUseId: string, approvedPaths: string[], signal: AbortSignal, sandbox?: SandboxGrant): ToolContext;
+  /** `[tools.<name>] timeout` and `retry` for a tool, when configured. */
+  runPolicy?(toolName: string): ToolRunPolicy | undefined;
   /** PreToolUse hooks, run before the permission check; absent when none are registered. */
   preToolUse?: (call: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => Promise<PreToolUseOutcome & { failures: string[] }>;
   /** PostToolUse hooks: a block reason or context they give is added to the result the model sees. */
@@ -93,7 +95,7 @@ export async function dispatchToolCalls(
     deps.emit({ type: 'tool_started', toolUseId: call.id, name: call.name });
     let result: ToolResult;
     try {
-      result = await runParsedTool(tool, input, deps.makeContext(call.id, approvedPaths, signal, sandbox));
+      result = await runWithPolicy(tool, input, deps.makeContext(call.id, approvedPaths, signal, sandbox), deps.runPolicy?.(tool.name));
     } catch (e) {
       // runTool turns tool failures into results; reaching here is an infrastructure bug, still not a crash.
       result = { content: `${call.name} failed: ${errorMessage(e)}`, isError: true };

@@ -41,6 +41,7 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     appendSystemPrompt: opts.appendSystemPrompt,
     idleTimeoutMs: c.streamIdleTimeoutMs,
     bashTimeoutMs: c.bashTimeoutMs,
+    ...(Object.keys(loaded.toolLimits.runs).length === 0 ? {} : { toolRuns: loaded.toolLimits.runs }),
     processSandbox: processSandboxFrom(loaded, { allow, deny }, home, process.env),
     ...(opts.jsonSchema === undefined ? {} : { outputSchema: jsonSchemaFlag(opts.jsonSchema, '--json-schema') }),
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.

@@ -47,12 +47,26 @@ export const PERMISSIONS_SHAPE = z.strictObject({
   ask: z.array(rule).optional(),
 });
 
-/** `[tools.<name>]`: limits for one WebAssembly tool (its component name or one of its tool names). */
+/** `[tools.<name>] retry`: how often and how patiently an idempotent tool's passing failures are tried again. */
+export const TOOL_RETRY_SHAPE = z.strictObject({
+  attempts: z.number().int().min(1).max(10),
+  backoff: z.enum(['exponential', 'fixed']).optional(),
+  /** A duration: "500ms", "2s". */
+  initial: z.string().trim().min(1).optional(),
+});
+
+/**
+ * `[tools.<name>]`: limits for one WebAssembly tool (its component name or one
+ * of its tool names), and for any tool by name the runner's `timeout` (a
+ * duration) and `retry`.
+ */
 export const TOOL_LIMITS_SHAPE = z.strictObject({
   fuel: z.number().int().positive().optional(),
   memory_mb: z.number().int().positive().optional(),
   timeout_ms: z.number().int().positive().optional(),
   output_kb: z.number().int().positive().optional(),
+  timeout: z.string().trim().min(1).optional(),
+  retry: TOOL_RETRY_SHAPE.optional(),
 });
 
 /** `[sandbox.filesystem]`: the OS sandbox's extra write roots and denies (paths; `~/` expands). */

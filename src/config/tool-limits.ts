@@ -1,5 +1,5 @@
 /** `[tools.<name>]` limits for WebAssembly tools and the `[sandbox]` ceiling. */
-import type { MoatError } from '../util/index.ts';
+import { parseDuration, type MoatError } from '../util/index.ts';
 import type { FileConfig } from './schema.ts';
 
 /**
@@ -23,9 +23,17 @@ export interface SandboxCeiling {
   maxTimeoutMs: number;
 }
 
+/** `[tools.<name>] timeout` and `retry`: how the tool runner runs that tool's calls. */
+export interface ToolRunConfig {
+  timeoutMs?: number;
+  retry?: { attempts: number; backoff: 'exponential' | 'fixed'; initialMs: number };
+}
+
 export interface ToolLimitsConfig {
   /** By tool or component name. */
   tools: Record<string, ToolLimitOverride>;
+  /** By tool name (any tool: built-in, WebAssembly, MCP). */
+  runs: Record<string, ToolRunConfig>;
   sandbox: SandboxCeiling;
 }
 
@@ -53,6 +61,7 @@ export function mergeToolLimits(layers: readonly LimitLayer[]): ToolLimitsConfig
     if (s.max_timeout_ms !== undefined) sandbox.maxTimeoutMs = Math.min(sandbox.maxTimeoutMs, s.max_timeout_ms);
   }
   const tools: Record<string, ToolLimitOverride> = {};
+  const runs: Record<string, ToolRunConfig> = {};
   for (const layer of layers) {
     for (const [name, t] of Object.entries(layer.data.tools ?? {})) {
       const over = (key: string, value: number, max: number, ceilingKey: string): void => {
@@ -73,7 +82,20 @@ export function mergeToolLimits(layers: readonly LimitLayer[]): ToolLimitsConfig
       }
       if (t.output_kb !== undefined) out.maxOutputBytes = t.output_kb * 1024;
       tools[name] = out;
+      const run: ToolRunConfig = { ...runs[name] };
+      if (t.timeout !== undefined) {
+        const ms = parseDuration(t.timeout);
+        if (ms === undefined) throw layer.fail(['tools', name, 'timeout'], `"${t.timeout}" is not a duration (write 30s, 2m or 500ms)`);
+        run.timeoutMs = ms;
+      }
+      if (t.retry !== undefined) {
+        const initial = t.retry.initial ?? '500ms';
+        const initialMs = parseDuration(initial);
+        if (initialMs === undefined) throw layer.fail(['tools', name, 'retry', 'initial'], `"${initial}" is not a duration (write 500ms or 2s)`);
+        run.retry = { attempts: t.retry.attempts, backoff: t.retry.backoff ?? 'exponential', initialMs };
+      }
+      if (run.timeoutMs !== undefined || run.retry !== undefined) runs[name] = run;
     }
   }
-  return { tools, sandbox };
+  return { tools, runs, sandbox };
 }

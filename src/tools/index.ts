@@ -2,6 +2,7 @@
 export * from './types.ts';
 export { ToolRegistry, toolInputJsonSchema, TOOL_SEARCH_THRESHOLD, type ToolSource } from './registry.ts';
 export { TOOL_SEARCH_NAME, searchTools } from './tool-search.ts';
+export { runWithPolicy, isIdempotent, type ToolRunPolicy } from './run-policy.ts';
 export { runTool, runParsedTool, unknownToolResult, abortedToolResult, invalidInputMessage, ABORTED_TOOL_MESSAGE } from './run-tool.ts';
 export { resolveToolPath, intentPath, displayPath, expandHome, type ToolPath } from './paths.ts';
 export { builtinTools, createWebFetchTool,

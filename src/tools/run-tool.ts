@@ -57,7 +57,8 @@ export async function runParsedTool(tool: AnyTool, input: unknown, ctx: ToolCont
   } catch (e) {
     // Whatever the tool threw while being aborted, the honest answer is "aborted".
     if (ctx.signal.aborted) return abortedToolResult();
-    if (e instanceof ToolError) return { content: e.message, isError: true };
-    return { content: `${tool.name} failed: ${errorMessage(e)}`, isError: true };
+    if (e instanceof ToolError) return { content: e.message, isError: true, ...(e.retryable ? { retryable: true } : {}) };
+    // Not a failure the tool foresaw: perhaps a passing one, so a configured retry may try again.
+    return { content: `${tool.name} failed: ${errorMessage(e)}`, isError: true, retryable: true };
   }
 }

@@ -63,6 +63,8 @@ export interface ToolResult {
   /** For the model. */
   content: string | (TextPart | ImagePart)[];
   isError?: boolean;
+  /** A failure that may pass if tried again (a timeout, a dropped connection, a 5xx): `[tools.<name>] retry` retries only these. */
+  retryable?: boolean;
   /** For the UI. */
   display?: ToolDisplay;
 }
@@ -131,13 +133,18 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   osSandboxed?: boolean;
   /** Extra words `tool_search` matches besides the name and the description. */
   keywords?: readonly string[];
+  /** Whether running this call again does no more than running it once (retries need it); default: read-only tools are. */
+  idempotent?(input: z.infer<S>): boolean;
 }
 
 /** A recoverable failure: goes back to the model as an is_error result, worded as an instruction. */
 export class ToolError extends Error {
-  constructor(message: string) {
+  /** The failure may pass if tried again (a timeout, a dropped connection, a 5xx). */
+  readonly retryable: boolean;
+  constructor(message: string, opts: { retryable?: boolean } = {}) {
     super(message);
     this.name = 'ToolError';
+    this.retryable = opts.retryable ?? false;
   }
 }
 

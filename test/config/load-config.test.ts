@@ -74,7 +74,7 @@ describe('loadConfig', () => {
       projectRoot: w.repo,
       files: { user: w.userFile, project: w.projectFile },
       loadedFiles: [],
-      toolLimits: { tools: {}, sandbox: DEFAULT_SANDBOX_CEILING },
+      toolLimits: { tools: {}, runs: {}, sandbox: DEFAULT_SANDBOX_CEILING },
       osSandbox: { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [] },
       hooks: {},
       env: {},

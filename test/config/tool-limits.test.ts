@@ -37,8 +37,23 @@ describe('[tools.<name>] and [sandbox]', () => {
         calculate: { fuel: 2_000_000_000, memoryBytes: 32 * 1024 * 1024, timeoutMs: 15000 },
         hash: { maxOutputBytes: 64 * 1024 },
       },
+      runs: {},
       sandbox: { ...DEFAULT_SANDBOX_CEILING, maxFuel: 50_000_000_000, maxTimeoutMs: 20000 },
     });
+  });
+
+  test('timeout and retry for any tool by name: durations, defaults, and a bad duration at its file, line and key', () => {
+    const w = world();
+    write(w.userFile, '[tools.WebFetch]\ntimeout = "20s"\nretry = { attempts = 3 }\n\n[tools.Read]\nretry = { attempts = 2, backoff = "fixed", initial = "1.5s" }\n');
+    write(w.projectFile, '[tools.WebFetch]\ntimeout = "1m30s"\n');
+    expect(loadConfig({ cwd: w.repo, env: w.env }).toolLimits.runs).toEqual({
+      WebFetch: { timeoutMs: 90_000, retry: { attempts: 3, backoff: 'exponential', initialMs: 500 } },
+      Read: { retry: { attempts: 2, backoff: 'fixed', initialMs: 1500 } },
+    });
+    write(w.projectFile, '[tools.WebFetch]\n\ntimeout = "soon"\n');
+    expect(failure(() => loadConfig({ cwd: w.repo, env: w.env })).message).toContain(':3: tools.WebFetch.timeout: "soon" is not a duration (write 30s, 2m or 500ms)');
+    write(w.projectFile, '[tools.Read]\nretry = { attempts = 11 }\n');
+    expect(failure(() => loadConfig({ cwd: w.repo, env: w.env })).message).toContain('tools.Read.retry.attempts');
   });
 
   test('an override above the ceiling is an error at its file, line and key', () => {

@@ -17,6 +17,12 @@ export interface HttpRequestOptions {
 const DEFAULTS = { maxBytes: 10 * 1024 * 1024, maxChars: 100_000, timeoutMs: 30_000 } as const;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** RFC 9110 §9.2.2: sending these twice has the effect of sending them once (what a retry needs). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** Answers that may pass on a later try. */
+export const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+/** Refusals that are not the policy's: the network failed. */
+export const RETRYABLE_REFUSAL = new Set(['timeout', 'connection', 'dns']);
 
 const inputSchema = z
   .strictObject({
@@ -97,6 +103,7 @@ export function createHttpRequestTool(o: HttpRequestOptions = {}): AnyTool {
     description,
     inputSchema,
     effect: 'network',
+    idempotent: (input) => IDEMPOTENT.has(input.method),
     // Reads go by WebFetch's rules (a host allowed for reading is allowed for GET); writes need their own rule naming the method.
     intent: (input) => {
       const href = urlForIntent(input.url, input.query);
@@ -130,7 +137,7 @@ export function createHttpRequestTool(o: HttpRequestOptions = {}): AnyTool {
       const grant: NetworkGrant = { allowHosts: [`*://${url.hostname}:*`], allowPrivate: o.allowPrivate === true, maxResponseBytes: o.maxBytes ?? DEFAULTS.maxBytes, timeoutMs: input.timeout_ms ?? DEFAULTS.timeoutMs };
       const started = performance.now();
       const res = await policyFetch(url, { method: input.method, headers, ...(body === undefined ? {} : { body }), signal: ctx.signal }, grant);
-      if (!res.ok) throw new ToolError(`${input.method} ${maskedUrl(url)} failed: ${res.reason}.`);
+      if (!res.ok) throw new ToolError(`${input.method} ${maskedUrl(url)} failed: ${res.reason}.`, { retryable: RETRYABLE_REFUSAL.has(res.code) });
       const ms = Math.round(performance.now() - started);
       const shownHeaders = res.headers.map(([k, v]) => `${k}: ${SECRET_HEADER.test(k) ? '***' : v}`).join('\n');
       const text = await bodyText(res, input.method, o.maxChars ?? DEFAULTS.maxChars);
@@ -138,6 +145,7 @@ export function createHttpRequestTool(o: HttpRequestOptions = {}): AnyTool {
         content: `${input.method} ${maskedUrl(url)}\nStatus: ${res.status} ${res.statusText}`.trim() + `\n${shownHeaders}\n\n${text}`,
         display: { type: 'text', text: `${res.status} ${res.statusText} · ${formatBytes(res.body.length)} · ${ms} ms`.replace(/\s+·/, ' ·') },
         ...(res.status >= 400 ? { isError: true } : {}),
+        ...(RETRYABLE_STATUS.has(res.status) ? { retryable: true } : {}),
       };
     },
   }) as unknown as AnyTool;

@@ -66,7 +66,7 @@ async function fetchFollowing(start: URL, o: WebFetchOptions, signal: AbortSigna
   let url = start;
   for (let hop = 0; ; hop++) {
     const res = await policyFetch(url, { headers: { accept: 'text/html, text/markdown, text/plain, application/json, */*;q=0.5', 'user-agent': 'moat-web-fetch/1' }, signal }, grantFor(url, o));
-    if (!res.ok) throw new ToolError(`Cannot fetch ${url.href}: ${res.reason}.`);
+    if (!res.ok) throw new ToolError(`Cannot fetch ${url.href}: ${res.reason}.`, { retryable: res.code === 'timeout' || res.code === 'connection' || res.code === 'dns' });
     const location = header(res, 'location');
     if (!REDIRECTS.has(res.status) || location === undefined) return { res, url };
     let next: URL;
@@ -95,6 +95,7 @@ export function createWebFetchTool(o: WebFetchOptions = {}): AnyTool {
     description,
     inputSchema,
     effect: 'network',
+    idempotent: () => true,
     intent: (input) => {
       const host = hostOf(input.url);
       return { ruleName: 'WebFetch', subject: host ?? input.url, paths: [], summary: `fetch ${input.url}` };
@@ -121,6 +122,7 @@ export function createWebFetchTool(o: WebFetchOptions = {}): AnyTool {
         display: { type: 'text', text: `${res.status} ${url.href} · ${converted.text.length} chars${truncated ? ' (truncated)' : ''}` },
       };
       if (res.status >= 400) result.isError = true;
+      if ([408, 429, 500, 502, 503, 504].includes(res.status)) result.retryable = true;
       return result;
     },
   }) as unknown as AnyTool;

@@ -1,0 +1,31 @@
+/** `[tools.<name>] timeout` from the config file reaches the tool runner in dist/moat. */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { MOAT_BIN, makeSandbox, runMoat } from '../support/run-moat.ts';
+
+let server: FakeAnthropic;
+beforeAll(async () => {
+  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+test('[tools.Bash] timeout = "1s" stops a 20 s command after a second and tells the model', async () => {
+  const sb = makeSandbox(server.url);
+  try {
+    mkdirSync(join(sb.env.XDG_CONFIG_HOME ?? '', 'moat'), { recursive: true });
+    writeFileSync(join(sb.env.XDG_CONFIG_HOME ?? '', 'moat', 'config.toml'), '[tools.Bash]\ntimeout = "1s"\n');
+    server.script(reply().toolUse('Bash', { command: 'sleep 20.25' }).stop('tool_use'), reply().text('gave up'));
+    const started = performance.now();
+    const r = await runMoat(['-p', 'wait', '--allowedTools', 'Bash(sleep:*)'], { cwd: sb.cwd, env: sb.env });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(r).toMatchObject({ code: 0, stdout: 'gave up\n' });
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('Bash timed out after 1 s ([tools.Bash] timeout).');
+  } finally {
+    rmSync(dirname(sb.cwd), { recursive: true, force: true });
+  }
+}, 30_000);
