@@ -36,6 +36,8 @@ test('a ToolError is returned as is; any other throw is wrapped, never rethrown'
   expect(await runTool(tool(async () => { throw new TypeError('x is not a function'); }), { n: 1 }, ctx)).toEqual({
     content: 'boom failed: x is not a function',
     isError: true,
+    // Not foreseen by the tool: a configured retry may try it again.
+    retryable: true,
   });
 });
 

@@ -29,9 +29,6 @@ pub fn half_ulp(x: f64) -> f64 {
 }
 
 impl V {
-    pub fn exact(v: f64) -> V {
-        V { v, e: 0.0 }
-    }
     /// A literal or a constant: exact when it is a whole number binary holds, else off by up to half an ulp.
     pub fn literal(v: f64) -> V {
         V { v, e: if v.fract() == 0.0 && v.abs() < 9007199254740992.0 { 0.0 } else { half_ulp(v) } }

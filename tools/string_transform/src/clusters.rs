@@ -1,56 +1,110 @@
-//! User-perceived characters, approximately: a base character with the marks,
-//! joiners and modifiers that attach to it. Full UAX #29 needs Unicode tables
-//! we cannot fetch; this covers what breaks naive reversal in practice —
-//! combining accents, emoji ZWJ sequences, skin tones, variation selectors,
-//! flags (regional-indicator pairs) and CRLF.
+//! Extended grapheme clusters (user-perceived characters) by Unicode UAX #29,
+//! Unicode 17.0: every rule GB3–GB999, including Hangul syllable sequences
+//! (GB6–GB8), Indic conjuncts joined by a virama (GB9c), emoji ZWJ sequences
+//! (GB11) and regional-indicator pairs (GB12/13). The properties come from
+//! unicode_tables.rs, generated from the Unicode Character Database.
 
-fn is_extender(c: char) -> bool {
-    matches!(c as u32,
-        0x0300..=0x036F     // combining diacritical marks
-        | 0x0483..=0x0489
-        | 0x0591..=0x05BD   // Hebrew points
-        | 0x0610..=0x061A | 0x064B..=0x065F | 0x0670 // Arabic marks
-        | 0x0900..=0x0903 | 0x093A..=0x094F // Devanagari signs and vowel marks
-        | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF
-        | 0x200C            // zero-width non-joiner
-        | 0x20D0..=0x20FF   // combining marks for symbols (keycaps)
-        | 0x3099..=0x309A   // kana voicing marks
-        | 0xFE00..=0xFE0F   // variation selectors
-        | 0xFE20..=0xFE2F
-        | 0x1F3FB..=0x1F3FF // emoji skin-tone modifiers
-        | 0xE0020..=0xE007F // emoji tag sequences
-        | 0xE0100..=0xE01EF)
+use crate::unicode_tables::{Gcb, Incb, EXTENDED_PICTOGRAPHIC, GCB, INCB};
+
+fn lookup<T: Copy>(table: &[(u32, u32, T)], c: u32, none: T) -> T {
+    match table.binary_search_by(|&(lo, hi, _)| {
+        if hi < c {
+            std::cmp::Ordering::Less
+        } else if lo > c {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    }) {
+        Ok(i) => table[i].2,
+        Err(_) => none,
+    }
 }
 
-fn is_regional_indicator(c: char) -> bool {
-    (0x1F1E6..=0x1F1FF).contains(&(c as u32))
+pub fn gcb(c: char) -> Gcb {
+    lookup(GCB, c as u32, Gcb::Other)
 }
 
-const ZWJ: char = '\u{200D}';
+fn incb(c: char) -> Incb {
+    lookup(INCB, c as u32, Incb::None)
+}
+
+fn pictographic(c: char) -> bool {
+    let c = c as u32;
+    EXTENDED_PICTOGRAPHIC.binary_search_by(|&(lo, hi)| if hi < c { std::cmp::Ordering::Less } else if lo > c { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }).is_ok()
+}
+
+/// What the rules need to remember about the cluster so far.
+#[derive(Default)]
+struct State {
+    /// Regional indicators in a row just before this point (GB12/13 pair them).
+    ri_run: usize,
+    /// GB11: 0 nothing, 1 after Extended_Pictographic Extend*, 2 after that and a ZWJ.
+    emoji: u8,
+    /// GB9c: 0 nothing, 1 after a consonant (with InCB Extend/Linker*), 2 once a Linker came after it.
+    conjunct: u8,
+}
+
+/// Whether there is a boundary between `prev` and `next`, given what came before.
+fn is_break(prev: char, next: char, st: &State) -> bool {
+    use Gcb::*;
+    let (p, n) = (gcb(prev), gcb(next));
+    match (p, n) {
+        (CR, LF) => false,                                     // GB3
+        (CR | LF | Control, _) => true,                        // GB4
+        (_, CR | LF | Control) => true,                        // GB5
+        (L, L | V | LV | LVT) => false,                        // GB6
+        (LV | V, V | T) => false,                              // GB7
+        (LVT | T, T) => false,                                 // GB8
+        (_, Extend | ZWJ) => false,                            // GB9
+        (_, SpacingMark) => false,                             // GB9a
+        (Prepend, _) => false,                                 // GB9b
+        _ if st.conjunct == 2 && incb(next) == Incb::Consonant => false, // GB9c
+        (ZWJ, _) if st.emoji == 2 && pictographic(next) => false,        // GB11
+        (RegionalIndicator, RegionalIndicator) => st.ri_run % 2 == 0,    // GB12/13
+        _ => true,                                             // GB999
+    }
+}
+
+fn advance(st: &mut State, c: char) {
+    let g = gcb(c);
+    st.ri_run = if g == Gcb::RegionalIndicator { st.ri_run + 1 } else { 0 };
+    st.emoji = if pictographic(c) {
+        1
+    } else if g == Gcb::Extend && st.emoji == 1 {
+        1
+    } else if g == Gcb::ZWJ && st.emoji == 1 {
+        2
+    } else {
+        0
+    };
+    st.conjunct = match incb(c) {
+        Incb::Consonant => 1,
+        Incb::Linker if st.conjunct >= 1 => 2,
+        Incb::Extend if st.conjunct >= 1 => st.conjunct,
+        _ => 0,
+    };
+}
 
 pub fn clusters(s: &str) -> Vec<&str> {
-    let idx: Vec<(usize, char)> = s.char_indices().collect();
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < idx.len() {
-        let start = idx[i].0;
-        let first = idx[i].1;
-        i += 1;
-        if first == '\r' && i < idx.len() && idx[i].1 == '\n' {
-            i += 1;
-        } else if is_regional_indicator(first) && i < idx.len() && is_regional_indicator(idx[i].1) {
-            i += 1;
+    let mut chars = s.char_indices();
+    let first = match chars.next() {
+        Some((_, c)) => c,
+        None => return out,
+    };
+    let mut st = State::default();
+    advance(&mut st, first);
+    let mut start = 0;
+    let mut prev = first;
+    for (i, c) in chars {
+        if is_break(prev, c, &st) {
+            out.push(&s[start..i]);
+            start = i;
         }
-        loop {
-            match idx.get(i).map(|p| p.1) {
-                Some(c) if is_extender(c) => i += 1,
-                // A joiner glues the next character on: 👩‍💻 is one.
-                Some(ZWJ) => i += if i + 1 < idx.len() { 2 } else { 1 },
-                _ => break,
-            }
-        }
-        let end = idx.get(i).map(|p| p.0).unwrap_or(s.len());
-        out.push(&s[start..end]);
+        advance(&mut st, c);
+        prev = c;
     }
+    out.push(&s[start..]);
     out
 }

@@ -2,6 +2,7 @@
 //! all by Unicode characters rather than bytes.
 
 mod clusters;
+mod unicode_tables;
 mod slug;
 
 use moat_tool::{Arg, Command, Json, Matches, Opt, Output};
@@ -12,10 +13,12 @@ fn command() -> Command {
     Command::new("string_transform", env!("CARGO_PKG_VERSION"), "Transform or measure a string.")
         .long_about(
             "upper and lower change case by Unicode rules (ß becomes SS). trim, trim_start and trim_end\n\
-             remove Unicode whitespace. reverse reverses user-perceived characters, so accents and emoji\n\
-             stay whole. length counts Unicode characters (code points), not bytes; the metadata also\n\
-             gives bytes and user-perceived characters. slugify makes a lowercase URL slug. word_count\n\
-             counts whitespace-separated words.",
+             remove Unicode whitespace. reverse reverses user-perceived characters (extended grapheme\n\
+             clusters, Unicode UAX #29, Unicode 17), so accents, Hangul syllables, Indic conjuncts and\n\
+             emoji sequences stay whole. length counts Unicode characters (code points), not bytes; the\n\
+             metadata also gives bytes and user-perceived characters. slugify makes a lowercase URL slug:\n\
+             the same for composed and decomposed input, accents dropped from Latin, Greek and Cyrillic\n\
+             letters, other scripts kept. word_count counts whitespace-separated words.",
         )
         .arg(Arg::required("OPERATION", "What to do with the text").possible(OPERATIONS))
         .arg(Arg::required("TEXT", "The text to transform"))
@@ -46,7 +49,8 @@ fn execute(m: &Matches) -> Result<Output, String> {
             out = out
                 .meta("chars", Json::int(chars as i64))
                 .meta("bytes", Json::int(text.len() as i64))
-                .meta("graphemes", Json::int(clusters::clusters(text).len() as i64));
+                .meta("graphemes", Json::int(clusters::clusters(text).len() as i64))
+                .meta("unicode", Json::str(unicode_tables::UNICODE_VERSION));
         }
         "word_count" => {
             out = out
