@@ -1,6 +1,11 @@
 //! json_query: run a JSONPath query over JSON given inline or read from a file.
 
+mod ast;
+mod categories;
+mod eval;
 mod filter;
+mod iregexp;
+mod nfa;
 mod path;
 mod select;
 
@@ -13,11 +18,13 @@ fn command() -> Command {
     Command::new("json_query", env!("CARGO_PKG_VERSION"), "Query JSON data with a JSONPath expression.")
         .long_about(
             "Selects values from a JSON document, given inline with --json or read from a file in the\n\
-             working folder with --file. Supported syntax: $ (root), .key and ['key'], [n] with negative\n\
-             indexes counting from the end, [*] and .* (all children), .. (all descendants), slices\n\
-             [start:end:step], unions [0,2] and ['a','b'], and filters such as [?(@.price < 10)],\n\
-             [?(@.isbn)] and [?(@.tag == 'x' && !(@.n > 3))]. The result is always a JSON array of the\n\
-             matching values, empty when nothing matches.",
+             working folder with --file, with a JSONPath query as RFC 9535 defines it: $ (root), .key and\n\
+             ['key'], [n] with negative indexes counting from the end, [*] and .* (all children), ..\n\
+             (all descendants), slices [start:end:step], unions [0,2] and ['a','b'], and filters such as\n\
+             [?@.price < 10], [?@.isbn] and [?@.tag == 'x' && !(@.n > 3)]. Filters may call length(v),\n\
+             count(query), value(query), match(text, regex) (the whole text) and search(text, regex)\n\
+             (anywhere in it), with I-Regexp patterns (RFC 9485), e.g. [?match(@.date, '1974-05-..')].\n\
+             The result is always a JSON array of the matching values, empty when nothing matches.",
         )
         .arg(Arg::required("QUERY", "The JSONPath expression, e.g. \"$.store.book[?(@.price < 10)].title\""))
         .opt(Opt::value("json", "JSON", "The JSON document, inline"))

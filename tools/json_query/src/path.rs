@@ -1,59 +1,27 @@
-//! JSONPath syntax (RFC 9535, plus the `[?(…)]` filter spelling most tools
-//! use): `$`, `.key`, `['key']`, `[n]`, `[-1]`, `[*]`, `..`, `[a:b:c]`,
-//! unions `[0,2]`, and filters. Parsing is separate from evaluation so syntax
-//! errors say where they are before any data is touched.
+//! The JSONPath parser (RFC 9535 §2.1–2.3): `$`, `.name`, `['name']`, `[n]`,
+//! `[*]`, `..`, slices `[a:b:c]`, unions `[0,'a']` and filters `[?…]` (whose
+//! expressions are filter.rs). Every syntax rule of the RFC is checked here,
+//! before any data is touched, and an error names the position and the reason.
+//! One extension: a missing leading `$` is forgiven (`store.book`).
 
-use moat_tool::Json;
+use crate::ast::{Query, Segment, Selector};
 
-#[derive(Debug, Clone)]
-pub enum Selector {
-    Name(String),
-    Wildcard,
-    Index(i64),
-    Slice(Option<i64>, Option<i64>, Option<i64>),
-    Filter(Box<Expr>),
-}
-
-#[derive(Debug, Clone)]
-pub struct Segment {
-    /// `..` : apply to the node and all its descendants.
-    pub descendant: bool,
-    pub selectors: Vec<Selector>,
-}
-
-#[derive(Debug, Clone)]
-pub struct Query {
-    /// `@` (the current node in a filter) rather than `$`.
-    pub relative: bool,
-    pub segments: Vec<Segment>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-#[derive(Debug, Clone)]
-pub enum Operand {
-    Literal(Json),
-    Query(Query),
-}
-
-#[derive(Debug, Clone)]
-pub enum Expr {
-    Or(Box<Expr>, Box<Expr>),
-    And(Box<Expr>, Box<Expr>),
-    Not(Box<Expr>),
-    Compare(Operand, CmpOp, Operand),
-    Exists(Query),
-}
-
+/// Filters, parentheses and function calls nest at most this deep: the wasm stack is small.
 pub const MAX_DEPTH: usize = 64;
+
+/// A character for an error message, which must stay one line: controls and blank space by code point.
+pub(crate) fn shown(c: char) -> String {
+    if c.is_control() || c.is_whitespace() {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("'{}'", c)
+    }
+}
+
+/// name-first (RFC 9535 §2.5.1.1): ALPHA, `_`, or any non-ASCII character (surrogates cannot occur in a str).
+fn name_first(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_' || (c as u32) >= 0x80
+}
 
 pub struct Parser {
     pub(crate) c: Vec<char>,
@@ -67,7 +35,12 @@ impl Parser {
     }
 
     pub(crate) fn err(&self, msg: &str) -> String {
-        format!("invalid JSONPath at position {}: {}", self.i + 1, msg)
+        self.err_at(self.i, msg)
+    }
+
+    /// Positions count characters from 1.
+    pub(crate) fn err_at(&self, at: usize, msg: &str) -> String {
+        format!("invalid JSONPath at position {}: {}", at + 1, msg)
     }
 
     pub(crate) fn peek(&self) -> Option<char> {
@@ -83,26 +56,39 @@ impl Parser {
         false
     }
 
+    /// RFC 9535's blank space: space, tab, line feed, carriage return (nothing else).
     pub(crate) fn ws(&mut self) {
-        while matches!(self.peek(), Some(c) if c.is_whitespace()) {
+        while matches!(self.peek(), Some(' ' | '\t' | '\n' | '\r')) {
             self.i += 1;
         }
     }
 
     /// The whole query. A missing leading `$` is forgiven: `store.book` means `$.store.book`.
+    /// No blank space before or after it (RFC 9535).
     pub fn parse_root(mut self) -> Result<Query, String> {
-        self.ws();
+        if matches!(self.peek(), Some(' ' | '\t' | '\n' | '\r')) {
+            return Err(self.err("blank space before the query"));
+        }
         let q = if self.eat("$") || matches!(self.peek(), Some('.' | '[')) {
             self.segments(false)?
         } else {
-            let first = Segment { descendant: false, selectors: vec![Selector::Name(self.name()?)] };
+            match self.peek() {
+                None => return Err(self.err("the query is empty: it starts with $")),
+                Some(c) if !name_first(c) => return Err(self.err(&format!("a query starts with $, not {}", shown(c)))),
+                _ => {}
+            }
+            let first = Segment { descendant: false, selectors: vec![Selector::Name(self.name("a name")?)] };
             let mut q = self.segments(false)?;
             q.segments.insert(0, first);
             q
         };
-        self.ws();
         if self.i < self.c.len() {
-            return Err(self.err(&format!("unexpected '{}'", self.c[self.i])));
+            let end = self.i;
+            self.ws();
+            return Err(match self.peek() {
+                None => self.err_at(end, "blank space after the query"),
+                Some(c) => self.err(&format!("unexpected {} (a segment starts with '.', '..' or '[')", shown(c))),
+            });
         }
         Ok(q)
     }
@@ -119,29 +105,36 @@ impl Parser {
                         self.i += 1;
                         vec![Selector::Wildcard]
                     }
-                    _ => vec![Selector::Name(self.name()?)],
+                    _ => vec![Selector::Name(self.name("a member name, '*' or '[' after '..'")?)],
                 };
                 segments.push(Segment { descendant: true, selectors });
             } else if self.eat(".") {
-                let sel = if self.eat("*") { Selector::Wildcard } else { Selector::Name(self.name()?) };
+                let sel = if self.eat("*") { Selector::Wildcard } else { Selector::Name(self.name("a member name or '*' after '.'")?) };
                 segments.push(Segment { descendant: false, selectors: vec![sel] });
             } else if self.peek() == Some('[') {
                 segments.push(Segment { descendant: false, selectors: self.bracket()? });
             } else {
-                // Whitespace is allowed between segments, not after the last one.
+                // Blank space belongs here only before a segment. After the last one it is the
+                // caller's: fine before `==` in a filter, an error after the whole query.
                 self.i = save;
                 return Ok(Query { relative, segments });
             }
         }
     }
 
-    fn name(&mut self) -> Result<String, String> {
+    /// A member-name shorthand: a letter, `_` or any non-ASCII character first, then digits too.
+    /// `wanted` says what may stand here, for the error.
+    fn name(&mut self, wanted: &str) -> Result<String, String> {
         let start = self.i;
-        while matches!(self.peek(), Some(c) if c.is_alphanumeric() || c == '_' || c == '-' || c == '$' || (c as u32) > 0x7f) {
-            self.i += 1;
+        if !matches!(self.peek(), Some(c) if name_first(c)) {
+            let found = self.peek().map_or("the end".to_string(), shown);
+            return Err(self.err(&format!(
+                "expected {}, found {} (a name starts with a letter, _ or a non-ASCII character; write others as ['name'])",
+                wanted, found
+            )));
         }
-        if self.i == start {
-            return Err(self.err("expected a member name, '*' or '['"));
+        while matches!(self.peek(), Some(c) if name_first(c) || c.is_ascii_digit()) {
+            self.i += 1;
         }
         Ok(self.c[start..self.i].iter().collect())
     }
@@ -159,7 +152,10 @@ impl Parser {
             if self.eat("]") {
                 return Ok(out);
             }
-            return Err(self.err("expected ',' or ']'"));
+            return Err(match self.peek() {
+                None => self.err("unterminated '['"),
+                Some(c) => self.err(&format!("expected ',' or ']' after a selector, found {}", shown(c))),
+            });
         }
     }
 
@@ -176,11 +172,13 @@ impl Parser {
                 Ok(Selector::Filter(Box::new(self.filter()?)))
             }
             Some(c) if c == '-' || c == ':' || c.is_ascii_digit() => self.index_or_slice(),
-            Some(c) => Err(self.err(&format!("unexpected '{}' in brackets", c))),
+            Some(']') => Err(self.err("expected a selector before ']'")),
+            Some(c) => Err(self.err(&format!("unexpected {} in brackets: expected a quoted name, '*', an index, a slice or a ?filter", shown(c)))),
             None => Err(self.err("unterminated '['")),
         }
     }
 
+    /// RFC 9535's int: `0`, or an optional `-` and digits without a leading zero, within ±(2^53 − 1).
     fn int(&mut self) -> Result<Option<i64>, String> {
         self.ws();
         let start = self.i;
@@ -194,31 +192,71 @@ impl Parser {
             return Ok(None);
         }
         let text: String = self.c[start..self.i].iter().collect();
-        text.parse().map(Some).map_err(|_| self.err(&format!("invalid index '{}'", text)))
+        let digits = text.trim_start_matches('-');
+        if digits.is_empty() || (digits.starts_with('0') && (digits.len() > 1 || text.starts_with('-'))) {
+            return Err(self.err_at(start, &format!("invalid integer '{}' (no leading zeros, no -0)", text)));
+        }
+        match text.parse::<i64>() {
+            Ok(n) if n.abs() <= 9_007_199_254_740_991 => Ok(Some(n)),
+            _ => Err(self.err_at(start, &format!("integer '{}' is out of range (at most 2^53 - 1 either way)", text))),
+        }
     }
 
     fn index_or_slice(&mut self) -> Result<Selector, String> {
         let start = self.int()?;
         self.ws();
         if !self.eat(":") {
-            return start.map(Selector::Index).ok_or_else(|| self.err("expected an index"));
+            return start.map(Selector::Index).ok_or_else(|| self.err("expected an index or a slice"));
         }
         let end = self.int()?;
         self.ws();
         let step = if self.eat(":") { self.int()? } else { None };
-        if step == Some(0) {
-            return Err(self.err("a slice step cannot be 0"));
-        }
         Ok(Selector::Slice(start, end, step))
     }
 
-    /// A quoted name with JSON-style escapes; single quotes allowed.
+    /// The four hex digits after `\u` (either case); `at` is the escape's backslash, for errors.
+    fn hex4(&mut self, at: usize) -> Result<u32, String> {
+        let hex: String = self.c.get(self.i..self.i + 4).map(|h| h.iter().collect()).unwrap_or_default();
+        if hex.len() != 4 || !hex.chars().all(|h| h.is_ascii_hexdigit()) {
+            return Err(self.err_at(at, "\\u needs four hex digits"));
+        }
+        self.i += 4;
+        Ok(u32::from_str_radix(&hex, 16).unwrap_or(0))
+    }
+
+    /// A `\u` escape after its backslash and `u`: a code point, or a surrogate pair written as two escapes.
+    fn unicode_escape(&mut self, at: usize) -> Result<char, String> {
+        let hi = self.hex4(at)?;
+        let cp = if (0xD800..0xDC00).contains(&hi) {
+            let low_at = self.i;
+            if !self.eat("\\u") {
+                return Err(self.err_at(at, &format!("\\u{:04X} is a high surrogate: a \\u low surrogate (DC00 to DFFF) must follow", hi)));
+            }
+            let lo = self.hex4(low_at)?;
+            if !(0xDC00..0xE000).contains(&lo) {
+                return Err(self.err_at(low_at, &format!("\\u{:04X} after the high surrogate \\u{:04X} is not a low surrogate (DC00 to DFFF)", lo, hi)));
+            }
+            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+        } else if (0xDC00..0xE000).contains(&hi) {
+            return Err(self.err_at(at, &format!("\\u{:04X} is a low surrogate without a high one before it", hi)));
+        } else {
+            hi
+        };
+        char::from_u32(cp).ok_or_else(|| self.err_at(at, "invalid \\u escape"))
+    }
+
+    /// A quoted string (RFC 9535): JSON's escapes, `\'` only in single quotes and `\"` only in
+    /// double quotes, surrogate pairs as two `\u` escapes, no raw control characters.
     pub(crate) fn string(&mut self) -> Result<String, String> {
+        let start = self.i;
         let quote = self.c[self.i];
         self.i += 1;
         let mut out = String::new();
         loop {
-            let c = self.peek().ok_or_else(|| self.err("unterminated string"))?;
+            let c = self.peek().ok_or_else(|| self.err_at(start, "unterminated string"))?;
+            if (c as u32) < 0x20 {
+                return Err(self.err(&format!("control character {} in a string: escape it", shown(c))));
+            }
             self.i += 1;
             if c == quote {
                 return Ok(out);
@@ -227,7 +265,8 @@ impl Parser {
                 out.push(c);
                 continue;
             }
-            let e = self.peek().ok_or_else(|| self.err("unterminated string"))?;
+            let escape_at = self.i - 1;
+            let e = self.peek().ok_or_else(|| self.err_at(start, "unterminated string"))?;
             self.i += 1;
             out.push(match e {
                 'n' => '\n',
@@ -235,12 +274,13 @@ impl Parser {
                 'r' => '\r',
                 'b' => '\u{8}',
                 'f' => '\u{c}',
-                'u' => {
-                    let hex: String = self.c.get(self.i..self.i + 4).map(|h| h.iter().collect()).unwrap_or_default();
-                    self.i += 4;
-                    u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32).ok_or_else(|| self.err("invalid \\u escape"))?
-                }
-                other => other,
+                '/' => '/',
+                '\\' => '\\',
+                '\'' if quote == '\'' => '\'',
+                '"' if quote == '"' => '"',
+                'u' => self.unicode_escape(escape_at)?,
+                '\'' | '"' => return Err(self.err_at(escape_at, &format!("invalid escape: {} needs no backslash inside {} quotes", shown(e), if quote == '"' { "double" } else { "single" }))),
+                other => return Err(self.err_at(escape_at, &format!("invalid escape: backslash before {} (valid: \\b \\f \\n \\r \\t \\/ \\\\ \\uXXXX and the quote)", shown(other)))),
             });
         }
     }

@@ -1,63 +1,104 @@
-//! Evaluates a parsed JSONPath against a document, keeping each match's
-//! normalized path (`$['store']['book'][0]`) for the caller.
+//! Evaluates a parsed JSONPath against a document (RFC 9535 §2.3, §2.5),
+//! keeping each match's normalized path (`$['store']['book'][0]`, §2.7) for
+//! the caller.
 
-use crate::path::{CmpOp, Expr, Operand, Query, Selector};
-use moat_tool::json::write_string;
+use crate::ast::{Query, Selector};
+use crate::eval::test;
 use moat_tool::Json;
+use std::fmt::Write;
+use std::rc::Rc;
 
-#[derive(Clone)]
-pub enum Step {
-    Key(String),
+#[derive(Clone, Copy)]
+pub enum Step<'a> {
+    Key(&'a str),
     Index(usize),
+}
+
+/// A path as a list shared from the leaf up: a child costs one small allocation, not a copy of
+/// its parent's path (filters and `..` make many nodes whose paths are never printed).
+struct Link<'a> {
+    parent: Option<Rc<Link<'a>>>,
+    step: Step<'a>,
 }
 
 #[derive(Clone)]
 pub struct Node<'a> {
     pub value: &'a Json,
-    pub path: Vec<Step>,
+    path: Option<Rc<Link<'a>>>,
 }
 
 impl<'a> Node<'a> {
+    /// The normalized path: `$`, then `['name']` or `[index]` for each step from the root.
     pub fn path_string(&self) -> String {
+        let mut steps = Vec::new();
+        let mut link = self.path.as_deref();
+        while let Some(l) = link {
+            steps.push(l.step);
+            link = l.parent.as_deref();
+        }
         let mut s = String::from("$");
-        for step in &self.path {
+        for step in steps.iter().rev() {
             match step {
                 Step::Key(k) => {
-                    s.push('[');
-                    // Normalized paths use single quotes; the JSON escaping is close enough and unambiguous.
-                    let mut q = String::new();
-                    write_string(&mut q, k);
-                    s.push('\'');
-                    s.push_str(&q[1..q.len() - 1].replace('\'', "\\'").replace("\\\"", "\""));
-                    s.push('\'');
-                    s.push(']');
+                    s.push_str("['");
+                    push_normalized(&mut s, k);
+                    s.push_str("']");
                 }
-                Step::Index(i) => s.push_str(&format!("[{}]", i)),
+                Step::Index(i) => {
+                    let _ = write!(s, "[{}]", i);
+                }
             }
         }
         s
     }
 
-    fn child(&self, step: Step, value: &'a Json) -> Node<'a> {
-        let mut path = self.path.clone();
-        path.push(step);
-        Node { value, path }
+    fn child(&self, step: Step<'a>, value: &'a Json) -> Node<'a> {
+        Node { value, path: Some(Rc::new(Link { parent: self.path.clone(), step })) }
     }
 
     fn children(&self) -> Vec<Node<'a>> {
         match self.value {
             Json::Array(items) => items.iter().enumerate().map(|(i, v)| self.child(Step::Index(i), v)).collect(),
-            Json::Object(pairs) => pairs.iter().map(|(k, v)| self.child(Step::Key(k.clone()), v)).collect(),
+            Json::Object(pairs) => pairs.iter().map(|(k, v)| self.child(Step::Key(k), v)).collect(),
             _ => Vec::new(),
         }
     }
 }
 
+/// A member name in a normalized path (§2.7): single quotes; `'` and `\` escaped; b f n r t
+/// by letter, other control characters as `\u00xx` in lower case; everything else as it is.
+fn push_normalized(s: &mut String, name: &str) {
+    for c in name.chars() {
+        match c {
+            '\'' => s.push_str("\\'"),
+            '\\' => s.push_str("\\\\"),
+            '\u{8}' => s.push_str("\\b"),
+            '\u{c}' => s.push_str("\\f"),
+            '\n' => s.push_str("\\n"),
+            '\r' => s.push_str("\\r"),
+            '\t' => s.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(s, "\\u{:04x}", c as u32);
+            }
+            c => s.push(c),
+        }
+    }
+}
+
+/// The nodes `q` selects, in order; `current` is what `@` means (the root outside filters).
 pub fn select<'a>(q: &Query, root: &'a Json, current: &'a Json) -> Vec<Node<'a>> {
-    let start = Node { value: if q.relative { current } else { root }, path: Vec::new() };
+    let start = Node { value: if q.relative { current } else { root }, path: None };
     let mut nodes = vec![start];
     for seg in &q.segments {
-        let inputs: Vec<Node<'a>> = if seg.descendant { nodes.iter().flat_map(descendants).collect() } else { nodes };
+        let inputs = if seg.descendant {
+            let mut all = Vec::new();
+            for n in &nodes {
+                descendants(n, &mut all);
+            }
+            all
+        } else {
+            nodes
+        };
         let mut out = Vec::new();
         for n in &inputs {
             for sel in &seg.selectors {
@@ -69,20 +110,20 @@ pub fn select<'a>(q: &Query, root: &'a Json, current: &'a Json) -> Vec<Node<'a>>
     nodes
 }
 
-/// The node and everything below it, in document order.
-fn descendants<'a>(n: &Node<'a>) -> Vec<Node<'a>> {
-    let mut out = vec![n.clone()];
+/// Appends the node and everything below it, in document order (§2.5.2.2).
+fn descendants<'a>(n: &Node<'a>, out: &mut Vec<Node<'a>>) {
+    out.push(n.clone());
     for c in n.children() {
-        out.extend(descendants(&c));
+        descendants(&c, out);
     }
-    out
 }
 
 fn apply<'a>(sel: &Selector, n: &Node<'a>, root: &'a Json, out: &mut Vec<Node<'a>>) {
     match (sel, n.value) {
-        (Selector::Name(name), Json::Object(_)) => {
-            if let Some(v) = n.value.get(name) {
-                out.push(n.child(Step::Key(name.clone()), v));
+        // With duplicate names the last one wins, as Json::get and JavaScript have it.
+        (Selector::Name(name), Json::Object(pairs)) => {
+            if let Some((k, v)) = pairs.iter().rev().find(|(k, _)| k == name) {
+                out.push(n.child(Step::Key(k), v));
             }
         }
         (Selector::Wildcard, _) => out.extend(n.children()),
@@ -109,7 +150,8 @@ fn apply<'a>(sel: &Selector, n: &Node<'a>, root: &'a Json, out: &mut Vec<Node<'a
     }
 }
 
-/// Python slice semantics (RFC 9535 §2.3.4.2), including negative steps.
+/// The indexes a slice selects (§2.3.4.2.2): Python's semantics, negative steps included.
+/// A zero step is valid and selects nothing.
 fn slice_indexes(len: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Vec<usize> {
     let norm = |i: i64| if i < 0 { len + i } else { i };
     let mut out = Vec::new();
@@ -121,7 +163,7 @@ fn slice_indexes(len: i64, start: Option<i64>, end: Option<i64>, step: i64) -> V
             out.push(i as usize);
             i += step;
         }
-    } else {
+    } else if step < 0 {
         let hi = start.map(norm).unwrap_or(len - 1).clamp(-1, len - 1);
         let lo = end.map(norm).unwrap_or(-len - 1).clamp(-1, len - 1);
         let mut i = hi;
@@ -131,69 +173,4 @@ fn slice_indexes(len: i64, start: Option<i64>, end: Option<i64>, step: i64) -> V
         }
     }
     out
-}
-
-fn test(e: &Expr, current: &Json, root: &Json) -> bool {
-    match e {
-        Expr::Or(a, b) => test(a, current, root) || test(b, current, root),
-        Expr::And(a, b) => test(a, current, root) && test(b, current, root),
-        Expr::Not(a) => !test(a, current, root),
-        Expr::Exists(q) => !select(q, root, current).is_empty(),
-        Expr::Compare(l, op, r) => compare(value(l, current, root), *op, value(r, current, root)),
-    }
-}
-
-/// A comparison side: a literal, or a query that matched exactly one node.
-/// Anything else is "nothing", which only equals nothing.
-fn value<'a>(o: &'a Operand, current: &'a Json, root: &'a Json) -> Option<&'a Json> {
-    match o {
-        Operand::Literal(v) => Some(v),
-        Operand::Query(q) => {
-            let nodes = select(q, root, current);
-            if nodes.len() == 1 {
-                Some(nodes[0].value)
-            } else {
-                None
-            }
-        }
-    }
-}
-
-fn compare(a: Option<&Json>, op: CmpOp, b: Option<&Json>) -> bool {
-    match op {
-        CmpOp::Eq => equal(a, b),
-        CmpOp::Ne => !equal(a, b),
-        CmpOp::Lt => less(a, b),
-        CmpOp::Gt => less(b, a),
-        CmpOp::Le => less(a, b) || equal(a, b),
-        CmpOp::Ge => less(b, a) || equal(a, b),
-    }
-}
-
-fn equal(a: Option<&Json>, b: Option<&Json>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => deep_equal(x, y),
-        _ => false,
-    }
-}
-
-fn deep_equal(a: &Json, b: &Json) -> bool {
-    match (a, b) {
-        // 1 == 1.0: numbers compare by value, not by their text.
-        (Json::Number(_), Json::Number(_)) => a.as_f64() == b.as_f64(),
-        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| deep_equal(p, q)),
-        (Json::Object(x), Json::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| b.get(k).map_or(false, |w| deep_equal(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
-fn less(a: Option<&Json>, b: Option<&Json>) -> bool {
-    match (a, b) {
-        (Some(x @ Json::Number(_)), Some(y @ Json::Number(_))) => x.as_f64() < y.as_f64(),
-        (Some(Json::String(x)), Some(Json::String(y))) => x < y,
-        _ => false,
-    }
 }
