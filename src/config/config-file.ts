@@ -1,10 +1,9 @@
 /** Reads and validates one TOML config file, with file:line errors. */
 import { readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
-import { MoatError, errorMessage } from '../util/index.ts';
+import { MoatError, errorMessage, lineOfPath, outlineToml, type TomlOutline } from '../util/index.ts';
 import { describeIssues, formatKeyPath } from './issues.ts';
 import { FILE_SHAPE, type FileConfig } from './schema.ts';
-import { lineOfPath, outlineToml, type TomlOutline } from './toml-outline.ts';
 
 /** One config file, parsed and validated. */
 export interface ConfigFile {
@@ -13,7 +12,8 @@ export interface ConfigFile {
   display: string;
   source: string;
   data: FileConfig;
-  outline: TomlOutline;
+  /** Where each key is written; worked out on first use (errors, saving a rule). */
+  readonly outline: TomlOutline;
 }
 
 function fail(display: string, line: number, what: string): MoatError {
@@ -37,14 +37,23 @@ export function parseConfigText(source: string, path: string, display: string = 
     }
     throw new MoatError('config', `${display}: cannot parse: ${errorMessage(e)}`, { cause: e });
   }
-  const outline = outlineToml(source);
   const result = FILE_SHAPE.safeParse(raw);
   if (!result.success) {
+    const outline = outlineToml(source);
     const problems = describeIssues(result.error.issues, raw).map((p) => ({ ...p, line: lineOfPath(outline, p.path) }));
     const first = problems.reduce((a, b) => (b.line < a.line ? b : a));
     throw fail(display, first.line, `${formatKeyPath(first.path)}: ${first.message}`);
   }
-  return { path, display, source, data: result.data, outline };
+  let outline: TomlOutline | undefined;
+  return {
+    path,
+    display,
+    source,
+    data: result.data,
+    get outline(): TomlOutline {
+      return (outline ??= outlineToml(source));
+    },
+  };
 }
 
 /** Reads a config file; a missing file is `undefined` (it is optional), an unreadable one an error. */

@@ -28,7 +28,7 @@ export {
   TrustFileError,
   type ProjectTrust,
 } from './project-trust.ts';
-export { lineOfPath, type TomlOutline } from './toml-outline.ts';
+export { lineOfPath, type TomlOutline } from '../util/index.ts';
 export { homeOf } from './paths.ts';
 export { HOOK_EVENTS, countHooks, type HookEvent, type HooksConfig, type CommandHook } from './hooks-config.ts';
 export { SETTING_SOURCES, type SettingSource } from './claude-settings.ts';

@@ -14,7 +14,7 @@ import {
   type FileConfig,
 } from './schema.ts';
 import { Secret } from './secret.ts';
-import { lineOfPath } from './toml-outline.ts';
+import { lineOfPath } from '../util/index.ts';
 import type { KeymapConfig } from './keymap.ts';
 import { mergeToolLimits } from './tool-limits.ts';
 import { mergeOsSandbox } from './os-sandbox.ts';

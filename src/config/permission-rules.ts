@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { dirname } from 'node:path';
 import { MoatError, errorMessage } from '../util/index.ts';
 import { type ConfigFile, parseConfigText } from './config-file.ts';
-import type { KeyEntry, Span, TomlOutline } from './toml-outline.ts';
+import type { KeyEntry, Span, TomlOutline } from '../util/index.ts';
 
 type RuleList = 'allow' | 'deny';
 

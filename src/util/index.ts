@@ -14,3 +14,4 @@ export {
 export { formatAge } from './format-age.ts';
 export { escapeRegExp, realPathOrSelf } from './text-and-paths.ts';
 export { parseDuration } from './duration.ts';
+export { outlineToml, lineOfPath, type TomlOutline, type TomlPath, type KeyEntry, type HeaderEntry, type Span, type ArraySpan } from './toml-outline.ts';

@@ -6,7 +6,7 @@ export { toArgs } from './args.ts';
 export { moveArgsToStdin, MAX_ARGV_ARG } from './stdin-args.ts';
 export { mapOutput, summarizeMetadata, DEFAULT_OUTPUT_LIMITS, type OutputLimits } from './output.ts';
 export { discoverTool, type HelpRun, type HelpRunner, type DiscoverOptions } from './discover.ts';
-export { parseManifest, readManifest, locateKey, NO_MANIFEST, type ToolManifest, type PathGrant, type CwdAccess, type ManifestLimits } from './manifest.ts';
+export { parseManifest, readManifest, NO_MANIFEST, type ToolManifest, type PathGrant, type CwdAccess, type ManifestLimits } from './manifest.ts';
 export { grantsFor, type Grants, type GrantContext } from './grants.ts';
 export { inputProblems } from './args.ts';
 export {

@@ -1,7 +1,7 @@
 /** A WebAssembly tool's capability manifest (`<name>.toml`). */
 import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
-import { MoatError, escapeRegExp } from '../../util/index.ts';
+import { MoatError, lineOfPath, outlineToml, type TomlOutline } from '../../util/index.ts';
 
 /**
  * A WebAssembly tool's capability manifest, `<name>.toml` beside its `.wasm`.
@@ -90,7 +90,8 @@ export function parseManifest(text: string, file: string): ToolManifest {
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const lines = parsed.error.issues.flatMap((issue) => describeIssue(issue, text, file));
+    const outline = outlineToml(text);
+    const lines = parsed.error.issues.flatMap((issue) => describeIssue(issue, outline, file));
     throw new MoatError('config', `invalid tool manifest:\n${lines.join('\n')}`);
   }
   const m = parsed.data;
@@ -108,15 +109,15 @@ export async function readManifest(file: string): Promise<ToolManifest | undefin
   return parseManifest(await f.text(), file);
 }
 
-function describeIssue(issue: z.core.$ZodIssue, text: string, file: string): string[] {
+function describeIssue(issue: z.core.$ZodIssue, outline: TomlOutline, file: string): string[] {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => {
       const full = [...path, key];
-      return `${where(file, locateKey(text, full))}unknown key "${dotted(full)}"`;
+      return `${where(file, locateKey(outline, full))}unknown key "${dotted(full)}"`;
     });
   }
-  return [`${where(file, locateKey(text, path))}${dotted(path) || '(root)'}: ${issue.message}`];
+  return [`${where(file, locateKey(outline, path))}${dotted(path) || '(root)'}: ${issue.message}`];
 }
 
 function where(file: string, line: number | undefined): string {
@@ -127,54 +128,7 @@ function dotted(path: readonly (string | number)[]): string {
   return path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[');
 }
 
-const KEY_LINE = /^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_-]+)\s*=/;
-const HEADER_LINE = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/;
-
-function unquote(k: string): string {
-  return k.replace(/^["']|["']$/g, '');
-}
-
-/**
- * The 1-based line of a key path such as ["filesystem", "paths", 0, "hots"].
- * smol-toml reports no key positions; manifests are small and flat, so a
- * line scan that tracks `[table]` headers is enough. Keys inside inline
- * tables are found by searching onward from their parent key's line.
- */
-export function locateKey(text: string, path: readonly (string | number)[]): number | undefined {
-  const names = path.filter((p): p is string => typeof p === 'string');
-  if (names.length === 0) return undefined;
-  const lines = text.split('\n');
-  let table: string[] = [];
-  let ancestor: number | undefined;
-  for (const [i, line] of lines.entries()) {
-    const header = HEADER_LINE.exec(line);
-    if (header?.[1] !== undefined) {
-      table = header[1].split('.').map((s) => unquote(s.trim()));
-      if (same(table, names)) return i + 1;
-      continue;
-    }
-    const kv = KEY_LINE.exec(line);
-    if (kv?.[1] === undefined) continue;
-    const full = [...table, unquote(kv[1])];
-    if (same(full, names)) return i + 1;
-    if (ancestor === undefined && full.length < names.length && same(full, names.slice(0, full.length))) ancestor = i;
-  }
-  const last = names[names.length - 1] ?? '';
-  const inline = new RegExp(`(^|[\\s{,])["']?${escapeRegExp(last)}["']?\\s*=`);
-  const from = ancestor ?? 0;
-  // `paths = [{…}, {…}]`: TOML inline tables sit on one line, so element n is
-  // on the line of the (n+1)-th "{" after the array's key.
-  const index = path.find((p): p is number => typeof p === 'number');
-  if (ancestor !== undefined && index !== undefined) {
-    let seen = 0;
-    for (let i = from; i < lines.length; i++) {
-      for (const c of lines[i] ?? '') if (c === '{' && seen++ === index) return i + 1;
-    }
-  }
-  for (let i = from; i < lines.length; i++) if (inline.test(lines[i] ?? '')) return i + 1;
-  return ancestor === undefined ? undefined : ancestor + 1;
-}
-
-function same(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+/** The line of a key path such as ["filesystem", "paths", 0, "hots"]; none for the document as a whole. */
+function locateKey(outline: TomlOutline, path: readonly (string | number)[]): number | undefined {
+  return path.some((p) => typeof p === 'string') ? lineOfPath(outline, path) : undefined;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { parse } from 'smol-toml';
-import { lineOfPath, outlineToml } from '../../src/config/toml-outline.ts';
+import { lineOfPath, outlineToml } from '../../src/util/toml-outline.ts';
 
 const SOURCE = [
   '# model = "in a comment"', // 1
