@@ -6,7 +6,7 @@
  * model reads why instead.
  */
 import type { AgentSettings } from '../agent/index.ts';
-import { decidePermission, parseRuleList, runHookProcess, type PermissionPolicy } from '../tools/index.ts';
+import { decidePermission, loadShellParser, parseRuleList, runHookProcess, type PermissionPolicy } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 
 const INLINE = /!`([^`\n]+)`/g;
@@ -30,6 +30,7 @@ export async function runInlineCommands(prompt: string, allowedTools: readonly s
     ...(settings.processSandbox?.active === true ? { osSandbox: true } : {}),
   };
   const outputs = new Map<string, string>();
+  if (prompt.includes('!`')) await loadShellParser();
   for (const m of prompt.matchAll(INLINE)) {
     const command = m[1]!;
     if (outputs.has(command)) continue;

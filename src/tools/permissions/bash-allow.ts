@@ -1,7 +1,8 @@
 /** Whether allow rules vouch for a whole Bash command line. */
 import { isAbsolute, resolve } from 'node:path';
 import { commandPatternMatches, formatCommand, normalizeSpaces, type CommandPattern } from './command-pattern.ts';
-import { describeHazard, splitCommand, type Redirection, type SimpleCommand } from './shell-split.ts';
+import { denyView } from './bash-deny.ts';
+import { readCommandLine, type Redirection, type SimpleCommand } from './shell-syntax.ts';
 
 /**
  * Can allow rules vouch for a whole command line? Every simple command in it
@@ -11,8 +12,9 @@ import { describeHazard, splitCommand, type Redirection, type SimpleCommand } fr
  * - Chaining (`;` `&&` `||` `|` `&` newline): every part needs its own rule.
  *   A rule whose exact text is the whole line also covers it (that is what an
  *   "allow always" of a chained command stores).
- * - `$(…)`, backticks, `<(…)`, unbalanced quotes, subshells, expanded
- *   here-documents: no rule matches; the user must approve.
+ * - Only what the reader's allow-list holds (shell-syntax.ts): `$(…)`,
+ *   backticks, `<(…)`, loops, subshells, `${x:-…}`, syntax errors and every
+ *   construct it does not know make the line unmatchable; the user approves.
  * - A command name that expands (`$CMD`, `{rm,-rf}`): no rule matches.
  * - Leading assignments (`FOO=1 npm test`): rules are matched against the text
  *   with the assignments, and also without them when every variable is one of
@@ -26,6 +28,9 @@ import { describeHazard, splitCommand, type Redirection, type SimpleCommand } fr
  *   other targets are reported as writes, which the caller allows only where
  *   an Edit rule or acceptEdits would allow an edit. A rule written with the
  *   redirection in it (`Bash(git log > log.txt)`) covers that write.
+ * - `git -c core.pager=… log`, `git --config-env …`: configuration that runs
+ *   a program of its own. Prefix and wildcard rules (`Bash(git:*)`) do not
+ *   cover it; only an exact rule does.
  */
 
 export interface CommandRule {
@@ -94,6 +99,20 @@ function writeTarget(r: Redirection, cwd: string, cwdKnown: boolean): WriteTarge
   return { kind: 'path', path: resolve(cwd, value) };
 }
 
+/** Git options that set configuration for one run; keys such as core.pager, core.sshCommand or alias.* run commands. */
+const GIT_CONFIG_OPTION = /^(-c|--config-env)(=|$)/;
+
+/** `git -c …` or `git --config-env …` before the subcommand: the command may run whatever the configuration names. */
+export function setsGitConfig(cmd: SimpleCommand): boolean {
+  const [name, ...rest] = cmd.words;
+  if (name === undefined || name.value.replace(/^.*\//, '') !== 'git') return false;
+  for (const w of rest) {
+    if (GIT_CONFIG_OPTION.test(w.value)) return true;
+    if (!w.value.startsWith('-')) return false;
+  }
+  return false;
+}
+
 function describeDynamicName(cmd: SimpleCommand): string | null {
   const first = cmd.words[0];
   if (!first?.expands) return null;
@@ -102,9 +121,9 @@ function describeDynamicName(cmd: SimpleCommand): string | null {
 
 /** Check a Bash command line against the allow rules; `cwd` resolves relative redirection targets. */
 export function checkBashAllow(line: string, rules: readonly CommandRule[], cwd: string): BashAllowCheck {
-  const split = splitCommand(line);
-  const reasons = split.hazards.map((h) => `it uses ${describeHazard(h)}`);
-  for (const cmd of split.commands) {
+  const parsed = readCommandLine(line);
+  const reasons = parsed.unsupported.map((what) => `it uses ${what}`);
+  for (const cmd of parsed.commands) {
     const dynamic = describeDynamicName(cmd);
     if (dynamic) reasons.push(dynamic);
   }
@@ -119,7 +138,8 @@ export function checkBashAllow(line: string, rules: readonly CommandRule[], cwd:
   const writes: string[] = [];
   const unknownWrites: string[] = [];
   let cwdKnown = true;
-  for (const cmd of split.commands) {
+  for (const cmd of parsed.commands) {
+    const exactOnly = setsGitConfig(cmd);
     const safeAssignments = cmd.assignments.every((a) => isSafeAssignment(a.raw));
     const argvForms = [formatCommand(cmd, { assignments: true, redirections: false })];
     const fullForms = [formatCommand(cmd, { assignments: true, redirections: true })];
@@ -131,6 +151,7 @@ export function checkBashAllow(line: string, rules: readonly CommandRule[], cwd:
     let writesCovered = false;
     for (const rule of rules) {
       if (cmd.words.length === 0) break;
+      if (exactOnly && rule.pattern.type !== 'exact') continue;
       // Only a rule that spells the redirection out covers the write it makes.
       if (rule.pattern.type === 'exact' && cmd.redirections.length > 0 && fullForms.some((f) => commandPatternMatches(rule.pattern, f))) {
         covered = true;
@@ -157,20 +178,19 @@ export function checkBashAllow(line: string, rules: readonly CommandRule[], cwd:
 }
 
 /**
- * Files that output redirections anywhere in the line (nested commands too)
- * would write, where they can be named before it runs. Deny rules for Edit are
- * checked on them, so `echo x > .env` meets `Edit(.env)` even when the line is
- * otherwise unreadable.
+ * Files that output redirections anywhere in the line would write, where they
+ * can be named before it runs: in subshells and `$(…)`, and in the scripts
+ * the line hands to a shell (`sh -c '…'`, here-documents). Deny rules for
+ * Edit are checked on them, so `echo x > .env` meets `Edit(.env)` even when
+ * the line is otherwise unreadable.
  */
-export function redirectionWrites(line: string, cwd: string, depth = 0): string[] {
-  const split = splitCommand(line);
+export function redirectionWrites(line: string, cwd: string): string[] {
   const out: string[] = [];
-  for (const cmd of split.commands) {
-    for (const r of cmd.redirections) {
+  for (const script of denyView(line).scripts) {
+    for (const r of readCommandLine(script).redirections) {
       const target = writeTarget(r, cwd, true);
       if (target.kind === 'path') out.push(target.path);
     }
   }
-  if (depth < 4) for (const inner of split.nested) out.push(...redirectionWrites(inner, cwd, depth + 1));
   return out;
 }

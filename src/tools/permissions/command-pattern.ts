@@ -1,6 +1,6 @@
 /** The command patterns inside `Bash(…)` rules. */
-import { splitCommand, type SimpleCommand } from './shell-split.ts';
 import { escapeRegExp } from '../../util/index.ts';
+import { readCommandLine, type SimpleCommand } from './shell-syntax.ts';
 
 /**
  * What goes inside `Bash(…)`. Claude Code's forms, all kept:
@@ -15,8 +15,6 @@ export type CommandPattern =
   | { type: 'any' }
   | {
       type: 'exact';
-      /** Canonical form of one simple command (see formatCommand), or the spaced-out text when it is not one. */
-      command: string;
       /** The whole text with whitespace runs collapsed, compared with a whole command line. */
       line: string;
     }
@@ -90,18 +88,32 @@ export function parseCommandPattern(spec: string): CommandPattern {
     return { type: 'wildcard', regex: new RegExp(`^${pieces.map(escapeRegExp).join('.*')}(?: .*)?$`, 's') };
   }
   const pieces = splitStars(text);
-  if (pieces.length === 1) {
-    const literal = pieces[0] ?? '';
-    const split = splitCommand(literal);
-    const single = split.hazards.length === 0 && split.commands.length === 1 ? split.commands[0] : undefined;
-    const command = single ? formatCommand(single, { assignments: true, redirections: true }) : literal;
-    return { type: 'exact', command, line: normalizeSpaces(literal) };
-  }
+  if (pieces.length === 1) return { type: 'exact', line: normalizeSpaces(pieces[0] ?? '') };
   // `ls *`: one trailing wildcard after a space is optional, so `ls` matches and `lsof` does not.
   if (pieces.length === 2 && (pieces[0] ?? '').endsWith(' ') && pieces[1] === '') {
     return { type: 'wildcard', regex: prefixRegex((pieces[0] ?? '').slice(0, -1)) };
   }
   return { type: 'wildcard', regex: new RegExp(`^${pieces.map(escapeRegExp).join('.*')}$`, 's') };
+}
+
+/**
+ * An exact rule's command in formatCommand's canonical spelling (`git log
+ * >out.txt` for `git log > out.txt`), or null when it is not one plain simple
+ * command. Worked out on first use, not when the rule is parsed: parsing a
+ * rule happens at start-up, and the bash grammar is loaded only for the first
+ * Bash permission check.
+ */
+const canonical = new WeakMap<CommandPattern, string | null>();
+
+function canonicalCommand(pattern: CommandPattern & { type: 'exact' }): string | null {
+  let known = canonical.get(pattern);
+  if (known === undefined) {
+    const parsed = readCommandLine(pattern.line);
+    const single = parsed.unsupported.length === 0 && parsed.commands.length === 1 ? parsed.commands[0] : undefined;
+    known = single ? formatCommand(single, { assignments: true, redirections: true }) : null;
+    canonical.set(pattern, known);
+  }
+  return known;
 }
 
 /** Does `pattern` match one form of a command (a simple command's canonical text)? */
@@ -110,7 +122,7 @@ export function commandPatternMatches(pattern: CommandPattern, text: string): bo
     case 'any':
       return true;
     case 'exact':
-      return pattern.command === text || pattern.line === text;
+      return pattern.line === text || canonicalCommand(pattern) === text;
     case 'wildcard':
       return pattern.regex.test(text);
   }

@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import { isWithin } from '../../util/index.ts';
 import { checkBashAllow, type CommandRule } from './bash-allow.ts';
 import { denyView } from './bash-deny.ts';
+import { loadShellParser } from './bash-parser.ts';
+import { normalizeSpaces } from './command-pattern.ts';
 import type { PathBases } from './path-pattern.ts';
 import {
   allowRuleCoversPath,
@@ -15,7 +17,7 @@ import {
   type PermissionCall,
 } from './rule-match.ts';
 import type { Rule } from './rule.ts';
-import { commandRules, folderRule, pathRule } from './suggest.ts';
+import { commandRules, escapeCommandSpec, folderRule, pathRule } from './suggest.ts';
 
 /** `dontAsk`: whatever would be asked is denied instead (for unattended runs that must never wait). */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
@@ -106,6 +108,16 @@ function insideRoots(roots: readonly string[], p: string): boolean {
 
 function unique(items: (string | null)[]): string[] {
   return [...new Set(items.filter((i): i is string => i !== null))];
+}
+
+/**
+ * Loads what deciding `call` needs: the bash grammar, for a Bash call (the
+ * first one waits about 0.1 s for it). Await it before decidePermission,
+ * ruleForCall, unmatchableReason or denialHint on a Bash call; they are
+ * synchronous and throw if the grammar is missing.
+ */
+export async function preparePermissionCheck(call: PermissionCall): Promise<void> {
+  if (callRuleName(call) === 'Bash') await loadShellParser();
 }
 
 /**
@@ -283,12 +295,21 @@ function decideSandboxedBash(call: PermissionCall, line: string, policy: Permiss
     case 'dontAsk':
       break;
   }
+  // "Always" on a sandbox: "off" request stores the exact command line (permission-gate.ts), as Claude Code and
+  // Codex remember an approved unsandboxed command: that rule runs it unsandboxed again without asking. Only an
+  // exact rule for the whole line does; a prefix rule (`Bash(npm test:*)`) keeps meaning workspace-write.
+  if (requested === 'off') {
+    const whole = normalizeSpaces(line);
+    const exact = policy.allow.find((r) => r.type === 'command' && r.pattern.type === 'exact' && r.pattern.line === whole);
+    if (exact) return allow('off', `allowed outside the sandbox by the rule "${exact.text}"`);
+  }
   // What an allow rule says about the command, by the same parsing as without the sandbox.
   const parsed = decideBash(call, line, { ...policy, mode: 'default' }, bases, []);
   if (requested !== 'off' && parsed.kind === 'allow') return allow('workspace-write', parsed.reason);
   if (requested === undefined) return allow('read-only', 'the read-only sandbox');
-  const rules = parsed.kind === 'ask' ? parsed.rules : [];
-  const broaderRules = parsed.kind === 'ask' ? parsed.broaderRules : [];
+  // For "off" the one rule that allows it again is the exact whole line (above); "always" stores that one.
+  const rules = requested === 'off' ? [`Bash(${escapeCommandSpec(normalizeSpaces(line))})`] : parsed.kind === 'ask' ? parsed.rules : [];
+  const broaderRules = requested !== 'off' && parsed.kind === 'ask' ? parsed.broaderRules : [];
   const what = requested === 'off' ? 'to run outside the OS sandbox' : 'write access to the working folder';
   return ask(`running ${command} asks for ${what}`, 'sandbox_grant', { rules, broaderRules, acceptEditsWouldAllow: requested === 'workspace-write', sandboxGrant: requested });
 }

@@ -1,23 +1,16 @@
 /**
- * The permission engine: Claude-Code-style rules, a bash splitter that keeps
+ * The permission engine: Claude-Code-style rules, a bash parser that keeps
  * chained commands from riding on one rule, and the decision for one call.
  */
 export { parseRule, parseRuleList, splitRuleList, PermissionRuleError, type Rule } from './rule.ts';
 export { canonicalRuleName } from './rule-names.ts';
-export {
-  splitCommand,
-  describeHazard,
-  type SplitCommand,
-  type SimpleCommand,
-  type ShellWord,
-  type Redirection,
-  type ShellHazard,
-} from './shell-split.ts';
+export { loadShellParser } from './bash-parser.ts';
 export { type CommandPattern } from './command-pattern.ts';
 export { type PathPattern } from './path-pattern.ts';
 export { deniedOutright, type PermissionCall } from './rule-match.ts';
 export {
   decidePermission,
+  preparePermissionCheck,
   PERMISSION_MODES,
   type PermissionMode,
   type PermissionPolicy,

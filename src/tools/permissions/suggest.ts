@@ -2,10 +2,11 @@
 import { homedir } from 'node:os';
 import { dirname, relative, sep } from 'node:path';
 import { isWithin } from '../../util/index.ts';
-import { describeHazard, splitCommand, type SimpleCommand } from './shell-split.ts';
+import { setsGitConfig } from './bash-allow.ts';
 import { formatCommand, normalizeSpaces } from './command-pattern.ts';
 import type { PathBases } from './path-pattern.ts';
 import { callPaths, callRuleName, hostOf, type PermissionCall } from './rule-match.ts';
+import { readCommandLine, type SimpleCommand } from './shell-syntax.ts';
 
 /**
  * Rules to offer: what "allow always" stores, and what denial hints quote.
@@ -94,23 +95,24 @@ export function folderRule(ruleName: string, paths: readonly string[], bases: Pa
 export function commandRules(cmd: SimpleCommand): { exact: string; prefix: string | null } {
   const text = formatCommand(cmd, { assignments: true, redirections: true });
   const exact = `Bash(${escapeCommandSpec(text)})`;
-  const prefix = cmd.assignments.length === 0 ? commandPrefix(cmd) : null;
+  // No prefix rule covers `git -c …` (bash-allow.ts), so none is offered.
+  const prefix = cmd.assignments.length === 0 && !setsGitConfig(cmd) ? commandPrefix(cmd) : null;
   return { exact, prefix: prefix === null ? null : `Bash(${escapeCommandSpec(prefix)}:*)` };
 }
 
 /** Why no rule can pre-approve this command line, or null when one can. */
 export function unmatchableReason(line: string): string | null {
-  const split = splitCommand(line);
-  const first = split.hazards[0];
-  if (first !== undefined) return `it uses ${describeHazard(first)}`;
-  const dynamic = split.commands.find((c) => c.words[0]?.expands);
+  const parsed = readCommandLine(line);
+  const first = parsed.unsupported[0];
+  if (first !== undefined) return `it uses ${first}`;
+  const dynamic = parsed.commands.find((c) => c.words[0]?.expands);
   return dynamic ? `its command name ${dynamic.words[0]?.raw ?? ''} is only known when it runs` : null;
 }
 
 function bashRule(line: string): string {
-  const split = splitCommand(line);
-  const only = split.commands.length === 1 ? split.commands[0] : undefined;
-  if (only && split.hazards.length === 0 && !only.words[0]?.expands) {
+  const parsed = readCommandLine(line);
+  const only = parsed.commands.length === 1 ? parsed.commands[0] : undefined;
+  if (only && parsed.unsupported.length === 0 && !only.words[0]?.expands) {
     const { exact, prefix } = commandRules(only);
     const name = only.words[0]?.value ?? '';
     return prefix !== null && !RISKY.has(name) && only.redirections.length === 0 ? prefix : exact;

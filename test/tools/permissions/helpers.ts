@@ -1,5 +1,8 @@
 import type { Access, Effect } from '../../../src/tools/index.ts';
-import { parseRuleList, type PermissionCall, type PermissionMode, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
+import { loadShellParser, parseRuleList, type PermissionCall, type PermissionMode, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
+
+// Bash decisions are synchronous once the grammar is loaded; the agent awaits preparePermissionCheck, the tests load it here.
+await loadShellParser();
 
 export const PROJECT = '/work/proj';
 export const HOME = '/home/ada';

@@ -23,7 +23,7 @@ describe('parseRule', () => {
       type: 'command',
       text: 'Bash(git  status)',
       ruleName: 'Bash',
-      pattern: { type: 'exact', command: 'git status', line: 'git status' },
+      pattern: { type: 'exact', line: 'git status' },
     });
     const prefix = parseRule('Bash(npm test:*)');
     expect(prefix.type === 'command' && prefix.pattern.type).toBe('wildcard');
@@ -57,7 +57,7 @@ describe('parseRule', () => {
 
   test('escaped parentheses and nested balanced ones are kept', () => {
     const r = parseRule('Bash(echo \\(hi\\))');
-    expect(r.type === 'command' && r.pattern).toEqual({ type: 'exact', command: 'echo (hi)', line: 'echo (hi)' });
+    expect(r.type === 'command' && r.pattern).toEqual({ type: 'exact', line: 'echo (hi)' });
     expect(parseRule('Skill(a(b))').text).toBe('Skill(a(b))');
   });
 
