@@ -17,5 +17,6 @@ BUILD_PACKAGES=(rustc cargo libstd-rust-dev-wasm32)
 SANDBOX_PACKAGES=(bubblewrap socat)
 # Tests also drive real git repositories and the TUI in tmux, build C test components, and check the
 # bundled tools against Python's results (python3 with the zone database in tzdata), and Read's documents
-# against pdftotext (poppler-utils) and file, and string_transform against Unicode's GraphemeBreakTest.txt (unicode-data).
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file unicode-data)
+# against pdftotext (poppler-utils) and file, and string_transform against Unicode's GraphemeBreakTest.txt (unicode-data);
+# the OS sandbox is tried with busybox's own applets (busybox), which no command parser recognises.
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file unicode-data busybox)

@@ -1,6 +1,6 @@
 /** The permission gate: rules and mode decide a call, or the front end is asked once. */
 import type { AnyTool, CallIntent, PermissionPolicy, Rule, SandboxGrant } from '../tools/index.ts';
-import { decidePermission, denialHint, parseRuleList, ruleForCall, unmatchableReason } from '../tools/index.ts';
+import { decidePermission, denialHint, describeGrant, parseRuleList, preparePermissionCheck, ruleForCall, unmatchableReason } from '../tools/index.ts';
 import { newId } from '../util/index.ts';
 import type { AgentEvent, PermissionDecision } from './events.ts';
 
@@ -20,8 +20,20 @@ export type AskPermission = (
   signal?: AbortSignal,
 ) => Promise<PermissionDecision>;
 
-/** Persists an "allow always" answer as a rule (the TUI writes it to .moat/config.toml or the user config). */
-export type RememberRule = (rule: string, scope: 'project' | 'user') => void;
+/**
+ * Where an "allow always" answer is kept: `local`, the project's own file
+ * that is not shared; `project`, the project's shared settings; `user`, the
+ * user's; `session`, nowhere (this session only).
+ */
+export type RememberScope = 'local' | 'project' | 'user' | 'session';
+
+/**
+ * Persists an "allow always" answer as a rule. Each front end knows its files:
+ * the TUI writes `.moat/config.toml` or the user config, stream-json input
+ * Claude Code's `.claude/settings.local.json`, `.claude/settings.json` or
+ * `~/.claude/settings.json`.
+ */
+export type RememberRule = (rule: string, scope: Exclude<RememberScope, 'session'>) => void;
 
 export type GateResult =
   /** `updatedInput`: the person (an SDK program) changed the input; the caller validates and runs that instead. */
@@ -52,7 +64,7 @@ export interface GateDeps {
    * (the next call sees it) and the front end may persist it. The settings'
    * allow list is never mutated.
    */
-  grant: (rule: Rule, text: string, scope: 'project' | 'user' | 'session') => void;
+  grant: (rule: Rule, text: string, scope: RememberScope) => void;
   /** Called before a dialog opens, so that running calls finish first: nothing runs while the user decides. */
   beforeAsk: () => Promise<void>;
   signal: AbortSignal;
@@ -66,6 +78,8 @@ export interface GateDeps {
 export async function checkPermission({ tool, input, intent, toolUseId, hookDecision, approvalPreview }: GateCall, deps: GateDeps): Promise<GateResult> {
   const { policy } = deps;
   const call = { toolName: tool.name, effect: tool.effect, intent };
+  // The shell grammar loads on the first Bash call, never at start-up.
+  await preparePermissionCheck(call);
   const decision = decidePermission(call, policy);
   // What a person (or a hook) approves for a sandboxed command is the grant it asked for.
   const asked: { sandbox?: SandboxGrant } =
@@ -92,8 +106,12 @@ export async function checkPermission({ tool, input, intent, toolUseId, hookDeci
       const preview = approvalPreview === undefined ? undefined : await approvalPreview().catch(() => undefined);
       const request = { requestId, toolUseId, toolName: tool.name, input, intent: preview === undefined ? intent : { ...intent, preview } };
       const rememberable = !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
-      const suggested = rememberable ? ruleForCall(call, policy.projectRoot, policy.home) : undefined;
-      deps.emit({ type: 'permission_request', ...request, ...(suggested === undefined ? {} : { rule: suggested }) });
+      // Running outside the sandbox is remembered for exactly this command line, the one rule decide.ts lets lift it.
+      const offRule = decision.kind === 'ask' && decision.sandboxGrant === 'off' ? decision.rules[0] : undefined;
+      const suggested = rememberable ? (offRule ?? ruleForCall(call, policy.projectRoot, policy.home)) : undefined;
+      // What approving adds, in the sandbox's own words, so the dialog can say exactly that.
+      const grant = asked.sandbox === undefined ? undefined : { level: asked.sandbox, text: describeGrant(asked.sandbox, policy.roots) };
+      deps.emit({ type: 'permission_request', ...request, ...(suggested === undefined ? {} : { rule: suggested }), ...(grant === undefined ? {} : { grant }) });
       const answer = await deps.ask(request, deps.signal);
       deps.emit({ type: 'permission_resolved', requestId, decision: answer });
       if (answer.behavior === 'deny') {

@@ -3,8 +3,9 @@ import { homedir, tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/index.ts';
 import { builtinDenyRead, DEFAULT_SCRUB_ENV, sandboxSupport } from '../sandbox/index.ts';
-import { parseRuleList, processGrants, processSandboxSettings, type ProcessSandboxSettings } from '../tools/index.ts';
+import { parseRuleList, processGrants, type ProcessSandboxSettings } from '../tools/index.ts';
 import { EXIT } from './exit-codes.ts';
+import { sandboxSettingsFrom } from './os-sandbox-setup.ts';
 import { out } from './write-out.ts';
 
 export const sandboxCommands = {
@@ -14,10 +15,10 @@ export const sandboxCommands = {
     const loaded = loadConfig({ cwd, env });
     const home = env.HOME || homedir();
     const rules = { allow: parseRuleList(loaded.config.permissions.allow), deny: parseRuleList(loaded.config.permissions.deny) };
-    const settings = processSandboxSettings(loaded.osSandbox, rules, { projectRoot: loaded.projectRoot, home }, env);
+    const settings = sandboxSettingsFrom(loaded, rules, home, env);
     const support = settings.mode === 'off' ? undefined : sandboxSupport(env);
     const roots = [cwd, ...loaded.config.addDirs];
-    const report = statusReport(settings, support, roots, env);
+    const report = statusReport(settings, support, roots, cwd, env);
     out(opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
     return Promise.resolve(EXIT.ok);
   },
@@ -34,12 +35,14 @@ interface StatusReport {
   denyRead: string[];
   denyWrite: string[];
   denyNetwork: string[];
+  unixSockets: string[];
   scrubEnv: string[];
 }
 
-function statusReport(settings: ProcessSandboxSettings, support: ReturnType<typeof sandboxSupport> | undefined, roots: string[], env: NodeJS.ProcessEnv): StatusReport {
-  const ro = processGrants('read-only', settings, roots);
-  const ww = processGrants('workspace-write', settings, roots);
+function statusReport(settings: ProcessSandboxSettings, support: ReturnType<typeof sandboxSupport> | undefined, roots: string[], cwd: string, env: NodeJS.ProcessEnv): StatusReport {
+  const ro = processGrants('read-only', settings, roots, cwd);
+  // The deny rules as they are resolved for a command started here, now.
+  const ww = processGrants('workspace-write', settings, roots, cwd);
   const reason = settings.mode === 'off' ? '[sandbox] mode = "off"' : support?.available === true ? undefined : support?.reason;
   return {
     working: support?.available === true,
@@ -49,9 +52,10 @@ function statusReport(settings: ProcessSandboxSettings, support: ReturnType<type
     ...(support?.socat === undefined ? {} : { socat: support.socat }),
     readOnly: { write: [...ro.allowWrite, tmpdir()], network: ro.allowNetwork },
     workspaceWrite: { write: [...ww.allowWrite, tmpdir()], network: ww.allowNetwork },
-    denyRead: [...builtinDenyRead(env), ...settings.denyRead],
-    denyWrite: settings.denyWrite,
+    denyRead: [...builtinDenyRead(env), ...ww.denyRead],
+    denyWrite: ww.denyWrite,
     denyNetwork: settings.denyNetwork,
+    unixSockets: ww.allowUnixSockets,
     scrubEnv: settings.scrubEnv.length > 0 ? settings.scrubEnv : [...DEFAULT_SCRUB_ENV],
   };
 }
@@ -75,8 +79,8 @@ export function formatStatus(r: StatusReport): string {
     `  network: ${list(r.workspaceWrite.network, 'none')}${r.denyNetwork.length > 0 ? ` (never: ${r.denyNetwork.join(', ')})` : ''}`,
     'always:',
     `  unreadable:   ${list(r.denyRead, 'nothing')}`,
-    `  read-only:    git hooks and config, .claude settings, .moat, .mcp.json in each writable folder${r.denyWrite.length > 0 ? `; ${r.denyWrite.join(', ')}` : ''}`,
-    `  Unix sockets: none; processes cannot see or signal moat (own PID namespace); they end with their call`,
+    `  read-only:    git hooks and config, .claude settings, .moat, .mcp.json in each writable folder, also before they exist${r.denyWrite.length > 0 ? `; ${r.denyWrite.join(', ')}` : ''}`,
+    `  Unix sockets: ${r.unixSockets.length === 0 ? 'none' : `with workspace-write, any (Linux cannot filter them by path; allowed: ${r.unixSockets.join(', ')})`}; processes cannot see or signal moat (own PID namespace); they end with their call`,
     `  environment:  provider API keys removed, and ${r.scrubEnv.join(', ')}`,
     '',
   ].join('\n');

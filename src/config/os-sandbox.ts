@@ -25,6 +25,8 @@ export interface OsSandboxConfig {
   /** Host patterns. */
   allowNetwork: string[];
   denyNetwork: string[];
+  /** Absolute paths of Unix sockets (`[sandbox.network] allow_unix_sockets`). */
+  allowUnixSockets: string[];
 }
 
 interface SandboxLayer {
@@ -37,7 +39,7 @@ interface SandboxLayer {
 const STRICTNESS: Record<OsSandboxMode, number> = { off: 0, auto: 1, required: 2 };
 
 export function mergeOsSandbox(layers: readonly SandboxLayer[], env: Env): OsSandboxConfig {
-  const out: OsSandboxConfig = { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [] };
+  const out: OsSandboxConfig = { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [] };
   const add = (list: string[], items: readonly string[] | undefined, abs: (s: string) => string = (s) => s): void => {
     for (const item of items ?? []) {
       const v = abs(item);
@@ -58,6 +60,7 @@ export function mergeOsSandbox(layers: readonly SandboxLayer[], env: Env): OsSan
     if (project) {
       if ((s.filesystem?.allow_write ?? []).length > 0) throw layer.fail(['sandbox', 'filesystem', 'allow_write'], 'a project cannot grant write access; set it in the user config');
       if ((s.network?.allow ?? []).length > 0) throw layer.fail(['sandbox', 'network', 'allow'], 'a project cannot grant network access; set it in the user config');
+      if ((s.network?.allow_unix_sockets ?? []).length > 0) throw layer.fail(['sandbox', 'network', 'allow_unix_sockets'], 'a project cannot grant Unix sockets; set it in the user config');
       add(out.scrubEnvExtra, s.scrub_env);
     } else if (s.scrub_env !== undefined) {
       out.scrubEnv = [...s.scrub_env];
@@ -67,6 +70,7 @@ export function mergeOsSandbox(layers: readonly SandboxLayer[], env: Env): OsSan
     add(out.denyWrite, s.filesystem?.deny_write, path);
     add(out.allowNetwork, s.network?.allow);
     add(out.denyNetwork, s.network?.deny);
+    add(out.allowUnixSockets, s.network?.allow_unix_sockets, path);
   }
   return out;
 }

@@ -39,8 +39,9 @@ async function prepare(command: string, o: HookProcessOptions): Promise<Sandboxe
   const s = o.processSandbox;
   const env = { ...process.env, ...o.env };
   const level = o.level ?? 'workspace-write';
+  if (level === 'off' && s?.mode === 'required') throw new Error('[sandbox] mode = "required": a command cannot run outside the sandbox, even when approved');
   if (s === undefined || s.mode === 'off' || level === 'off') return prepareCommand(['bash', '-c', command], { cwd: o.cwd, env, grants: processGrants('read-only', { ...OFF, scrubEnv: s?.scrubEnv ?? OFF.scrubEnv }, []), mode: 'off' });
-  return prepareCommand(['bash', '-c', command], { cwd: o.cwd, env, grants: processGrants(level, s, o.roots), mode: s.mode, scrubEnv: s.scrubEnv, level });
+  return prepareCommand(['bash', '-c', command], { cwd: o.cwd, env, grants: processGrants(level, s, o.roots, o.cwd), mode: s.mode, scrubEnv: s.scrubEnv, level });
 }
 
 const OFF: ProcessSandboxSettings = {

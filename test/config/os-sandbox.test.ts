@@ -39,6 +39,7 @@ describe('[sandbox] for processes', () => {
         'deny_read = ["~/secrets"]',
         '[sandbox.network]',
         'allow = ["pypi.org", "*.pythonhosted.org"]',
+        'allow_unix_sockets = ["~/.docker/run/docker.sock"]',
         '',
       ].join('\n'),
     );
@@ -52,6 +53,7 @@ describe('[sandbox] for processes', () => {
       denyWrite: [join(w.repo, 'generated')],
       allowNetwork: ['pypi.org', '*.pythonhosted.org'],
       denyNetwork: ['evil.example'],
+      allowUnixSockets: [join(w.home, '.docker/run/docker.sock')],
     });
   });
 
@@ -68,6 +70,10 @@ describe('[sandbox] for processes', () => {
     write(w.projectFile, '[sandbox.network]\nallow = ["*.example.com"]\n');
     expect(failure(() => loadConfig({ cwd: w.repo, env: w.env }))).toBe(
       '.moat/config.toml:2: sandbox.network.allow: a project cannot grant network access; set it in the user config',
+    );
+    write(w.projectFile, '[sandbox.network]\nallow_unix_sockets = ["/run/docker.sock"]\n');
+    expect(failure(() => loadConfig({ cwd: w.repo, env: w.env }))).toBe(
+      '.moat/config.toml:2: sandbox.network.allow_unix_sockets: a project cannot grant Unix sockets; set it in the user config',
     );
   });
 

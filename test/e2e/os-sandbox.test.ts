@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { MOAT_BIN, MOAT_TEST_BIN, makeSandbox, runMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
 import { removeLater, tempDir } from '../support/temp.ts';
 
 let server: FakeAnthropic;
@@ -39,13 +39,26 @@ beforeEach(() => {
 
 type Wire = { messages: { content: { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean }[] }[] };
 
-/** Runs the commands as one message of Bash calls (workspace-write: the most a prompt-free grant gives) and returns each result's text. */
-async function attempt(commands: string[], extra: string[] = []): Promise<{ code: number | null; results: string[] }> {
+interface AttemptOptions {
+  /** The test build, which reads MOAT_TEST_* switches (dist/moat has none). */
+  testBuild?: boolean;
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs the commands as one message of Bash calls (workspace-write: the most a
+ * prompt-free grant gives) and returns each result's text. moat is started
+ * through a shell that exports its own PID as MOAT_PID and then becomes moat
+ * (exec keeps the PID), so a command can aim at the real moat process.
+ */
+async function attempt(commands: string[], extra: string[] = [], o: AttemptOptions = {}): Promise<{ code: number | null; results: string[] }> {
   server.requests.length = 0;
   let r = reply();
   commands.forEach((command, i) => (r = r.toolUse('Bash', { command, sandbox: 'workspace-write' }, { id: `toolu_${i}` })));
   server.script(r.stop('tool_use'), reply().text('done'));
-  const run = await runMoat(['-p', 'go', '--permission-mode', 'acceptEdits', ...extra], { cwd: sb.cwd, env: sb.env, bin: MOAT_BIN });
+  const bin = o.testBuild === true ? MOAT_TEST_BIN : MOAT_BIN;
+  const args = ['-c', 'export MOAT_PID=$$; exec "$0" "$@"', bin, '-p', 'go', '--permission-mode', 'acceptEdits', ...extra];
+  const run = await runMoat(args, { cwd: sb.cwd, env: { ...sb.env, ...o.env }, bin: '/bin/bash' });
   expect(run.stdout).toBe('done\n');
   const last = (server.requests[1]!.body as Wire).messages.at(-1)!.content.filter((c) => c.type === 'tool_result');
   const byId = new Map(last.map((c) => [c.tool_use_id, typeof c.content === 'string' ? c.content : JSON.stringify(c.content)]));
@@ -84,6 +97,7 @@ describe('escapes are refused by the OS and reported to the model; moat finishes
         `python3 -c "print(open('.env').read())"`,
         "sh -c -- 'cat .env'",
         'cat .en?',
+        'busybox cat .env',
       ],
       ['--settings', JSON.stringify({ permissions: { deny: ['Read(.env)'] } })],
     );
@@ -96,29 +110,50 @@ describe('escapes are refused by the OS and reported to the model; moat finishes
     for (const r of results.slice(1)) expect(r).not.toContain('SECRET');
   });
 
-  test('no network except through the allow list: loopback, the metadata address, a private address, a Unix socket', async () => {
+  test('no network except through the allow list: loopback, the metadata address, a private address', async () => {
     const port = new URL(server.url).port;
     const { results } = await attempt([
       `curl -sS -m 5 http://127.0.0.1:${port}/v1/messages -o /dev/null -w '%{http_code}'`,
       'curl -sS -m 5 http://169.254.169.254/latest/meta-data/ -o /dev/null',
       'curl -sS -m 5 http://10.0.0.1/ -o /dev/null',
-      `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('/run/docker.sock')"`,
     ]);
     expect(results[0]).not.toMatch(/^200/);
-    for (const r of results) expect(r).toMatch(/Exit code [1-9]|refused|denied|not permitted|Could not resolve|Failed to connect|Permission denied|No such file/i);
+    for (const r of results) expect(r).toMatch(/Exit code [1-9]/);
+    // No proxy to report which connection failed: the model is told the command had no network, and how to get it.
+    for (const r of results) expect(r).toContain('no host is in [sandbox.network] allow');
     // The model server saw only moat's own two requests, never the sandboxed curl.
     expect(server.requests).toHaveLength(2);
+  });
+
+  test('a listening Unix socket cannot be reached', async () => {
+    const path = join(outsideTemp('moat-sock-'), 'agent.sock');
+    let connections = 0;
+    const listener = Bun.listen({ unix: path, socket: { open: () => void connections++, data: () => {} } });
+    try {
+      // The socket works from outside the sandbox.
+      expect(Bun.spawnSync(['python3', '-c', `import socket; s=socket.socket(socket.AF_UNIX); s.connect('${path}'); print('connected')`]).stdout.toString()).toBe('connected\n');
+      await waitUntil(() => connections === 1, 5000, 'the listener to see the outside connection');
+      const { results } = await attempt([`python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${path}'); print('connected')"`]);
+      expect(results[0]).toContain('Operation not permitted');
+      expect(results[0]).not.toContain('connected\n');
+      expect(connections).toBe(1);
+    } finally {
+      listener.stop(true);
+    }
   });
 
   test('the provider key is not in the environment, moat cannot be killed from inside, and nothing keeps running', async () => {
     const marker = `moat-sbx-${Date.now()}`;
     const { code, results } = await attempt([
       'echo "key=[$ANTHROPIC_API_KEY]"',
-      'kill -9 $PPID; ps -eo pid,comm | wc -l',
+      // moat's real PID (MOAT_PID, see attempt): outside the command's PID namespace, so there is no such process to signal.
+      'echo "moat=$MOAT_PID"; kill -9 "$MOAT_PID"; kill -STOP "$MOAT_PID"; echo survived',
       `(exec -a ${marker} sleep 300) & echo started`,
     ]);
     expect(code).toBe(0);
     expect(results[0]).toContain('key=[]');
+    expect(results[1]).toMatch(/moat=\d+/);
+    expect(results[1]).toContain('No such process');
     expect(Bun.spawnSync(['pgrep', '-f', marker]).exitCode).toBe(1);
   });
 });
@@ -132,6 +167,64 @@ describe('inside the grants, work goes on', () => {
     expect(results[1]).toContain('tmp');
     expect(results[2]).toContain('made.txt');
     expect(results[3]).not.toContain('Exit code');
+  });
+
+  test('a build and its tests run in the repository', async () => {
+    writeFileSync(join(sb.cwd, 'hello.c'), '#include <stdio.h>\nint main(void) { puts("hello from the build"); return 0; }\n');
+    writeFileSync(join(sb.cwd, 'Makefile'), 'hello: hello.c\n\tcc -o hello hello.c\n\ntest: hello\n\t./hello | grep -q "hello from the build" && echo tests-passed\n');
+    const { results } = await attempt(['make test']);
+    expect(results[0]).toContain('tests-passed');
+    expect(existsSync(join(sb.cwd, 'hello'))).toBe(true);
+  });
+});
+
+describe('[sandbox.network] allow: through the proxy', () => {
+  let origin: ReturnType<typeof Bun.serve>;
+  beforeAll(() => {
+    origin = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('fetched through the proxy\n') });
+  });
+  afterAll(async () => {
+    await origin.stop(true);
+  });
+
+  function allow(...hosts: string[]): void {
+    mkdirSync(join(sb.home, '.config', 'moat'), { recursive: true });
+    writeFileSync(join(sb.home, '.config', 'moat', 'config.toml'), `[sandbox.network]\nallow = ${JSON.stringify(hosts)}\n`);
+  }
+
+  test('an allowed loopback test host is fetched; a host not on the list is refused with a clear message', async () => {
+    const host = `http://127.0.0.1:${origin.port}`;
+    allow(host);
+    const { results } = await attempt([`curl -sS -m 10 ${host}/hello`, 'curl -sS -m 10 http://not-on-the-list.example/'], [], { testBuild: true, env: { MOAT_TEST_ALLOW_PRIVATE_NETWORK: '1' } });
+    expect(results[0]).toContain('fetched through the proxy');
+    expect(results[0]).not.toContain('Exit code');
+    expect(results[1]).toContain('connection to not-on-the-list.example:80 refused: not in [sandbox.network] allow');
+    expect(results[1]).toContain('ask the user to add the host to [sandbox.network] allow');
+  });
+
+  test('a name that resolves to a private address is refused, even when allowed by name', async () => {
+    const host = `http://localhost:${origin.port}`;
+    allow(host);
+    // The shipped binary: no switch lets a granted name reach loopback.
+    const { results } = await attempt([`curl -sS -m 10 ${host}/hello`]);
+    expect(results[0]).not.toContain('fetched through the proxy');
+    expect(results[0]).toContain(`connection to localhost (127.0.0.1):${origin.port} refused: it is`);
+  });
+});
+
+describe('moat sandbox status', () => {
+  test('says that it works, with bubblewrap, and the policy a command gets', async () => {
+    mkdirSync(join(sb.home, '.config', 'moat'), { recursive: true });
+    writeFileSync(join(sb.home, '.config', 'moat', 'config.toml'), '[permissions]\ndeny = ["Edit(.env)"]\n\n[sandbox.network]\nallow = ["pypi.org"]\n');
+    const run = await runMoat(['sandbox', 'status'], { cwd: sb.cwd, env: sb.env, bin: MOAT_BIN });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^OS sandbox: on \(mode auto; bubblewrap \/\S+bwrap, socat \/\S+socat\)\n/);
+    expect(run.stdout).toContain(`  write:   ${sb.cwd}, /tmp`);
+    expect(run.stdout).toContain('  network: pypi.org');
+    expect(run.stdout).toContain(join(sb.home, '.ssh'));
+    // The deny rule as a command here gets it: the .env that does not exist yet is made uncreatable too.
+    expect(run.stdout).toMatch(new RegExp(`read-only: .*${join(sb.cwd, '.env')}`));
+    expect(run.stdout).toContain('OPENROUTER_API_KEY');
   });
 });
 

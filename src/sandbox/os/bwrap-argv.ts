@@ -1,22 +1,20 @@
 /**
  * The bubblewrap command line for one sandboxed process: the whole filesystem
  * read-only, the writable roots bound read-write, protected and denied paths
- * re-mounted read-only inside them, denied reads masked by unreadable mounts,
- * fresh user/PID/network/IPC namespaces, all capabilities dropped, and the
- * child tied to the parent's life.
+ * re-mounted read-only inside them (or, absent, made uncreatable), denied
+ * reads masked by unreadable mounts, fresh user/PID/network/IPC namespaces,
+ * all capabilities dropped, and the child tied to the parent's life.
  */
-import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import type { MountPlan } from './mount-plan.ts';
 
 export interface BwrapPlan {
   bwrap: string;
   cwd: string;
   /** Real, existing directories (or files) the process may write. */
   writeRoots: string[];
-  /** Absolute paths re-mounted read-only (inside a write root). */
-  denyWrite: string[];
-  /** Absolute paths masked: unreadable and unwritable. */
-  denyRead: string[];
+  /** What keeps the deny lists inside and around the writable roots (mount-plan.ts). */
+  mounts: MountPlan;
   /** An existing mode-000 file that denied files are masked with. */
   deniedFile: string;
   /** Variables bubblewrap sets inside (after the environment the process is spawned with). */
@@ -27,50 +25,22 @@ export interface BwrapPlan {
   capabilities: string[];
 }
 
-interface Existing {
-  path: string;
-  dir: boolean;
-}
-
-/** The path and, when a symlink leads elsewhere, its target too: a mask on the link alone would leave the target open. */
-function existingForms(path: string): Existing[] {
-  const out: Existing[] = [];
-  try {
-    const l = lstatSync(path);
-    if (!l.isSymbolicLink()) out.push({ path, dir: l.isDirectory() });
-    const real = realpathSync(path);
-    if (real !== path) out.push({ path: real, dir: statSync(real).isDirectory() });
-  } catch {
-    // Missing (or a dangling link): nothing there to read or to protect.
-  }
-  return out;
-}
-
-function under(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
-}
-
 export function bwrapArgv(plan: BwrapPlan, command: readonly string[]): string[] {
+  const { mounts } = plan;
   const args = [plan.bwrap, '--new-session', '--die-with-parent', '--unshare-all', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  // Pins first, so the writable roots bound next bury them: still mount points the kernel will not rename, never read-only in use.
+  for (const dir of mounts.pins) args.push('--ro-bind', dir, dir);
   for (const root of plan.writeRoots) args.push('--bind', root, root);
   // Read-only islands inside the writable roots; outside them everything is read-only already.
-  const seen = new Set<string>();
-  for (const p of plan.denyWrite) {
-    for (const e of existingForms(p)) {
-      if (seen.has(e.path) || !plan.writeRoots.some((r) => under(e.path, r))) continue;
-      seen.add(e.path);
-      args.push('--ro-bind', e.path, e.path);
-    }
-  }
+  for (const p of mounts.readOnly) args.push('--ro-bind', p, p);
+  // Absent paths get an empty read-only folder, whether a file or a folder was denied: nothing can be created at or
+  // below it, and tools that list the tree skip it (git does not show or add an empty folder; a file mount point,
+  // regular or device, makes `git add -A` fail).
+  for (const p of mounts.placeholders) args.push('--perms', '0555', '--tmpfs', p, '--remount-ro', p);
   // Masks last, so a denied folder inside a writable root stays denied.
-  const masked = new Set<string>();
-  for (const p of plan.denyRead) {
-    for (const e of existingForms(p)) {
-      if (masked.has(e.path) || [...masked].some((m) => under(e.path, m))) continue;
-      masked.add(e.path);
-      if (e.dir) args.push('--perms', '0000', '--tmpfs', e.path, '--remount-ro', e.path);
-      else args.push('--ro-bind', plan.deniedFile, e.path);
-    }
+  for (const m of mounts.masks) {
+    if (m.dir) args.push('--perms', '0000', '--tmpfs', m.path, '--remount-ro', m.path);
+    else args.push('--ro-bind', plan.deniedFile, m.path);
   }
   for (const s of plan.bindSockets) args.push('--ro-bind', s, s);
   for (const [k, v] of Object.entries(plan.setEnv)) args.push('--setenv', k, v);
@@ -92,7 +62,3 @@ export function realRoots(paths: readonly string[]): string[] {
   return out;
 }
 
-/** The protected names resolved inside each root. */
-export function protectedPaths(roots: readonly string[], names: readonly string[]): string[] {
-  return roots.flatMap((r) => names.map((n) => join(r, n)));
-}

@@ -5,6 +5,7 @@
  * inside a writable root, because writing them would widen what runs next
  * (git hooks, project settings that grant permissions or start servers).
  */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
@@ -67,6 +68,16 @@ export const PROTECTED_IN_ROOT: readonly string[] = [
   '.moat',
   '.mcp.json',
 ];
+
+/**
+ * The protected paths of one writable root. Outside a repository `.git` is
+ * left alone: a mount there would keep `git init` from working, and a new
+ * repository's hooks are the command's own (the next command protects them).
+ */
+export function protectedIn(root: string): string[] {
+  const repo = existsSync(join(root, '.git'));
+  return PROTECTED_IN_ROOT.filter((name) => repo || !name.startsWith('.git/')).map((name) => join(root, name));
+}
 
 /** Outside the roots but still worth stating: moat's config (trust, rules) is never writable. */
 export function builtinDenyWrite(env: Env): string[] {

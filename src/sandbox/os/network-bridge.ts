@@ -41,6 +41,8 @@ export interface NetworkBridge {
   register(id: string, allow: readonly string[], deny: readonly string[], allowPrivate: boolean): void;
   /** Forget command `id` and return what its connections were refused. */
   release(id: string): SandboxViolation[];
+  /** Stop the proxies and remove their sockets; the next networkBridge() starts a new one. */
+  close(): void;
 }
 
 const commands = new Map<string, CommandNetwork>();
@@ -111,7 +113,8 @@ async function start(): Promise<NetworkBridge> {
   const socksServer = createServer((s) => socks.handleConnection(s));
   await listen(http, httpPath);
   await listen(socksServer, socksPath);
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const remove = (): void => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
   const relay = (port: number, path: string): string =>
     `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${path} >/dev/null 2>&1 &`;
   // Wait (at most ~0.5 s) until both relays listen: the namespace is new, so its TCP table holds only theirs.
@@ -143,6 +146,13 @@ async function start(): Promise<NetworkBridge> {
       const cmd = commands.get(id);
       commands.delete(id);
       return cmd === undefined ? [] : [...cmd.refused.values()];
+    },
+    close() {
+      http.close();
+      socksServer.close();
+      remove();
+      process.off('exit', remove);
+      started = undefined;
     },
   };
 }

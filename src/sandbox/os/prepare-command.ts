@@ -5,9 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { bwrapArgv, protectedPaths, realRoots } from './bwrap-argv.ts';
-import { builtinDenyRead, builtinDenyWrite, PROTECTED_IN_ROOT } from './deny-list.ts';
+import { bwrapArgv, realRoots } from './bwrap-argv.ts';
+import { builtinDenyRead, builtinDenyWrite, protectedIn } from './deny-list.ts';
 import { DEFAULT_SCRUB_ENV, scrubEnv } from './env-scrub.ts';
+import { linkedWorktreeGrants } from './git-worktree.ts';
+import { planMounts } from './mount-plan.ts';
+import { holdPlaceholders } from './placeholders.ts';
 import { applySeccompPath, deniedFilePath } from './seccomp-helper.ts';
 import { sandboxSupport } from './support.ts';
 import { SandboxUnavailableError, type PrepareOptions, type SandboxedCommand, type SandboxViolation } from './types.ts';
@@ -26,7 +29,8 @@ function unsandboxed(argv: string[], env: Record<string, string>, reason?: strin
   return { argv, env, sandboxed: false, ...(reason === undefined ? {} : { unavailableReason: reason }), finish: () => Promise.resolve([]) };
 }
 
-export async function prepareCommand(argv: string[], opts: PrepareOptions): Promise<SandboxedCommand> {
+/** `tempDir`: a private temp folder that is written instead of the system one (an MCP server's own; the caller makes and removes it). */
+export async function prepareCommand(argv: string[], opts: PrepareOptions & { tempDir?: string }): Promise<SandboxedCommand> {
   if (argv.length === 0) throw new SandboxUnavailableError('prepareCommand needs a command', 'bad-grant');
   const env = scrubEnv(opts.env, opts.scrubEnv ?? DEFAULT_SCRUB_ENV);
   if (opts.mode === 'off') return unsandboxed(argv, env);
@@ -37,10 +41,19 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions): Prom
     return unsandboxed(argv, env, reason);
   }
   const { grants } = opts;
-  const writeRoots = realRoots([...grants.allowWrite, tmpdir()]);
-  const projectRoots = writeRoots.filter((r) => r !== realRoots([tmpdir()])[0]);
-  const denyWrite = [...grants.denyWrite, ...protectedPaths(projectRoots, PROTECTED_IN_ROOT), ...builtinDenyWrite(opts.env)];
+  const temp = opts.tempDir ?? tmpdir();
+  const writeRoots = realRoots([...grants.allowWrite, temp]);
+  const projectRoots = writeRoots.filter((r) => r !== realRoots([temp])[0]);
+  const denyWrite = [...grants.denyWrite, ...projectRoots.flatMap(protectedIn), ...builtinDenyWrite(opts.env)];
+  // A linked worktree (a sub-agent's) keeps its git metadata outside itself: git add and commit need that much of it.
+  for (const root of projectRoots) {
+    const worktree = linkedWorktreeGrants(root);
+    if (worktree === undefined) continue;
+    for (const w of realRoots(worktree.write)) if (!writeRoots.includes(w)) writeRoots.push(w);
+    denyWrite.push(...worktree.deny);
+  }
   const denyRead = [...builtinDenyRead(opts.env), ...grants.denyRead];
+  const mounts = planMounts(writeRoots, denyWrite, denyRead);
   const id = randomBytes(12).toString('hex');
   const setEnv: Record<string, string> = { SRT_ALLOW_NESTED_USERNS: '0' };
   const bindSockets: string[] = [];
@@ -49,7 +62,7 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions): Prom
   // Network: none at all (a fresh namespace), unless hosts are granted; then only through the filtering proxy.
   // The runtime's modules load on the first sandboxed command, not at start-up (they cost ~60 ms and ~25 MB).
   const bridge = grants.allowNetwork.length > 0 ? await (await import('./network-bridge.ts')).networkBridge() : undefined;
-  const writes = seccomp === null ? undefined : await (await import('./write-monitor.ts')).watchWrites(id, writeRoots, denyWrite);
+  const writes = seccomp === null ? undefined : await (await import('./write-monitor.ts')).watchWrites(id, writeRoots, mounts.refused);
   if (writes !== undefined) {
     bindSockets.push(writes.socketPath);
     Object.assign(setEnv, writes.env);
@@ -63,7 +76,9 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions): Prom
     bridge.register(id, grants.allowNetwork, grants.denyNetwork, grants.allowPrivateNetwork === true);
   }
 
-  const full = bwrapArgv({ bwrap: support.bwrap, cwd: opts.cwd, writeRoots, denyWrite, denyRead, deniedFile: deniedFilePath(), setEnv, bindSockets, capabilities: await capabilities(seccomp !== null) }, inner);
+  const full = bwrapArgv({ bwrap: support.bwrap, cwd: opts.cwd, writeRoots, mounts, deniedFile: deniedFilePath(), setEnv, bindSockets, capabilities: await capabilities(seccomp !== null) }, inner);
+  // bubblewrap leaves an empty mount point on the host for each absent denied path: removed once no command uses it.
+  const releasePlaceholders = holdPlaceholders(mounts.placeholders);
   let finished: Promise<SandboxViolation[]> | undefined;
   return {
     argv: full,
@@ -74,6 +89,7 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions): Prom
         const found: SandboxViolation[] = [];
         if (writes !== undefined) found.push(...(await writes.done()));
         if (bridge !== undefined) found.push(...bridge.release(id));
+        releasePlaceholders();
         return found;
       })();
       return finished;

@@ -2,7 +2,9 @@
  * The sandbox runtime's seccomp loader (it blocks creating Unix and VM sockets
  * inside the sandbox). `bun build --compile` embeds it; the kernel cannot exec
  * a file inside the executable, so it is copied once to the cache folder,
- * under a name keyed by its hash, and run from there.
+ * under a name keyed by its hash, and run from there. scripts/build.ts embeds
+ * only the build machine's architecture's loader (the other one's import is
+ * an empty file) and compresses it; `readEmbedded` undoes that.
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import arm64 from '@anthropic-ai/sandbox-runtime/vendor/seccomp/arm64/apply-seccomp' with { type: 'file' };
 import x64 from '@anthropic-ai/sandbox-runtime/vendor/seccomp/x64/apply-seccomp' with { type: 'file' };
+import { readEmbedded } from '../embedded-file.ts';
 
 const EMBEDDED: Partial<Record<string, string>> = { x64, arm64 };
 
@@ -30,7 +33,8 @@ export function applySeccompPath(env: Readonly<Record<string, string | undefined
   if (extracted !== undefined) return extracted;
   const embedded = EMBEDDED[process.arch];
   if (embedded === undefined) return (extracted = null);
-  const bytes = readFileSync(embedded);
+  const bytes = readEmbedded(embedded);
+  if (bytes.length === 0) return (extracted = null); // not embedded in this build (another architecture's)
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const dir = join(cacheRoot(env), hash);
   const target = join(dir, 'apply-seccomp');

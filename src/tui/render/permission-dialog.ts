@@ -31,6 +31,11 @@ function whatHappens(req: PermissionRequest, call: ToolCallView | undefined, wid
     lines.push(...cmd.slice(0, Math.max(3, Math.floor(room / 2))).map((l) => `  ${k.bold(l)}`));
     if (cmd.length > Math.max(3, Math.floor(room / 2))) lines.push(k.dim(`  ${GLYPH.ellipsis} ${cmd.length - Math.floor(room / 2)} more lines`));
     if (typeof input.description === 'string') lines.push(k.dim(`  ${input.description}`));
+    // The grant approving adds: the user approves the sandbox around the command as much as the command.
+    if (req.grant) {
+      const grant = wrapText(`Runs ${req.grant.text}`, width - 2, '  ', '  ');
+      lines.push(...grant.map((l) => (req.grant?.level === 'off' ? k.red.bold(l) : k.yellow(l))));
+    }
   } else {
     lines.push(...wrapText(intent.summary, width - 2, '  ', '  '));
   }

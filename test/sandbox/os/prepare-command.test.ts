@@ -1,6 +1,6 @@
 // prepareCommand run for real under bubblewrap: what a sandboxed process can and cannot do.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareCommand, sandboxSupport, SandboxUnavailableError, type ProcessGrants, type SandboxViolation } from '../../../src/sandbox/index.ts';
 
@@ -113,6 +113,110 @@ describe.skipIf(!supported)('a sandboxed process', () => {
     await Bun.sleep(50);
     const ps = Bun.spawnSync(['pgrep', '-f', marker]);
     expect(ps.stdout.toString()).toBe('');
+  });
+});
+
+describe.skipIf(!supported)('denied paths that do not exist yet', () => {
+  /** A repository with a .git folder but none of the protected files, and nothing else. */
+  function freshRepo(name: string): string {
+    const dir = join(base, name);
+    mkdirSync(join(dir, '.git'), { recursive: true });
+    writeFileSync(join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    return dir;
+  }
+  const tree = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).sort();
+
+  test('cannot be created: .mcp.json, .claude/settings.json, .git/config, .git/hooks/pre-commit, a write-denied .env; nothing is left behind', async () => {
+    const dir = freshRepo('fresh');
+    const r = await run(
+      [
+        'echo x > .mcp.json',
+        'mkdir -p .claude && echo x > .claude/settings.json',
+        'echo x > .git/config',
+        'mkdir -p .git/hooks; echo x > .git/hooks/pre-commit',
+        'echo x > .env',
+        'echo ok > fine.txt && echo wrote-fine',
+      ].join('; '),
+      grants({ allowWrite: [dir], denyWrite: [join(dir, '.env')] }),
+      {},
+      dir,
+    );
+    expect(r.output).toContain('wrote-fine');
+    expect(r.output.match(/Read-only file system|Permission denied|Is a directory/g)?.length).toBeGreaterThanOrEqual(5);
+    // Only what the command was allowed to make, and the mount points bubblewrap needed are gone again.
+    expect(tree(dir)).toEqual(['.git', join('.git', 'HEAD'), 'fine.txt']);
+    const targets = r.violations.map((v) => v.target);
+    for (const p of ['.mcp.json', '.claude', '.git/config', '.git/hooks', '.env']) expect(targets).toContain(join(dir, p));
+  });
+
+  test('the folder around a protected path cannot be renamed away to make a new one', async () => {
+    const dir = freshRepo('renamed');
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude', 'settings.json'), '{}\n');
+    const r = await run('mv .git .git-old; mv .claude .claude-old; mkdir -p .git/hooks .claude; echo evil > .git/hooks/pre-commit; echo evil > .claude/settings.json; echo done', grants({ allowWrite: [dir] }), {}, dir);
+    expect(r.output).toContain('Device or resource busy');
+    expect(existsSync(join(dir, '.git-old'))).toBe(false);
+    expect(existsSync(join(dir, '.claude-old'))).toBe(false);
+    expect(existsSync(join(dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe('{}\n');
+  });
+
+  test('a mount point shared by two commands stays until the last one ends', async () => {
+    const dir = freshRepo('shared');
+    const slow = run('sleep 0.6; echo x > .mcp.json; echo late-rc=$?', grants({ allowWrite: [dir] }), {}, dir);
+    await Bun.sleep(150);
+    await run('true', grants({ allowWrite: [dir] }), {}, dir);
+    const r = await slow;
+    expect(r.output).toMatch(/late-rc=[1-9]/);
+    expect(tree(dir)).toEqual(['.git', join('.git', 'HEAD')]);
+  });
+
+  test('outside a repository .git is left alone, so git init works; and the mount points do not get in the way of git add -A', async () => {
+    const dir = join(base, 'plain');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    const r = await run('git init -q && echo inited && git add -A && git -c user.name=t -c user.email=t@t commit -qm first && git ls-files', grants({ allowWrite: [dir] }), {}, dir);
+    expect(r.output).toContain('inited');
+    expect(r.output).toContain('a.txt');
+    // The second command runs in a repository: .mcp.json, .claude and .moat are absent, and git still adds everything else.
+    writeFileSync(join(dir, 'b.txt'), 'b\n');
+    const again = await run('git add -A && git -c user.name=t -c user.email=t@t commit -qm second && git ls-files', grants({ allowWrite: [dir] }), {}, dir);
+    expect(again.output).toBe('a.txt\nb.txt\n');
+  });
+});
+
+describe.skipIf(!supported)("a sub-agent's worktree", () => {
+  test('git add and commit work inside it; the user\'s branches, the repository config and the worktree\'s pointers stay out of reach', async () => {
+    const main = join(base, 'main-repo');
+    mkdirSync(main);
+    const git = (cwd: string, ...args: string[]) => Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd });
+    git(main, 'init', '-q', '-b', 'main');
+    writeFileSync(join(main, 'a.txt'), 'a\n');
+    git(main, 'add', '.');
+    git(main, 'commit', '-qm', 'first');
+    const wt = join(main, '.moat', 'worktrees', 'abc');
+    expect(git(main, 'worktree', 'add', '-q', '-b', 'moat/abc-task', wt).exitCode).toBe(0);
+    const mainHead = readFileSync(join(main, '.git', 'refs', 'heads', 'main'), 'utf8');
+    const r = await run(
+      [
+        'echo b > b.txt && git add b.txt && git -c user.name=t -c user.email=t@t commit -qm second && echo committed',
+        `echo 0000000000000000000000000000000000000000 > ${join(main, '.git', 'refs', 'heads', 'main')}`,
+        `echo '[core]' >> ${join(main, '.git', 'config')}`,
+        `echo 'ref: refs/heads/main' > ${join(main, '.git', 'worktrees', 'abc', 'HEAD')}`,
+        'echo "gitdir: /tmp/elsewhere" > .git',
+        'echo end',
+      ].join('; '),
+      grants({ allowWrite: [wt] }),
+      {},
+      wt,
+    );
+    expect(r.output).toContain('committed');
+    expect(r.output).toContain('end');
+    expect(git(main, 'log', '--format=%s', 'moat/abc-task').stdout.toString()).toBe('second\nfirst\n');
+    expect(readFileSync(join(main, '.git', 'refs', 'heads', 'main'), 'utf8')).toBe(mainHead);
+    expect(readFileSync(join(main, '.git', 'config'), 'utf8')).not.toContain('[core]\n[core]');
+    expect(readFileSync(join(main, '.git', 'worktrees', 'abc', 'HEAD'), 'utf8')).toBe('ref: refs/heads/moat/abc-task\n');
+    expect(readFileSync(join(wt, '.git'), 'utf8')).toContain(join(main, '.git', 'worktrees', 'abc'));
   });
 });
 

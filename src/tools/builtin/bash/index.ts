@@ -5,7 +5,7 @@ import { defineTool, ToolError, type ToolContext, type ToolResult } from '../../
 import description from './description.md' with { type: 'text' };
 import { OutputBuffer } from './output-buffer.ts';
 import { killGroup } from './process-group.ts';
-import { describeViolations, prepareBash } from './sandboxed-spawn.ts';
+import { describeViolations, noNetworkNote, prepareBash } from './sandboxed-spawn.ts';
 import type { SandboxedCommand, SandboxViolation } from '../../../sandbox/index.ts';
 
 export const MAX_BASH_TIMEOUT_MS = 600_000;
@@ -17,24 +17,26 @@ export const KILL_GRACE_MS = 2_000;
 const UPDATE_EVERY_MS = 100;
 const LIVE_TAIL_CHARS = 4_000;
 
-const inputSchema = z.strictObject({
-  command: z.string().min(1).describe('The command to run with bash.'),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_BASH_TIMEOUT_MS)
-    .optional()
-    .describe(`Timeout in milliseconds (max ${MAX_BASH_TIMEOUT_MS}). Defaults to the configured bash timeout (120000 unless changed).`),
-  description: z
-    .string()
-    .optional()
-    .describe('What the command does, in 5-10 words, e.g. "Run the unit tests" or "Install dependencies".'),
-  sandbox: z
-    .enum(['workspace-write', 'off'])
-    .optional()
-    .describe('More than the default read-only sandbox: "workspace-write" to write in the working folder and reach allowed hosts, "off" to run without the sandbox. The user may be asked.'),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    command: z.string().min(1).describe('The command to run with bash.'),
+    timeout: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_BASH_TIMEOUT_MS)
+      .optional()
+      .describe(`Timeout in milliseconds (max ${MAX_BASH_TIMEOUT_MS}). Defaults to the configured bash timeout (120000 unless changed).`),
+    description: z
+      .string()
+      .optional()
+      .describe('What the command does, in 5-10 words, e.g. "Run the unit tests" or "Install dependencies".'),
+    sandbox: z
+      .enum(['workspace-write', 'off'])
+      .optional()
+      .describe('More than the default read-only sandbox: "workspace-write" to write in the working folder and reach allowed hosts, "off" to run without the sandbox. The user may be asked.'),
+  }),
+);
 
 type Input = z.infer<typeof inputSchema>;
 
@@ -163,9 +165,10 @@ export const bashTool = defineTool({
     else if (ended.exitCode === null) status = `Command killed by ${ended.signal ?? 'a signal'}.`;
     else if (ended.exitCode !== 0) status = `Exit code ${ended.exitCode}`;
     const sandboxNote = refused.length > 0 ? `\n\nRefused by the sandbox:\n${refused.map((r) => `- ${r}`).join('\n')}` : '';
+    const offline = prepared.sandboxed && ended.exitCode !== null && ended.exitCode !== 0 && !violations.some((v) => v.kind === 'network') ? noNetworkNote(ctx) : undefined;
     const grant = prepared.sandboxed ? (ctx.sandbox ?? 'read-only') : ctx.processSandbox === undefined ? undefined : 'off';
     return {
-      content: `${status === '' ? output : `${output}\n\n${status}`}${sandboxNote}`,
+      content: `${status === '' ? output : `${output}\n\n${status}`}${sandboxNote}${offline === undefined ? '' : `\n\n${offline}`}`,
       isError: status !== '',
       display: {
         type: 'command',

@@ -14,13 +14,17 @@ export async function prepareBash(script: string, ctx: ToolContext): Promise<San
   const settings = ctx.processSandbox;
   if (settings === undefined) return prepareCommand(argv, { cwd: ctx.cwd, env, grants: processGrants('read-only', NO_SETTINGS, []), mode: 'off' });
   const level = ctx.sandbox ?? 'read-only';
+  // An approval cannot lift what the user's config requires: "required" means no command runs without the sandbox.
+  if (level === 'off' && settings.mode === 'required') {
+    throw new ToolError('Cannot run the command outside the sandbox: [sandbox] mode = "required" in the user config, so sandbox: "off" is refused even when approved. Run it inside the sandbox (leave out sandbox, or use "workspace-write"), or tell the user what it needs.');
+  }
   const mode = level === 'off' ? 'off' : settings.mode;
   let prepared: SandboxedCommand;
   try {
     prepared = await prepareCommand(argv, {
       cwd: ctx.cwd,
       env,
-      grants: processGrants(level === 'off' ? 'read-only' : level, settings, ctx.roots),
+      grants: processGrants(level === 'off' ? 'read-only' : level, settings, ctx.roots, ctx.cwd),
       mode,
       scrubEnv: settings.scrubEnv,
       ...(level === 'off' ? {} : { level }),
@@ -66,4 +70,22 @@ export function describeViolations(violations: readonly SandboxViolation[], ctx:
     if (/not in \[sandbox\.network\] allow/.test(v.message)) return `${v.message}; ask the user to add the host to [sandbox.network] allow if it is needed.`;
     return `${v.message}.`;
   });
+}
+
+/**
+ * Without granted hosts a sandboxed command has no network at all (a fresh
+ * namespace, no proxy), so nothing can report which connection failed: the
+ * runtime reports refusals only through its proxy, and starting one for every
+ * command would cost more than the sandbox itself. So a command that failed
+ * there is told that it had no network, once, and how to get it.
+ */
+export function noNetworkNote(ctx: ToolContext): string | undefined {
+  const settings = ctx.processSandbox;
+  if (settings === undefined || ctx.sandbox === 'off') return undefined;
+  const hosts = settings.allowNetwork;
+  if ((ctx.sandbox ?? 'read-only') === 'read-only' && hosts.length > 0) {
+    return `It ran in the read-only sandbox, which has no network: if it failed because it could not connect, call Bash again with sandbox: "workspace-write" to reach the hosts in [sandbox.network] allow (${hosts.join(', ')}).`;
+  }
+  if (hosts.length > 0) return undefined;
+  return 'It ran in the sandbox with no network (no host is in [sandbox.network] allow): if it failed because it could not connect, that is why; ask the user to add the host to [sandbox.network] allow in ~/.config/moat/config.toml (or a WebFetch(domain:…) allow rule) rather than working around it.';
 }

@@ -1,0 +1,63 @@
+// A command hook and the TUI's `!cmd` run inside the OS sandbox: they write in the project, not outside it.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { commandHookCallbacks } from '../../../src/agent/index.ts';
+import { createTuiController } from '../../../src/cli/tui-controller.ts';
+import { loadConfig } from '../../../src/config/index.ts';
+import { createAnthropicProvider } from '../../../src/providers/index.ts';
+import { sandboxSupport } from '../../../src/sandbox/index.ts';
+import { openStore } from '../../../src/store/index.ts';
+import { builtinTools, processSandboxSettings, ToolRegistry, type ProcessSandboxSettings } from '../../../src/tools/index.ts';
+import { testSettings } from '../../support/agent-settings.ts';
+
+const supported = sandboxSupport().available;
+let base: string;
+let repo: string;
+let outside: string;
+let settings: ProcessSandboxSettings;
+
+beforeAll(() => {
+  // Not under the temp folder, which every sandboxed process may write.
+  base = realpathSync(mkdtempSync(join('/var/tmp', 'moat-hooks-sandbox-')));
+  repo = join(base, 'repo');
+  outside = join(base, 'outside');
+  for (const d of [join(repo, '.git'), outside, join(base, 'home')]) mkdirSync(d, { recursive: true });
+  const config = { mode: 'auto' as const, scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [] };
+  settings = processSandboxSettings(config, { allow: [], deny: [] }, { projectRoot: repo, home: join(base, 'home') });
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const escape = (name: string) => `echo pwned > ${join(outside, name)}; echo inside > ${name}; echo done`;
+
+describe.skipIf(!supported)('processes other than Bash calls', () => {
+  test('a command hook writes in the project but not outside it', async () => {
+    const hooks = commandHookCallbacks({ UserPromptSubmit: [{ hooks: [{ command: escape('hook.txt'), timeoutMs: 10_000, source: 'test' }] }] }, { cwd: repo, projectRoot: repo, roots: [repo], processSandbox: settings });
+    const callback = hooks?.UserPromptSubmit?.[0]?.callbacks[0];
+    if (callback === undefined) throw new Error('no hook callback');
+    await callback({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' }, new AbortController().signal);
+    expect(readFileSync(join(repo, 'hook.txt'), 'utf8')).toBe('inside\n');
+    expect(existsSync(join(outside, 'hook.txt'))).toBe(false);
+  });
+
+  test("the TUI's !cmd writes in the project but not outside it", async () => {
+    const env = { HOME: join(base, 'home'), XDG_CONFIG_HOME: join(base, 'home', '.config') };
+    const c = createTuiController({
+      provider: createAnthropicProvider({ apiKey: 'k', baseURL: 'http://127.0.0.1:9' }),
+      registry: new ToolRegistry(builtinTools()),
+      store: openStore(join(base, 'moat.db')),
+      settings: testSettings(repo, { processSandbox: settings, home: env.HOME }),
+      loaded: loadConfig({ cwd: repo, env }),
+      logFile: join(base, 'tui.log'),
+      skills: [],
+    });
+    try {
+      const r = await c.runShell(escape('shell.txt'), new AbortController().signal);
+      expect(r.output).toContain('done');
+      expect(readFileSync(join(repo, 'shell.txt'), 'utf8')).toBe('inside\n');
+      expect(existsSync(join(outside, 'shell.txt'))).toBe(false);
+    } finally {
+      await c.shutdown();
+    }
+  });
+});
