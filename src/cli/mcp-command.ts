@@ -8,7 +8,7 @@ import { loadConfig, projectTrust, moatPaths, approveMcpServers, type LoadedConf
 import { login, logout, McpManager, SERVER_NAME, type McpServerConfig, type ServerStatus } from '../mcp/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { oauthStore, mcpAuthProvider } from './mcp-auth.ts';
-import { loadMcpServers } from './mcp-setup.ts';
+import { loadMcpServers, mcpSandbox } from './mcp-setup.ts';
 import type { McpAddOptions } from './mcp-program.ts';
 import { err, out } from './write-out.ts';
 
@@ -49,8 +49,9 @@ function pairs(items: readonly string[] | undefined, sep: string, what: string):
 function appendTomlServer(file: string, name: string, table: Record<string, unknown>): void {
   const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
   mkdirSync(dirname(file), { recursive: true });
-  const body = stringify(table);
-  writeFileSync(file, `${before}${before === '' || before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n'}[mcp_servers.${name}]\n${body}\n`);
+  // Stringified whole: its env or http_headers become [mcp_servers.<name>.env], not a top-level [env] table.
+  const body = stringify({ mcp_servers: { [name]: table } });
+  writeFileSync(file, `${before}${before === '' || before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n'}${body}\n`);
 }
 
 /** Removes `[mcp_servers.<name>]` and its sub-tables from TOML text; undefined when the server is not written as tables. */
@@ -166,7 +167,7 @@ function sandboxText(s: ServerStatus): string {
 async function connectAll(cwdFlag: string | undefined): Promise<{ manager: McpManager; problems: string[] }> {
   const loaded = servers(cwdFlag);
   const manager = new McpManager(loaded.servers, {
-    launch: { cwd: loaded.cwd, env, mode: 'auto' },
+    launch: { cwd: loaded.cwd, env, sandbox: mcpSandbox(loaded.loaded, env) },
     roots: () => [loaded.cwd],
     clientVersion: pkg.version,
     needsApproval: loaded.needsApproval,

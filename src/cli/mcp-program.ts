@@ -1,5 +1,6 @@
 /** The `moat mcp …` subcommands: parsing only, each action calls its handler. */
 import { Option, type Command } from 'commander';
+import { collect } from './option-values.ts';
 
 export interface McpAddOptions {
   transport?: 'stdio' | 'http' | 'sse';
@@ -9,7 +10,8 @@ export interface McpAddOptions {
   cwd?: string;
 }
 
-interface McpHandlers {
+/** The `moat mcp …` actions. */
+export interface McpHandlers {
   mcpAdd(name: string, target: string | undefined, rest: string[], opts: McpAddOptions): Promise<number>;
   mcpRemove(name: string, opts: { scope?: 'user' | 'project'; cwd?: string }): Promise<number>;
   mcpList(opts: { cwd?: string }): Promise<number>;
@@ -19,7 +21,6 @@ interface McpHandlers {
   mcpApprove(names: string[], opts: { cwd?: string }): Promise<number>;
 }
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 const cwdOption = ['--cwd <dir>', 'project folder (default: the current folder)'] as const;
 
 export function registerMcpCommand(program: Command, handlers: McpHandlers, setExit: (code: number) => void): void {

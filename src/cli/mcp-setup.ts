@@ -1,10 +1,11 @@
 /** Wiring of the MCP servers for one moat process: which to load, which may start, and their tools in the registry. */
 import pkg from '../../package.json' with { type: 'json' };
-import { displayPath, moatPaths, projectTrust, type Env, type LoadedConfig } from '../config/index.ts';
-import { loadServers, McpManager, type ServerStatus } from '../mcp/index.ts';
-import type { ToolRegistry } from '../tools/index.ts';
-import { errorMessage } from '../util/index.ts';
+import { displayPath, homeOf, moatPaths, projectTrust, type Env, type LoadedConfig } from '../config/index.ts';
+import { loadServers, McpManager, type ServerSandboxSettings, type ServerStatus } from '../mcp/index.ts';
+import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
+import { errorMessage, MoatError } from '../util/index.ts';
 import { mcpAuthProvider } from './mcp-auth.ts';
+import { sandboxSettingsFrom } from './os-sandbox-setup.ts';
 
 /** `--mcp-config` (repeatable) and `--strict-mcp-config`. */
 export interface McpFlags {
@@ -24,6 +25,23 @@ export interface McpSetupOptions {
   startNow?: boolean;
   /** The TUI asks for the project's servers itself: no warning line about them. */
   approvalInUi?: boolean;
+}
+
+/**
+ * The user's `[sandbox]` settings as stdio servers run under them: the mode
+ * (`required` refuses a server it cannot sandbox), deny_read/deny_write and
+ * the deny rules' paths, scrub_env. Their grants (write, network) stay each
+ * server's own: a server gets no more than its `[mcp_servers.<name>.sandbox]`.
+ */
+export function mcpSandbox(loaded: LoadedConfig, env: Env): ServerSandboxSettings {
+  let deny;
+  try {
+    deny = parseRuleList(loaded.config.permissions.deny);
+  } catch (e) {
+    throw new MoatError('usage', `deny rules: ${errorMessage(e)}`);
+  }
+  const s = sandboxSettingsFrom(loaded, { allow: [], deny }, homeOf(env), env);
+  return { mode: s.mode, denyRead: s.denyRead, denyWrite: s.denyWrite, denyNetwork: s.denyNetwork, scrubEnv: s.scrubEnv };
 }
 
 /** The servers from every config file and flag, with the approvals for this project applied. */
@@ -61,7 +79,7 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     );
   }
   const manager = new McpManager(loaded.servers, {
-    launch: { cwd: o.cwd, env: o.env, mode: 'auto' },
+    launch: { cwd: o.cwd, env: o.env, sandbox: mcpSandbox(o.loaded, o.env) },
     roots: () => [o.cwd, ...o.addDirs],
     clientVersion: pkg.version,
     needsApproval: loaded.needsApproval,

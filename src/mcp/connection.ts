@@ -1,25 +1,11 @@
 // One MCP server: connects with a start-up timeout, keeps its tools, prompts and resources current, calls tools.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolResultSchema,
-  ListRootsRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type GetPromptResult,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type Tool as McpTool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../util/index.ts';
+import { loadSdk, sdkIfLoaded, type McpSdk } from './sdk.ts';
 import type { StoredOAuthProvider } from './oauth.ts';
 import type { McpServerConfig } from './server-config.ts';
 import { httpTransport, launchStdio, type LaunchOptions, type StdioLaunch } from './transports.ts';
@@ -50,17 +36,37 @@ export class McpCallError extends Error {
   }
 }
 
+/** How long a tool's result waits for lists its server said changed during the call (a list answers in milliseconds). */
+const REFRESH_WAIT_MS = 2000;
+
 /** Servers that answer Streamable HTTP's POST with one of these speak the older HTTP+SSE protocol (the spec's fallback rule). */
 const SSE_FALLBACK_STATUS: ReadonlySet<number> = new Set([400, 404, 405]);
 
 function httpStatus(e: unknown): number | undefined {
-  if (e instanceof StreamableHTTPError || e instanceof SseError) return e.code;
+  const sdk = sdkIfLoaded();
+  if (sdk !== undefined && (e instanceof sdk.StreamableHTTPError || e instanceof sdk.SseError)) return e.code;
   return undefined;
 }
 
 /** The server wants a (new) login: no token, an expired one that did not refresh, or more scope than the token has. */
 export function needsLogin(e: unknown): boolean {
-  return e instanceof UnauthorizedError || httpStatus(e) === 401;
+  const sdk = sdkIfLoaded();
+  return (sdk !== undefined && e instanceof sdk.UnauthorizedError) || httpStatus(e) === 401;
+}
+
+/**
+ * Why a transport error means the server broke the protocol, or undefined
+ * when it does not: a message past the stdio buffer limit (a server flooding
+ * stdout), or JSON that is not JSON-RPC 2.0. A line that is not JSON at all is
+ * a stray log line on stdout, which Claude Code's client (the same SDK)
+ * tolerates, and so does moat.
+ */
+export function protocolViolation(e: unknown): string | undefined {
+  const message = errorMessage(e);
+  if (/exceeded maximum size/i.test(message)) return `sent an oversized message: ${message}`;
+  // The SDK checks each message with its zod schema: a ZodError (v3 or v4) carries issues.
+  if (typeof e === 'object' && e !== null && 'issues' in e && Array.isArray((e as { issues: unknown }).issues)) return 'sent a message that is not valid JSON-RPC 2.0';
+  return undefined;
 }
 
 export class McpConnection {
@@ -75,6 +81,8 @@ export class McpConnection {
   private client: Client | undefined;
   private stdio: StdioLaunch | undefined;
   private starting: Promise<void> | undefined;
+  /** Lists being re-read after a list_changed notification: a tool call's result waits for them (below). */
+  private readonly refreshing = new Set<Promise<void>>();
 
   constructor(
     readonly config: McpServerConfig,
@@ -97,14 +105,15 @@ export class McpConnection {
     return this.starting ?? Promise.resolve();
   }
 
-  private newClient(): Client {
-    const client = new Client({ name: 'moat', version: this.o.clientVersion }, { capabilities: { roots: { listChanged: true } } });
+  private newClient(sdk: McpSdk): Client {
+    const { ListRootsRequestSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } = sdk;
+    const client = new sdk.Client({ name: 'moat', version: this.o.clientVersion }, { capabilities: { roots: { listChanged: true } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({
       roots: this.o.roots().map((p) => ({ uri: pathToFileURL(p).href, name: basename(p) })),
     }));
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refresh('tools'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refresh('prompts'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.refresh('resources'));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.listChanged('tools'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.listChanged('prompts'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.listChanged('resources'));
     return client;
   }
 
@@ -117,7 +126,8 @@ export class McpConnection {
       timer = setTimeout(() => reject(new McpCallError(`did not finish starting within ${timeoutMs / 1000} s (startup_timeout_sec)`)), timeoutMs);
     });
     try {
-      await Promise.race([this.open(timeoutMs), timeout]);
+      const sdk = await loadSdk();
+      await Promise.race([this.open(sdk, timeoutMs), timeout]);
       await Promise.race([this.loadLists(), timeout]);
       this.state = { status: 'connected' };
     } catch (e) {
@@ -131,37 +141,38 @@ export class McpConnection {
     }
   }
 
-  private async open(timeoutMs: number): Promise<void> {
+  private async open(sdk: McpSdk, timeoutMs: number): Promise<void> {
     const config = this.config;
     if (config.transport === 'stdio') {
-      this.stdio = await launchStdio(config, this.o.launch);
+      this.stdio = await launchStdio(sdk, config, this.o.launch);
       this.sandboxed = this.stdio.sandboxed;
       this.unsandboxedReason = this.stdio.unsandboxedReason;
-      await this.attach(this.stdio.transport, timeoutMs);
+      await this.attach(sdk, this.stdio.transport, timeoutMs);
       return;
     }
     const authProvider = this.o.authProvider?.(config);
     const opts = { env: this.o.launch.env, ...(authProvider === undefined ? {} : { authProvider, authHosts: authProvider.authHosts() }) };
     try {
-      await this.attach(httpTransport(config, opts), timeoutMs);
+      await this.attach(sdk, httpTransport(sdk, config, opts), timeoutMs);
       this.transportUsed = config.transport;
     } catch (e) {
       if (config.transport !== 'http' || !SSE_FALLBACK_STATUS.has(httpStatus(e) ?? 0)) throw e;
       await this.closeClient();
-      await this.attach(httpTransport(config, opts, 'sse'), timeoutMs);
+      await this.attach(sdk, httpTransport(sdk, config, opts, 'sse'), timeoutMs);
       this.transportUsed = 'sse';
     }
   }
 
-  private async attach(transport: Transport, timeoutMs: number): Promise<void> {
-    const client = this.newClient();
+  private async attach(sdk: McpSdk, transport: Transport, timeoutMs: number): Promise<void> {
+    const client = this.newClient(sdk);
     this.client = client;
     transport.onerror = undefined;
     client.onerror = (e) => {
-      // A message past the stdio buffer limit (a server flooding stdout) or a broken stream: drop the connection,
-      // which fails the calls in flight at once instead of leaving them to their timeouts.
-      if (/exceeded maximum size|Unexpected end|SyntaxError/i.test(errorMessage(e))) {
-        this.state = { status: 'failed', error: `sent an invalid or oversized message: ${errorMessage(e)}` };
+      // The server broke the protocol: drop the connection, which fails the calls in flight at once
+      // (saying why) instead of leaving them to their timeouts.
+      const violation = protocolViolation(e);
+      if (violation !== undefined) {
+        this.state = { status: 'failed', error: violation };
         void this.closeClient().finally(() => this.o.onChange());
       }
     };
@@ -180,6 +191,14 @@ export class McpConnection {
 
   private async loadLists(): Promise<void> {
     await Promise.all([this.refresh('tools'), this.refresh('prompts'), this.refresh('resources')]);
+  }
+
+  private listChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    // A failed re-read keeps the old list; the connection's own state says when the server is gone.
+    const p = this.refresh(kind)
+      .catch(() => undefined)
+      .finally(() => this.refreshing.delete(p));
+    this.refreshing.add(p);
   }
 
   /** Re-reads one list (after list_changed, or at start). Failures leave the old list. */
@@ -215,13 +234,27 @@ export class McpConnection {
     opts: { signal: AbortSignal; onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void },
   ): Promise<CallToolResult> {
     const client = this.requireClient();
-    const result = await client.callTool({ name, arguments: args }, CallToolResultSchema, {
-      signal: opts.signal,
-      timeout: this.config.toolTimeoutMs,
-      resetTimeoutOnProgress: false,
-      ...(opts.onProgress === undefined ? {} : { onprogress: (p) => opts.onProgress?.(p.progress, p.total, p.message) }),
-    });
-    return result as CallToolResult;
+    try {
+      // Connected: the SDK is loaded.
+      const result = await client.callTool({ name, arguments: args }, (await loadSdk()).CallToolResultSchema, {
+        signal: opts.signal,
+        timeout: this.config.toolTimeoutMs,
+        resetTimeoutOnProgress: false,
+        ...(opts.onProgress === undefined ? {} : { onprogress: (p) => opts.onProgress?.(p.progress, p.total, p.message) }),
+      });
+      // A server that changed its lists during the call said so before answering: the model's next turn sees the new lists.
+      // Bounded: a server slow to list gets its new list applied when it answers, not at the cost of this call.
+      if (this.refreshing.size > 0) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([Promise.all(this.refreshing), new Promise((r) => (timer = setTimeout(r, REFRESH_WAIT_MS)))]);
+        clearTimeout(timer);
+      }
+      return result as CallToolResult;
+    } catch (e) {
+      // The SDK's own words for a dropped server are "Connection closed"; the state says why it was dropped.
+      if (this.state.status === 'failed' && !opts.signal.aborted) throw new McpCallError(`MCP server ${this.config.name}: ${this.state.error} (connection closed)`);
+      throw e;
+    }
   }
 
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {

@@ -4,12 +4,10 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { homeOf, lineOfPath, readConfigFile, type ConfigFile, type Env } from '../config/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { expandMap, expandVars } from './expand-vars.ts';
+import { claudeApprovals, serverDefaults, type ServerDefaults } from './claude-compat.ts';
 import {
   CLAUDE_ENTRY,
   CLAUDE_FILE,
-  DEFAULT_MAX_OUTPUT_TOKENS,
-  DEFAULT_STARTUP_TIMEOUT_MS,
-  DEFAULT_TOOL_TIMEOUT_MS,
   SERVER_NAME,
   TOML_ENTRY,
   type McpServerConfig,
@@ -72,25 +70,25 @@ function readJson(file: string): unknown {
   }
 }
 
-function baseOf(name: string, scope: ServerScope, origin: string) {
+function baseOf(name: string, scope: ServerScope, origin: string, d: ServerDefaults) {
   return {
     name,
     scope,
     origin,
     enabled: true,
-    startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
-    toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+    startupTimeoutMs: d.startupTimeoutMs,
+    toolTimeoutMs: d.toolTimeoutMs,
     enabledTools: undefined,
     disabledTools: [],
     trustAnnotations: false,
-    maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+    maxOutputTokens: d.maxOutputTokens,
   };
 }
 
 const DEFAULT_SANDBOX = { enabled: true, allowWrite: [], networkAllow: [] };
 
 /** One Claude Code entry → a server, with `${VAR}` expanded. Throws a one-line Error naming the key. */
-function fromClaude(name: string, raw: unknown, scope: ServerScope, origin: string, baseDir: string, env: Env): McpServerConfig {
+function fromClaude(name: string, raw: unknown, scope: ServerScope, origin: string, baseDir: string, env: Env, d: ServerDefaults): McpServerConfig {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('must be an object');
   const entry = raw as Record<string, unknown>;
   if (entry.command === undefined && entry.url === undefined) throw new Error('needs command (a local server) or url (a remote one)');
@@ -101,7 +99,7 @@ function fromClaude(name: string, raw: unknown, scope: ServerScope, origin: stri
   if ('command' in e) {
     const cwd = e.cwd === undefined ? undefined : expandVars(e.cwd, env);
     return {
-      ...baseOf(name, scope, origin),
+      ...baseOf(name, scope, origin, d),
       transport: 'stdio',
       command: expandVars(e.command, env),
       args: e.args.map((a) => expandVars(a, env)),
@@ -111,7 +109,7 @@ function fromClaude(name: string, raw: unknown, scope: ServerScope, origin: stri
     };
   }
   return {
-    ...baseOf(name, scope, origin),
+    ...baseOf(name, scope, origin, d),
     transport: e.type === 'sse' ? 'sse' : 'http',
     url: expandVars(e.url, env),
     headers: expandMap(e.headers, env),
@@ -143,9 +141,9 @@ function applyOverride(server: McpServerConfig, o: TomlEntry, baseDir: string): 
 }
 
 /** A TOML table that defines a server (it has a command or a url). */
-function fromToml(name: string, e: TomlEntry, scope: ServerScope, origin: string, baseDir: string): McpServerConfig {
+function fromToml(name: string, e: TomlEntry, scope: ServerScope, origin: string, baseDir: string, d: ServerDefaults): McpServerConfig {
   if (e.command !== undefined && e.url !== undefined) throw new Error('give either command (a local server) or url (a remote one), not both');
-  const base = baseOf(name, scope, origin);
+  const base = baseOf(name, scope, origin, d);
   const server: McpServerConfig =
     e.command !== undefined
       ? {
@@ -176,7 +174,11 @@ class Collector {
   readonly userEnabled = new Set<string>();
   trustProject = false;
 
-  constructor(private readonly env: Env) {}
+  readonly defaults: ServerDefaults;
+
+  constructor(private readonly env: Env) {
+    this.defaults = serverDefaults(env, this.problems);
+  }
 
   claudeFile(file: string, shown: string, scope: ServerScope, baseDir: string, servers?: (json: unknown) => unknown): void {
     let json: unknown;
@@ -203,7 +205,7 @@ class Collector {
       }
       try {
         this.defined.delete(name);
-        this.defined.set(name, fromClaude(name, raw, scope, shown, baseDir, this.env));
+        this.defined.set(name, fromClaude(name, raw, scope, shown, baseDir, this.env, this.defaults));
       } catch (e) {
         this.problems.push(`${shown}: mcpServers.${name}: ${errorMessage(e)}; server skipped`);
       }
@@ -214,11 +216,16 @@ class Collector {
     if (file === undefined) return;
     if (scope === 'user' && file.data.mcp?.trust_project === true) this.trustProject = true;
     for (const [name, raw] of Object.entries(file.data.mcp_servers ?? {})) {
-      const parsed = TOML_ENTRY.safeParse(raw);
       const at = (key?: PropertyKey): string => {
         const path = ['mcp_servers', name, ...(key === undefined ? [] : [String(key)])];
-        return `${file.display}:${lineOfPath(file.outline, path)}: ${path.join('.')}`;
+        const shown = path.map((p) => (/^[A-Za-z0-9_-]+$/.test(p) ? p : JSON.stringify(p))).join('.');
+        return `${file.display}:${lineOfPath(file.outline, path)}: ${shown}`;
       };
+      if (!SERVER_NAME.test(name)) {
+        this.problems.push(`${at()}: a server name may only have letters, digits, _ and - (it becomes part of tool names); server skipped`);
+        continue;
+      }
+      const parsed = TOML_ENTRY.safeParse(raw);
       if (!parsed.success) {
         const first = parsed.error.issues[0];
         const key = first?.code === 'unrecognized_keys' ? first.keys[0] : first?.path[0];
@@ -246,7 +253,7 @@ class Collector {
       }
       try {
         this.defined.delete(name);
-        this.defined.set(name, fromToml(name, entry, scope, file.display, baseDir));
+        this.defined.set(name, fromToml(name, entry, scope, file.display, baseDir, this.defaults));
       } catch (e) {
         this.problems.push(`${at()}: ${errorMessage(e)}; server skipped`);
       }
@@ -345,10 +352,14 @@ export function loadServers(o: ServerSources): LoadedServers {
     }
   }
   for (const value of o.mcpConfigs ?? []) readFlagConfig(value, o.cwd, c);
-  const servers = c.result();
+  // What the user decided about this project's .mcp.json in Claude Code holds here too.
+  const claude = o.strict === true ? undefined : claudeApprovals(o.env, o.projectRoot, c.problems);
+  const fromMcpJson = (s: McpServerConfig): boolean => s.scope === 'project' && s.origin === '.mcp.json';
+  const servers = c.result().map((s) => (claude?.disabled.has(s.name) === true && fromMcpJson(s) ? { ...s, enabled: false } : s));
   const approved = new Set(o.approved ?? []);
+  const claudeApproved = (s: McpServerConfig): boolean => claude !== undefined && fromMcpJson(s) && (claude.all || claude.enabled.has(s.name));
   const needsApproval = servers
-    .filter((s) => s.scope === 'project' && s.enabled && !c.trustProject && !approved.has(s.name) && !c.userEnabled.has(s.name))
+    .filter((s) => s.scope === 'project' && s.enabled && !c.trustProject && !approved.has(s.name) && !c.userEnabled.has(s.name) && !claudeApproved(s))
     .map((s) => s.name);
   return { servers, needsApproval, problems: c.problems };
 }

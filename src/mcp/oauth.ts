@@ -2,10 +2,11 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
-import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { errorMessage } from '../util/index.ts';
-import type { FetchLike } from './policy-fetch.ts';
+import { policyFetchFor, serverGrant, type FetchLike } from './policy-fetch.ts';
+import { loadSdk } from './sdk.ts';
 
 /** What is stored per server (keyed by name and URL, so a server that moves logs in again). */
 interface StoredAuth {
@@ -186,9 +187,22 @@ export interface LoginOptions {
   url: string;
   /** Shows or opens the authorization URL (the CLI opens a browser, or prints it). */
   open(url: URL): void | Promise<void>;
-  fetchFn?: FetchLike;
   /** How long to wait for the browser, default 5 minutes. */
   timeoutMs?: number;
+}
+
+/**
+ * The login's fetch: web_fetch's network policy (addresses checked, the
+ * checked one connected to, cloud metadata never) for every host the flow is
+ * sent to — the authorization server is whichever the MCP server names, so
+ * any host. Private and loopback addresses are refused unless the MCP server
+ * itself is configured on one (a local setup, as for its session): a public
+ * server cannot point the login, and the token it carries, into the user's
+ * network.
+ */
+export function loginFetch(serverUrl: string): FetchLike {
+  const allowPrivate = serverGrant(serverUrl).allowPrivate === true;
+  return (url, init) => policyFetchFor({ allowHosts: serverGrant(String(url)).allowHosts, allowPrivate })(url, init);
 }
 
 /**
@@ -206,7 +220,7 @@ async function challengeOf(url: string, fetchFn: FetchLike): Promise<{ resourceM
     });
     await res.body?.cancel();
     if (res.status !== 401) return {};
-    const p = extractWWWAuthenticateParams(res);
+    const p = (await loadSdk()).extractWWWAuthenticateParams(res);
     return { ...(p.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: p.resourceMetadataUrl }), ...(p.scope === undefined ? {} : { scope: p.scope }) };
   } catch {
     // An unreachable server: discovery below says so in its own words.
@@ -225,7 +239,7 @@ export async function login(o: LoginOptions): Promise<void> {
     o.store.update(key, (s) => (s.redirectUrl === cb.url ? s : { ...(s.tokens === undefined ? {} : { tokens: s.tokens }) }));
     const provider = new StoredOAuthProvider(o.store, key, { redirectUrl: cb.url, onRedirect: o.open });
     const hosts = new Set<string>();
-    const base = o.fetchFn ?? ((url: string | URL, init?: RequestInit) => fetch(url, init));
+    const base = loginFetch(o.url);
     const fetchOpt = {
       fetchFn: (url: string | URL, init?: RequestInit) => {
         hosts.add(new URL(String(url)).hostname);
@@ -237,6 +251,7 @@ export async function login(o: LoginOptions): Promise<void> {
         const { wantedScope: _asked, ...rest } = s;
         return { ...rest, authHosts: [...hosts].filter((h) => h !== new URL(o.url).hostname) };
       });
+    const { auth } = await loadSdk();
     const probed = await challengeOf(o.url, fetchOpt.fetchFn);
     const challenge = wanted === undefined ? probed : { ...probed, scope: wanted };
     const first = await auth(provider, { serverUrl: o.url, ...challenge, ...fetchOpt });

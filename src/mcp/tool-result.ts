@@ -73,11 +73,43 @@ function capParts(parts: Part[], maxTokens: number, tool: string): Part[] {
   return out;
 }
 
-/** A CallToolResult as moat's ToolResult. Structured content goes to the model as JSON when the server sent no text for it. */
+/** The strings, numbers and booleans in a JSON value (its keys left out). */
+function leaves(value: unknown, out: string[] = []): string[] {
+  if (value === null || value === undefined) return out;
+  if (typeof value === 'object') {
+    for (const v of Object.values(value)) leaves(v, out);
+    return out;
+  }
+  out.push(String(value));
+  return out;
+}
+
+/**
+ * Whether the text already says everything the structured content does: it
+ * is that JSON (what the spec asks servers to send along), or holds each of
+ * its values (server-filesystem sends `{content: <the text>}`). Then sending
+ * it again would only double the tokens.
+ */
+function textCarries(parts: readonly Part[], structured: unknown): boolean {
+  const text = parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+  if (text === '') return false;
+  // A string as it appears in JSON text, for texts that are the JSON pretty-printed.
+  const escaped = (v: string) => JSON.stringify(v).slice(1, -1);
+  return leaves(structured).every((v) => text.includes(v) || text.includes(escaped(v)));
+}
+
+/**
+ * A CallToolResult as moat's ToolResult. Structured content goes to the model
+ * as JSON after the server's text, unless that text already says it: ToolResult
+ * has only the model's content and the UI's display, so this is where it is
+ * kept (a separate machine-readable field would change every tool's result).
+ */
 export function mapToolResult(result: CallToolResult, o: { tool: string; maxTokens: number }): ToolResult {
   const parts = result.content.flatMap(partsOf);
-  if (result.structuredContent !== undefined && !parts.some((p) => p.type === 'text')) {
-    parts.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
+  const structured = result.structuredContent;
+  if (structured !== undefined && !textCarries(parts, structured)) {
+    const json = JSON.stringify(structured);
+    parts.push({ type: 'text', text: parts.some((p) => p.type === 'text') ? `Structured result: ${json}` : json });
   }
   const capped = capParts(parts, o.maxTokens, o.tool);
   const onlyText = capped.every((p) => p.type === 'text');

@@ -3,19 +3,32 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { prepareCommand, type ProcessGrants, type SandboxMode, type SandboxViolation } from '../sandbox/index.ts';
+import { DEFAULT_SCRUB_ENV, prepareCommand, type ProcessGrants, type SandboxMode, type SandboxViolation } from '../sandbox/index.ts';
 import { policyFetchFor, serverGrant } from './policy-fetch.ts';
+import type { McpSdk } from './sdk.ts';
 import type { HttpServerConfig, StdioServerConfig } from './server-config.ts';
 
-/** How stdio servers are started; the composition root may pass a different sandbox mode or a test's launcher. */
+/** The user's `[sandbox]` settings (and deny rules) as they apply to every stdio server, on top of its own grants. */
+export interface ServerSandboxSettings {
+  /** `required`: a server that cannot be sandboxed does not start (nor one with `sandbox = false`); `off`: none is sandboxed. */
+  mode: SandboxMode;
+  denyRead: readonly string[];
+  denyWrite: readonly string[];
+  denyNetwork: readonly string[];
+  /** Patterns removed from the environment a server inherits; its own `env` is passed as configured. */
+  scrubEnv: readonly string[];
+}
+
+/** What a config without `[sandbox]` means (tests, and the conformance adapter). */
+export const DEFAULT_SERVER_SANDBOX: ServerSandboxSettings = { mode: 'auto', denyRead: [], denyWrite: [], denyNetwork: [], scrubEnv: DEFAULT_SCRUB_ENV };
+
+/** How stdio servers are started. */
 export interface LaunchOptions {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
-  mode: SandboxMode;
+  sandbox: ServerSandboxSettings;
   /** Loopback/private hosts in a server's network_allow may be reached (the composition root sets it for tests only). */
   allowPrivateNetwork?: boolean;
 }
@@ -32,35 +45,54 @@ export interface StdioLaunch {
   finish(): Promise<SandboxViolation[]>;
 }
 
-/** Default for a stdio server: read everything but the deny list, write only its own temp folder, no network. */
-export function serverGrants(server: StdioServerConfig, tempDir: string): ProcessGrants {
+/**
+ * Default for a stdio server: read everything but the deny lists, write only
+ * its own temp folder (given to prepareCommand in place of the system one, so
+ * not here), no network.
+ */
+export function serverGrants(server: StdioServerConfig, settings: ServerSandboxSettings): ProcessGrants {
   return {
-    allowWrite: [tempDir, ...server.sandbox.allowWrite],
-    denyRead: [],
-    denyWrite: [],
+    allowWrite: [...server.sandbox.allowWrite],
+    denyRead: [...settings.denyRead],
+    denyWrite: [...settings.denyWrite],
     allowNetwork: server.sandbox.networkAllow,
-    denyNetwork: [],
+    denyNetwork: [...settings.denyNetwork],
     allowUnixSockets: [],
   };
 }
 
+/** The sandbox mode one server runs under; throws when the user's settings forbid starting it. */
+function modeFor(server: StdioServerConfig, settings: ServerSandboxSettings): SandboxMode {
+  if (server.sandbox.enabled) return settings.mode;
+  if (settings.mode === 'required') throw new Error('sandbox = false for this server, but [sandbox] mode = "required" starts nothing outside the OS sandbox');
+  return 'off';
+}
+
+function unsandboxedReason(server: StdioServerConfig, mode: SandboxMode, unavailable: string | undefined): string | undefined {
+  if (!server.sandbox.enabled) return 'sandbox = false in the user config';
+  if (mode === 'off') return '[sandbox] mode = "off"';
+  return unavailable;
+}
+
 const STDERR_TAIL = 4000;
 
-export async function launchStdio(server: StdioServerConfig, o: LaunchOptions): Promise<StdioLaunch> {
+export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: LaunchOptions): Promise<StdioLaunch> {
+  const mode = modeFor(server, o.sandbox);
   const tempDir = mkdtempSync(join(tmpdir(), `moat-mcp-${server.name}-`));
   const cwd = server.cwd ?? o.cwd;
-  const env = { ...o.env, ...server.env, TMPDIR: tempDir };
-  const grants = serverGrants(server, tempDir);
+  const grants = serverGrants(server, o.sandbox);
   if (o.allowPrivateNetwork === true) grants.allowPrivateNetwork = true;
   let prepared;
   try {
-    prepared = await prepareCommand([server.command, ...server.args], { cwd, env, grants, mode: server.sandbox.enabled ? o.mode : 'off' });
+    // Only the inherited environment is scrubbed: the server's own env (a GITHUB_PERSONAL_ACCESS_TOKEN) is what it needs to work.
+    prepared = await prepareCommand([server.command, ...server.args], { cwd, env: o.env, grants, mode, scrubEnv: [...o.sandbox.scrubEnv], tempDir });
   } catch (e) {
     rmSync(tempDir, { recursive: true, force: true });
     throw e;
   }
   const [command, ...args] = prepared.argv as [string, ...string[]];
-  const transport = new StdioClientTransport({ command, args, env: prepared.env, cwd, stderr: 'pipe' });
+  const env = { ...prepared.env, ...server.env, TMPDIR: tempDir };
+  const transport = new sdk.StdioClientTransport({ command, args, env, cwd, stderr: 'pipe' });
   let tail = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL);
@@ -68,7 +100,7 @@ export async function launchStdio(server: StdioServerConfig, o: LaunchOptions): 
   return {
     transport,
     sandboxed: prepared.sandboxed,
-    unsandboxedReason: prepared.sandboxed ? undefined : (prepared.unavailableReason ?? (server.sandbox.enabled ? undefined : 'sandbox = false in the user config')),
+    unsandboxedReason: prepared.sandboxed ? undefined : unsandboxedReason(server, mode, prepared.unavailableReason),
     stderrTail: () => tail.trim(),
     // The temp folder goes at once, synchronously: moat may exit before the sandbox's own release settles.
     finish: () => {
@@ -96,11 +128,11 @@ function httpHeaders(server: HttpServerConfig, env: HttpOptions['env']): Record<
 }
 
 /** Streamable HTTP (or SSE for `type = "sse"`); the caller falls back to SSE when Streamable HTTP is refused. */
-export function httpTransport(server: HttpServerConfig, o: HttpOptions, kind: 'http' | 'sse' = server.transport): Transport {
+export function httpTransport(sdk: McpSdk, server: HttpServerConfig, o: HttpOptions, kind: 'http' | 'sse' = server.transport): Transport {
   const url = new URL(server.url);
   const fetch = policyFetchFor(serverGrant(server.url, o.authHosts));
   const requestInit = { headers: httpHeaders(server, o.env) };
   const auth = o.authProvider === undefined ? {} : { authProvider: o.authProvider };
-  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, fetch, ...auth });
-  return new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
+  if (kind === 'sse') return new sdk.SSEClientTransport(url, { requestInit, fetch, ...auth });
+  return new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
 }

@@ -4,7 +4,7 @@
  * back until approved, and `moat mcp add/list/get/remove`.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { sandboxSupport } from '../../src/sandbox/index.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
@@ -70,6 +70,9 @@ describe('MCP end to end', () => {
   test("a project's .mcp.json does not start anything until the user approves it", async () => {
     const marker = join(dirname(sb.cwd), 'started');
     writeFileSync(join(sb.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: 'sh', args: ['-c', `echo yes > ${marker}; exec sleep 30`] } } }));
+    // A sandboxed server writes only its own temp folder: the user's config lets this one leave its mark (it approves nothing).
+    mkdirSync(join(sb.home, '.config', 'moat'), { recursive: true });
+    writeFileSync(join(sb.home, '.config', 'moat', 'config.toml'), `[mcp_servers.repo.sandbox]\nallow_write = [${JSON.stringify(dirname(sb.cwd))}]\n`);
     server.script(reply().wait(1000).text('Hi.'));
     const r = await moat(['-p', 'hello']);
     expect(r.code).toBe(0);
@@ -86,7 +89,8 @@ describe('MCP end to end', () => {
   }, 30_000);
 
   test('moat mcp add, list, get, remove', async () => {
-    const add = await moat(['mcp', 'add', 'ev', '--', process.execPath, EVERYTHING_JS, 'stdio']);
+    // --env is written as [mcp_servers.ev.env], a table of the server's own (a top-level [env] would stop moat).
+    const add = await moat(['mcp', 'add', 'ev', '--env', 'GREETING=hi', '--', process.execPath, EVERYTHING_JS, 'stdio']);
     expect(add).toMatchObject({ code: 0, stderr: '' });
     const list = await moat(['mcp', 'list']);
     expect(list.code).toBe(0);
@@ -102,5 +106,31 @@ describe('MCP end to end', () => {
     const missing = await moat(['mcp', 'get', 'nope']);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('no MCP server called nope');
+  }, 30_000);
+
+  test('moat mcp add --transport http: a url and its headers, which reach the server', async () => {
+    const headers: string[] = [];
+    const srv = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: (req) => {
+        headers.push(req.headers.get('x-api-key') ?? '');
+        return new Response('log in first', { status: 401 });
+      },
+    });
+    try {
+      const url = `http://127.0.0.1:${srv.port}/mcp`;
+      const add = await moat(['mcp', 'add', '--transport', 'http', 'remote', url, '--header', 'X-Api-Key: k123']);
+      expect(add).toMatchObject({ code: 0, stderr: '' });
+      const list = await moat(['mcp', 'list']);
+      expect(list).toMatchObject({ code: 0, stderr: '' });
+      expect(list.stdout).toBe('remote  needs login: run moat mcp login remote  0 tools  http  remote  user (~/.config/moat/config.toml)\n');
+      expect(headers).toContain('k123');
+      expect((await moat(['mcp', 'get', 'remote'])).stdout).toContain(`  url: ${url}\n`);
+      const bad = await moat(['mcp', 'add', '--transport', 'http', 'other', 'ftp://example.com/mcp']);
+      expect(bad).toMatchObject({ code: 2, stderr: 'moat: ftp://example.com/mcp: not an http:// or https:// URL\n' });
+    } finally {
+      await srv.stop(true);
+    }
   }, 30_000);
 });

@@ -1,9 +1,10 @@
-/** server-everything over Streamable HTTP, and over the older HTTP+SSE (reached by falling back), through the network policy. */
+/** server-everything over Streamable HTTP (tools, progress, resources, prompts, list changes), and over the older HTTP+SSE (reached by falling back), through the network policy. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createServer } from 'node:net';
 import type { Subprocess } from 'bun';
 import { policyFetchFor, serverGrant, NetworkRefusedError } from '../../src/mcp/index.ts';
 import type { AnyTool } from '../../src/tools/index.ts';
+import { waitUntil } from '../support/run-moat.ts';
 import { EVERYTHING_JS, httpServer, manager, toolContext } from './support.ts';
 
 async function freePort(): Promise<number> {
@@ -57,6 +58,31 @@ describe('remote servers', () => {
       const slow = m.tools().find((t) => t.name === 'mcp__remote__trigger-long-running-operation') as AnyTool;
       await slow.execute({ duration: 0.2, steps: 2 }, toolContext(undefined, updates as never[]));
       expect(updates.length).toBeGreaterThan(0);
+    } finally {
+      await m.close();
+    }
+  }, 20_000);
+
+  test('Streamable HTTP: resources listed and read, prompts with arguments, and a resource the server adds gets listed (resources/list_changed)', async () => {
+    const m = manager([httpServer('remote', `http://localhost:${httpPort}/mcp`)]);
+    try {
+      m.startAll();
+      await m.settled();
+      const tool = (name: string) => m.tools().find((t) => t.name === name) as AnyTool;
+      const conn = m.get('remote');
+      expect(conn?.prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['simple-prompt', 'args-prompt']));
+      expect(JSON.stringify((await conn?.getPrompt('args-prompt', { city: 'Lyon' }))?.messages)).toContain('Lyon');
+      const listed = JSON.parse(String((await tool('ListMcpResourcesTool').execute({ server: 'remote' }, toolContext())).content)) as { uri: string }[];
+      const text = listed.find((r) => r.uri.includes('text')) ?? (listed[0] as { uri: string });
+      const read = await tool('ReadMcpResourceTool').execute({ server: 'remote', uri: text.uri }, toolContext());
+      expect(read.isError).toBeUndefined();
+      expect(String(read.content)).toContain(`[resource ${text.uri}]`);
+      // gzip-file-as-resource registers a session resource: notifications/resources/list_changed. Over HTTP it comes
+      // on the standalone GET stream, not before the call's answer as over stdio, so it is waited for.
+      const data = `data:text/plain;base64,${Buffer.from('over http').toString('base64')}`;
+      await tool('mcp__remote__gzip-file-as-resource').execute({ name: 'http.gz', data }, toolContext());
+      await waitUntil(() => conn?.resources.some((r) => r.uri === 'demo://resource/session/http.gz') === true, 5000, 'resources/list_changed over HTTP');
+      expect(conn?.resources.length).toBe(listed.length + 1);
     } finally {
       await m.close();
     }

@@ -1,9 +1,13 @@
 /** The reference server `@modelcontextprotocol/server-everything` over stdio, inside the OS sandbox: tools, results, progress, cancellation, roots, resources, prompts. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { pathToFileURL } from 'node:url';
+import { attachMcp } from '../../src/cli/mcp-setup.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { sandboxSupport } from '../../src/sandbox/index.ts';
 import type { McpManager } from '../../src/mcp/index.ts';
 import { builtinTools, ToolRegistry, TOOL_SEARCH_NAME, type AnyTool, type ToolDisplay } from '../../src/tools/index.ts';
-import { everything, manager, toolContext } from './support.ts';
+import { tempDir } from '../support/temp.ts';
+import { everything, EVERYTHING_JS, manager, toolContext } from './support.ts';
 
 let m: McpManager;
 const tool = (name: string): AnyTool => {
@@ -60,7 +64,8 @@ describe('server-everything over stdio', () => {
     expect(updates.length).toBeLessThanOrEqual(3);
   });
 
-  test('abort cancels the call at once, and the server keeps serving', async () => {
+  // That notifications/cancelled goes out with the right request id is checked on the wire in notifications.test.ts.
+  test('abort ends the call at once (not at its timeout), and the server keeps serving', async () => {
     const ac = new AbortController();
     const updates: ToolDisplay[] = [];
     const started = performance.now();
@@ -75,6 +80,15 @@ describe('server-everything over stdio', () => {
   test('the working folder is announced as a root', async () => {
     const r = await tool('mcp__everything__get-roots-list').execute({}, toolContext());
     expect(String(r.content)).toContain(`file://${process.cwd()}`);
+  });
+
+  test('a resource the server adds (resources/list_changed) is listed when the call that made it returns', async () => {
+    const before = m.get('everything')?.resources.length ?? 0;
+    const data = `data:text/plain;base64,${Buffer.from('hello').toString('base64')}`;
+    await tool('mcp__everything__gzip-file-as-resource').execute({ name: 'listed.gz', data }, toolContext());
+    const listed = JSON.parse(String((await tool('ListMcpResourcesTool').execute({}, toolContext())).content)) as { uri: string }[];
+    expect(listed.map((r) => r.uri)).toContain('demo://resource/session/listed.gz');
+    expect(listed.length).toBe(before + 1);
   });
 
   test('resources: listed and read through the two resource tools', async () => {
@@ -100,6 +114,30 @@ describe('server-everything over stdio', () => {
     expect(offered).toContain(TOOL_SEARCH_NAME);
     expect(offered.some((n) => n.startsWith('mcp__'))).toBe(false);
     expect(registry.get('mcp__everything__echo')).toBeDefined();
+  });
+});
+
+describe('roots', () => {
+  test('a session announces the working folder and its --add-dir folders (config and flag wiring included)', async () => {
+    const home = tempDir('moat-mcp-roots-home-');
+    const cwd = tempDir('moat-mcp-roots-cwd-');
+    const extra = tempDir('moat-mcp-roots-extra-');
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: `${home}/.config`, XDG_DATA_HOME: `${home}/.local/share` };
+    const loaded = loadConfig({ cwd, env, flags: { addDirs: [extra] } });
+    const config = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] } } });
+    const warnings: string[] = [];
+    const session = attachMcp(new ToolRegistry(builtinTools()), { loaded, env, cwd, flags: { configs: [config], strict: true }, addDirs: loaded.config.addDirs, warn: (l) => warnings.push(l) });
+    try {
+      await session.settled();
+      expect(warnings).toEqual([]);
+      const roots = session.tools().find((t) => t.name === 'mcp__everything__get-roots-list') as AnyTool;
+      const text = String((await roots.execute({}, toolContext())).content);
+      expect(text).toContain('(2 total)');
+      expect(text).toContain(`URI: ${pathToFileURL(cwd).href}`);
+      expect(text).toContain(`URI: ${pathToFileURL(extra).href}`);
+    } finally {
+      await session.close();
+    }
   });
 });
 

@@ -1,14 +1,16 @@
 /**
  * `@modelcontextprotocol/server-filesystem` inside the OS sandbox: the server
- * itself allows two folders, moat's grant only one — a write to the other is
- * refused by the OS, not by the server's good will.
+ * itself allows several folders, moat's grant only one — a write to another
+ * (the system temp folder included) is refused by the OS, not by the server's
+ * good will, and a folder the user's `[sandbox]` denies cannot be read.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { McpManager } from '../../src/mcp/index.ts';
+import { DEFAULT_SERVER_SANDBOX, type McpManager } from '../../src/mcp/index.ts';
 import { sandboxSupport } from '../../src/sandbox/index.ts';
 import type { AnyTool } from '../../src/tools/index.ts';
+import { tempDir } from '../support/temp.ts';
 import { FILESYSTEM_JS, manager, stdioServer, toolContext } from './support.ts';
 
 const canSandbox = sandboxSupport(process.env).available;
@@ -17,12 +19,22 @@ const canSandbox = sandboxSupport(process.env).available;
 const root = realpathSync(mkdtempSync(join('/var/tmp', 'moat-mcp-fs-')));
 const granted = join(root, 'granted');
 const other = join(root, 'other');
+/** Denied by the user's `[sandbox.filesystem] deny_read`: the server lists it as allowed, the OS does not let it read. */
+const secret = join(root, 'secret');
+/** In the system temp folder, but not the server's own temp folder: no more writable than any other place. */
+const systemTemp = tempDir('moat-mcp-fs-systemp-');
 let m: McpManager;
 
 beforeAll(async () => {
   mkdirSync(granted);
   mkdirSync(other);
-  m = manager([stdioServer('fs', process.execPath, [FILESYSTEM_JS, granted, other], { sandbox: { enabled: true, allowWrite: [granted], networkAllow: [] } })], root);
+  mkdirSync(secret);
+  writeFileSync(join(secret, 'key.txt'), 'hunter2');
+  // The server takes the client's roots as its allowed folders: the working folder and, like an --add-dir, the temp one.
+  m = manager([stdioServer('fs', process.execPath, [FILESYSTEM_JS, granted, other], { sandbox: { enabled: true, allowWrite: [granted], networkAllow: [] } })], root, {
+    roots: [root, systemTemp],
+    launch: { sandbox: { ...DEFAULT_SERVER_SANDBOX, denyRead: [secret] } },
+  });
   m.startAll();
   await m.settled();
 });
@@ -32,6 +44,10 @@ afterAll(async () => {
 });
 
 const write = (): AnyTool => m.tools().find((t) => t.name === 'mcp__fs__write_file') as AnyTool;
+const read = (): AnyTool => m.tools().find((t) => t.name === 'mcp__fs__read_text_file') as AnyTool;
+const REFUSED = /EROFS|EACCES|EPERM|read-only|permission denied/i;
+/** A denied folder is masked by an empty one nobody may enter: its files are refused or not there at all. */
+const HIDDEN = /EACCES|EPERM|ENOENT|permission denied|no such file/i;
 
 describe.if(canSandbox)('server-filesystem in the sandbox', () => {
   test('a write inside the grant succeeds', async () => {
@@ -44,7 +60,22 @@ describe.if(canSandbox)('server-filesystem in the sandbox', () => {
   test('a write outside the grant is refused by the OS although the server allows that folder', async () => {
     const r = await write().execute({ path: join(other, 'escape.txt'), content: 'outside' }, toolContext());
     expect(r.isError).toBe(true);
-    expect(String(r.content)).toMatch(/EROFS|EACCES|EPERM|read-only|permission denied/i);
+    expect(String(r.content)).toMatch(REFUSED);
     expect(existsSync(join(other, 'escape.txt'))).toBe(false);
+  });
+
+  test('the system temp folder is not writable: only the server\'s own temp folder is', async () => {
+    const r = await write().execute({ path: join(systemTemp, 'planted.txt'), content: 'outside' }, toolContext());
+    expect(r.isError).toBe(true);
+    expect(String(r.content)).toMatch(REFUSED);
+    expect(existsSync(join(systemTemp, 'planted.txt'))).toBe(false);
+  });
+
+  test('a folder the user denies reading cannot be read, although the server allows it', async () => {
+    expect((await read().execute({ path: join(granted, 'ok.txt') }, toolContext())).content).toBe('inside');
+    const r = await read().execute({ path: join(secret, 'key.txt') }, toolContext());
+    expect(r.isError).toBe(true);
+    expect(String(r.content)).not.toContain('hunter2');
+    expect(String(r.content)).toMatch(HIDDEN);
   });
 });

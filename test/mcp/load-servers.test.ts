@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadConfig } from '../../src/config/index.ts';
 import { loadServers, type ServerSources } from '../../src/mcp/index.ts';
 import { tempDir } from '../support/temp.ts';
 
@@ -87,6 +88,59 @@ describe('loadServers', () => {
       '.mcp.json: mcpServers.bad name: a server name may only have letters, digits, _ and - (it becomes part of tool names)',
       '.moat/config.toml:3: mcp_servers.unboxed.sandbox: sandbox = false is only honoured in the user\'s own config; server skipped',
     ]);
+  });
+
+  test('a TOML server name that cannot be a tool name skips that server with one line; moat itself still starts', () => {
+    const { sources, home, project } = setup({
+      'home/.config/moat/config.toml': '[mcp_servers."my.srv"]\ncommand = "x"\n\n[mcp_servers.good]\ncommand = "ok"\n',
+      'project/.moat/config.toml': 'mcp_servers.flat = 3\n',
+    });
+    const env = { ...sources.env, XDG_CONFIG_HOME: join(home, '.config') };
+    expect(() => loadConfig({ cwd: project, env })).not.toThrow();
+    const r = loadServers({ ...sources, env });
+    expect(r.servers.map((s) => s.name)).toEqual(['good']);
+    expect(r.problems).toEqual([
+      '~/.config/moat/config.toml:1: mcp_servers."my.srv": a server name may only have letters, digits, _ and - (it becomes part of tool names); server skipped',
+      '.moat/config.toml:1: mcp_servers.flat: Invalid input: expected object, received number; server skipped',
+    ]);
+  });
+
+  test("Claude Code's MCP_TIMEOUT, MCP_TOOL_TIMEOUT and MAX_MCP_OUTPUT_TOKENS set every server's defaults; a server's own setting wins", () => {
+    const { sources } = setup({ 'home/.config/moat/config.toml': '[mcp_servers.own]\ncommand = "o"\ntool_timeout_sec = 5\nmax_output_tokens = 100\n\n[mcp_servers.plain]\ncommand = "p"\n' });
+    const env = { ...sources.env, MCP_TIMEOUT: '30000', MCP_TOOL_TIMEOUT: '120000', MAX_MCP_OUTPUT_TOKENS: '50000' };
+    const r = loadServers({ ...sources, env });
+    expect(r.problems).toEqual([]);
+    expect(r.servers.find((s) => s.name === 'plain')).toMatchObject({ startupTimeoutMs: 30_000, toolTimeoutMs: 120_000, maxOutputTokens: 50_000 });
+    expect(r.servers.find((s) => s.name === 'own')).toMatchObject({ startupTimeoutMs: 30_000, toolTimeoutMs: 5000, maxOutputTokens: 100 });
+    const bad = loadServers({ ...sources, env: { ...sources.env, MCP_TIMEOUT: '10s' } });
+    expect(bad.problems).toEqual(['MCP_TIMEOUT=10s: not a positive whole number of milliseconds; using 10000']);
+    expect(bad.servers.find((s) => s.name === 'plain')?.startupTimeoutMs).toBe(10_000);
+  });
+
+  test("approvals from the user's Claude Code settings: enableAllProjectMcpServers, enabledMcpjsonServers, disabledMcpjsonServers", () => {
+    const mcpJson = JSON.stringify({ mcpServers: { a: { command: 'a' }, b: { command: 'b' }, c: { command: 'c' } } });
+    const named = setup({ 'project/.mcp.json': mcpJson, 'home/.claude/settings.json': JSON.stringify({ enabledMcpjsonServers: ['a'], disabledMcpjsonServers: ['b'] }) });
+    const r = loadServers(named.sources);
+    expect(r.needsApproval).toEqual(['c']);
+    expect(r.servers.map((s) => [s.name, s.enabled])).toEqual([['a', true], ['b', false], ['c', true]]);
+    const all = setup({ 'project/.mcp.json': mcpJson, 'home/.claude/settings.json': JSON.stringify({ enableAllProjectMcpServers: true }) });
+    expect(loadServers(all.sources).needsApproval).toEqual([]);
+    // Where Claude Code's approval dialog writes them: this project's entry in ~/.claude.json.
+    const dialog = setup({ 'project/.mcp.json': mcpJson });
+    writeFileSync(join(dialog.home, '.claude.json'), JSON.stringify({ projects: { [dialog.project]: { enabledMcpjsonServers: ['b', 'c'] }, '/elsewhere': { enableAllProjectMcpServers: true } } }));
+    expect(loadServers(dialog.sources).needsApproval).toEqual(['a']);
+  });
+
+  test("a project's own Claude settings cannot approve its servers; a bad value is one line", () => {
+    const self = setup({
+      'project/.mcp.json': JSON.stringify({ mcpServers: { a: { command: 'a' } } }),
+      'project/.claude/settings.json': JSON.stringify({ enableAllProjectMcpServers: true }),
+      'project/.claude/settings.local.json': JSON.stringify({ enabledMcpjsonServers: ['a'] }),
+      'home/.claude/settings.json': JSON.stringify({ enabledMcpjsonServers: 'a' }),
+    });
+    const r = loadServers(self.sources);
+    expect(r.needsApproval).toEqual(['a']);
+    expect(r.problems).toEqual(['~/.claude/settings.json: enabledMcpjsonServers: Invalid input: expected array, received string; its MCP approvals are ignored']);
   });
 
   test('sandbox grants and overrides: the user may lift the sandbox; a project may not widen a server defined elsewhere', () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { authKey, login, logout, McpManager, OAuthStore, sessionAuthProvider } from '../../src/mcp/index.ts';
+import { authKey, DEFAULT_SERVER_SANDBOX, login, loginFetch, logout, McpManager, NetworkRefusedError, OAuthStore, sessionAuthProvider } from '../../src/mcp/index.ts';
 import type { AnyTool } from '../../src/tools/index.ts';
 import { startOAuthServer, type OAuthTestServer } from './oauth-server.ts';
 import { httpServer, toolContext } from './support.ts';
@@ -33,7 +33,7 @@ async function browser(url: URL): Promise<void> {
 function connect(): McpManager {
   const server = httpServer('secure', as.mcpUrl);
   return new McpManager([server], {
-    launch: { cwd: dir, env: {}, mode: 'auto' },
+    launch: { cwd: dir, env: {}, sandbox: DEFAULT_SERVER_SANDBOX },
     roots: () => [dir],
     clientVersion: '0.0.0-test',
     authProvider: (s) => (s.transport === 'stdio' ? undefined : sessionAuthProvider(store, s.name, s.url)),
@@ -83,6 +83,36 @@ describe('OAuth for remote MCP servers', () => {
       expect(store.get(authKey('secure', as.mcpUrl)).tokens?.access_token).toBe(as.issued.at(-1));
     } finally {
       await m.close();
+    }
+  });
+
+  test("login goes through the network policy: a public server's login may not reach the user's network; metadata addresses never", async () => {
+    const local = as.url.replace('localhost', '127.0.0.1');
+    const metadata = `${local}.well-known/oauth-authorization-server`;
+    expect((await loginFetch(as.mcpUrl)(metadata)).status).toBe(200);
+    await expect(loginFetch('https://mcp.example.com/mcp')(metadata)).rejects.toThrow(NetworkRefusedError);
+    await expect(loginFetch('https://mcp.example.com/mcp')(metadata)).rejects.toThrow(/loopback address; only public addresses are reachable/);
+    await expect(loginFetch(as.mcpUrl)('http://169.254.169.254/latest')).rejects.toThrow(/cloud metadata address, which is never reachable/);
+  });
+
+  test('a server naming an authorization server on a metadata address: login stops there, saying so', async () => {
+    const srv = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: (req): Response => {
+        const base: string = `http://127.0.0.1:${srv.port}`;
+        if (new URL(req.url).pathname.startsWith('/.well-known/oauth-protected-resource')) return Response.json({ resource: `${base}/mcp`, authorization_servers: ['http://169.254.169.254/'] });
+        return new Response('log in', { status: 401, headers: { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource"` } });
+      },
+    });
+    try {
+      const opened: URL[] = [];
+      await expect(login({ store, server: 'lure', url: `http://127.0.0.1:${srv.port}/mcp`, open: (u) => void opened.push(u), timeoutMs: 2000 })).rejects.toThrow(
+        '169.254.169.254 is a cloud metadata address, which is never reachable',
+      );
+      expect(opened).toEqual([]);
+    } finally {
+      await srv.stop(true);
     }
   });
 

@@ -1,6 +1,6 @@
 /** Shared pieces of the MCP tests: server configs for real npm servers, a manager, and a tool context. */
 import { resolve } from 'node:path';
-import { McpManager, type McpServerConfig, type StdioServerConfig, type HttpServerConfig } from '../../src/mcp/index.ts';
+import { DEFAULT_SERVER_SANDBOX, McpManager, type LaunchOptions, type McpServerConfig, type StdioServerConfig, type HttpServerConfig } from '../../src/mcp/index.ts';
 import type { ToolContext, ToolDisplay } from '../../src/tools/index.ts';
 
 export const NODE_MODULES = resolve(import.meta.dir, '../../node_modules');
@@ -32,9 +32,9 @@ export function everything(over: Partial<StdioServerConfig> = {}): StdioServerCo
   return stdioServer('everything', process.execPath, [EVERYTHING_JS, 'stdio'], over);
 }
 
-export function manager(servers: McpServerConfig[], cwd = process.cwd(), extra: { failures?: string[]; roots?: string[] } = {}): McpManager {
+export function manager(servers: McpServerConfig[], cwd = process.cwd(), extra: { failures?: string[]; roots?: string[]; launch?: Partial<LaunchOptions> } = {}): McpManager {
   return new McpManager(servers, {
-    launch: { cwd, env: process.env, mode: 'auto' },
+    launch: { cwd, env: process.env, sandbox: DEFAULT_SERVER_SANDBOX, ...extra.launch },
     roots: () => extra.roots ?? [cwd],
     clientVersion: '0.0.0-test',
     onFailure: (name, error) => extra.failures?.push(`${name}: ${error}`),

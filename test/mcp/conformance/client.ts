@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { login, McpManager, OAuthStore, sessionAuthProvider } from '../../../src/mcp/index.ts';
+import { DEFAULT_SERVER_SANDBOX, login, McpManager, OAuthStore, sessionAuthProvider } from '../../../src/mcp/index.ts';
 import { errorMessage } from '../../../src/util/index.ts';
 import { httpServer, toolContext } from '../support.ts';
 
@@ -31,7 +31,7 @@ const ARGS: Record<string, Record<string, unknown>> = { add_numbers: { a: 5, b: 
 async function main(): Promise<number> {
   if (scenario.startsWith('auth/')) await login({ store, server: 'conformance', url, open: browser, timeoutMs: 20_000 });
   const m = new McpManager([httpServer('conformance', url)], {
-    launch: { cwd: dir, env: {}, mode: 'auto' },
+    launch: { cwd: dir, env: {}, sandbox: DEFAULT_SERVER_SANDBOX },
     roots: () => [dir],
     clientVersion: '0.0.0-conformance',
     authProvider: (s) => (s.transport === 'stdio' ? undefined : sessionAuthProvider(store, s.name, s.url)),

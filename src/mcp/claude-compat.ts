@@ -1,0 +1,88 @@
+// What moat takes from Claude Code besides its server entries: the MCP_* variables, and its approvals of .mcp.json servers.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { claudeSettingsPaths, homeOf, type Env } from '../config/index.ts';
+import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './server-config.ts';
+
+/** Every server's defaults; a server's own `startup_timeout_sec`, `tool_timeout_sec` or `max_output_tokens` wins. */
+export interface ServerDefaults {
+  startupTimeoutMs: number;
+  toolTimeoutMs: number;
+  maxOutputTokens: number;
+}
+
+/**
+ * Claude Code's variables: `MCP_TIMEOUT` (start-up, milliseconds),
+ * `MCP_TOOL_TIMEOUT` (one call, milliseconds), `MAX_MCP_OUTPUT_TOKENS`. A value
+ * that is not a positive whole number is one problem line and the default.
+ */
+export function serverDefaults(env: Env, problems: string[]): ServerDefaults {
+  const read = (name: string, fallback: number, unit: string): number => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const n = Number(raw);
+    if (Number.isInteger(n) && n > 0) return n;
+    problems.push(`${name}=${raw}: not a positive whole number of ${unit}; using ${fallback}`);
+    return fallback;
+  };
+  return {
+    startupTimeoutMs: read('MCP_TIMEOUT', DEFAULT_STARTUP_TIMEOUT_MS, 'milliseconds'),
+    toolTimeoutMs: read('MCP_TOOL_TIMEOUT', DEFAULT_TOOL_TIMEOUT_MS, 'milliseconds'),
+    maxOutputTokens: read('MAX_MCP_OUTPUT_TOKENS', DEFAULT_MAX_OUTPUT_TOKENS, 'tokens'),
+  };
+}
+
+const APPROVALS = z.object({
+  enableAllProjectMcpServers: z.boolean().optional(),
+  enabledMcpjsonServers: z.array(z.string()).optional(),
+  disabledMcpjsonServers: z.array(z.string()).optional(),
+});
+
+/** Which `.mcp.json` servers the user approved (all, or by name) or turned down in Claude Code. */
+export interface ClaudeApprovals {
+  all: boolean;
+  enabled: ReadonlySet<string>;
+  disabled: ReadonlySet<string>;
+}
+
+/** The file's JSON; undefined when it is missing or broken (the config loader and the server loader say so already). */
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `enableAllProjectMcpServers`, `enabledMcpjsonServers` and
+ * `disabledMcpjsonServers` from the user's own files: `~/.claude/settings.json`,
+ * and this project's entry in `~/.claude.json` (where Claude Code's approval
+ * dialog writes them). Never from the project's `.claude/settings*.json`: a
+ * cloned repository must not approve the servers it brings. A value of the
+ * wrong kind is one problem line and approves nothing.
+ */
+export function claudeApprovals(env: Env, projectRoot: string, problems: string[]): ClaudeApprovals {
+  const home = homeOf(env);
+  const out = { all: false, enabled: new Set<string>(), disabled: new Set<string>() };
+  const sources = [
+    { shown: '~/.claude/settings.json', file: claudeSettingsPaths(home, projectRoot).user, pick: (json: unknown) => json },
+    { shown: '~/.claude.json', file: join(home, '.claude.json'), pick: (json: unknown) => (json as { projects?: Record<string, unknown> }).projects?.[projectRoot] },
+  ];
+  for (const { shown, file, pick } of sources) {
+    const json = readJson(file);
+    const part = typeof json === 'object' && json !== null ? pick(json) : undefined;
+    if (part === undefined || part === null) continue;
+    const parsed = APPROVALS.safeParse(part);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      problems.push(`${shown}: ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}; its MCP approvals are ignored`);
+      continue;
+    }
+    if (parsed.data.enableAllProjectMcpServers === true) out.all = true;
+    for (const n of parsed.data.enabledMcpjsonServers ?? []) out.enabled.add(n);
+    for (const n of parsed.data.disabledMcpjsonServers ?? []) out.disabled.add(n);
+  }
+  return out;
+}
