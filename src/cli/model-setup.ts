@@ -3,19 +3,24 @@
  * the user's `[providers.<name>]` tables laid over them, Anthropic's endpoint
  * from `api_base_url` / ANTHROPIC_BASE_URL, and keys read from the variables
  * each provider names. Also checks, before anything starts, that the chosen
- * model and its fallbacks name known providers and that the model has a key.
+ * model and its fallbacks name known providers, that the model has a key, and
+ * warns of a fallback without one.
  */
 import type { AgentSettings } from '../agent/index.ts';
 import type { Env, LoadedConfig, ProviderSettings } from '../config/index.ts';
 import { BUILTIN_PROVIDERS, mergeProviders, ModelRouter, type ModelOverride, type ProviderConfig } from '../providers/index.ts';
 import { MoatError } from '../util/index.ts';
+import { err } from './write-out.ts';
+
+/** moat's warning lines on stderr; the router's notices too, unless a front end sets `router.onNotice` to show them its own way. */
+const warnLine = (line: string): void => err(`moat: ${line}\n`);
 
 export function modelRouter(loaded: LoadedConfig, env: Env): ModelRouter {
   const user: Record<string, Partial<ProviderConfig>> = {};
   for (const [name, p] of Object.entries(loaded.config.providers)) user[name] = providerConfig(p);
   const anthropicUrl = loaded.config.apiBaseUrl;
   if (anthropicUrl !== undefined) user['anthropic'] = { ...BUILTIN_PROVIDERS['anthropic'], ...user['anthropic'], baseUrl: user['anthropic']?.baseUrl ?? anthropicUrl };
-  return new ModelRouter({ providers: mergeProviders(user), env });
+  return new ModelRouter({ providers: mergeProviders(user), env, notice: warnLine });
 }
 
 function providerConfig(p: ProviderSettings): Partial<ProviderConfig> {
@@ -25,6 +30,7 @@ function providerConfig(p: ProviderSettings): Partial<ProviderConfig> {
   if (p.apiKeyEnv !== undefined) out.apiKeyEnv = p.apiKeyEnv;
   if (p.headers !== undefined) out.headers = p.headers;
   if (p.timeoutS !== undefined) out.timeoutS = p.timeoutS;
+  if (p.toolCallRules !== undefined) out.toolCallRules = p.toolCallRules;
   if (p.models !== undefined) {
     const models: Record<string, ModelOverride> = {};
     for (const [id, m] of Object.entries(p.models)) models[id] = m;
@@ -33,12 +39,24 @@ function providerConfig(p: ProviderSettings): Partial<ProviderConfig> {
   return out;
 }
 
+/** Routers already warned about their fallbacks: a skill's model checks the settings a second time. */
+const warned = new WeakSet<ModelRouter>();
+
 /**
  * Fails early, in one line, on a model or fallback that names no known
  * provider, and on a chosen model whose provider needs a key that is not set.
+ * A fallback without its key is one warning line naming the variable: the run
+ * can still go well, but a turn that falls back to it would fail then, at the
+ * worst moment, and a missing key never falls further.
  */
-export function checkModels(router: ModelRouter, settings: Pick<AgentSettings, 'model' | 'fallbackModels'>): void {
+export function checkModels(router: ModelRouter, settings: Pick<AgentSettings, 'model' | 'fallbackModels'>, warn: (line: string) => void = warnLine): void {
   for (const model of [settings.model, ...(settings.fallbackModels ?? [])]) router.resolve(model);
   const missing = router.missingKey(settings.model);
   if (missing !== undefined) throw new MoatError('no_api_key', missing);
+  if (warned.has(router)) return;
+  warned.add(router);
+  for (const model of new Set(settings.fallbackModels ?? [])) {
+    const variables = router.keyVariables(model);
+    if (variables !== undefined) warn(`fallback model ${model} has no API key: set ${variables.join(' or ')}, or a turn that falls back to it will fail`);
+  }
 }

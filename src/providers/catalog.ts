@@ -96,6 +96,10 @@ const BUILTIN: Record<string, Record<string, Entry>> = {
     'gemini-2.5-pro': cached(1_048_576, 65_536, 1.25, 10, 0.125, ALL),
     'gemini-2.5-flash': cached(1_048_576, 65_536, 0.3, 2.5, 0.03, ALL),
     'gemini-2.5-flash-lite': cached(1_048_576, 65_536, 0.1, 0.4, 0.01, ALL),
+    // The 2.0 models do not think: the API answers 400 to any thinkingConfig.
+    'gemini-2.0-flash': cached(1_048_576, 8192, 0.1, 0.4, 0.025, NO_REASONING),
+    // No cache discount is listed for 2.0 Flash-Lite: cached input at the input price.
+    'gemini-2.0-flash-lite': cached(1_048_576, 8192, 0.075, 0.3, 0.075, NO_REASONING),
   },
   deepseek: {
     'deepseek-chat': cached(128_000, 8192, 0.28, 0.42, 0.028, TEXT_ONLY),
@@ -112,6 +116,16 @@ const PAID = new Set(['anthropic', 'openai', 'gemini', 'bedrock', 'vertex']);
 /** Unknown models elsewhere (a local server, a gateway): free unless configured, a common window. */
 const UNKNOWN_OTHER: Entry = { contextWindow: 128_000, maxOutput: 32_000, price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, capabilities: { tools: true, images: false, reasoning: false } };
 
+/**
+ * What an unknown model of a vendor can do, guessed from its name. Gemini
+ * refuses a thinking config from a model that does not think, so only the
+ * families known to think (2.5 and later; not Gemma, not 1.x or 2.0) are
+ * taken to reason; a new `gemini-3-flash` is, a `gemma-3-27b-it` is not.
+ */
+const GUESS: Readonly<Record<string, (model: string) => ModelCapabilities>> = {
+  gemini: (model) => ({ tools: true, images: true, reasoning: /^(?:models\/)?gemini-(?:2\.5|[3-9]|\d{2})/.test(model) }),
+};
+
 export class ModelCatalog {
   /** `overrides[provider][modelId]`: the user's entries (config), applied over the built-in ones. */
   constructor(private readonly overrides: Record<string, Record<string, ModelOverride>> = {}) {}
@@ -120,7 +134,7 @@ export class ModelCatalog {
   info(provider: string, model: string): ModelInfo {
     const base = lookupBuiltin(provider, model);
     const override = this.overrides[provider]?.[model];
-    const entry = base ?? (PAID.has(provider) ? UNKNOWN_HOSTED : UNKNOWN_OTHER);
+    const entry = base ?? guess(provider, model);
     if (override === undefined) return { provider, id: model, ...entry, known: base !== undefined };
     return {
       provider,
@@ -148,6 +162,12 @@ export class ModelCatalog {
     }
     return out;
   }
+}
+
+function guess(provider: string, model: string): Entry {
+  const entry = PAID.has(provider) ? UNKNOWN_HOSTED : UNKNOWN_OTHER;
+  const capabilities = GUESS[provider]?.(model);
+  return capabilities === undefined ? entry : { ...entry, capabilities };
 }
 
 /** Which built-in provider's catalogue lists a bare model name, if exactly one does. */

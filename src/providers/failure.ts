@@ -5,10 +5,14 @@
  */
 import type { ProviderError, ProviderErrorKind } from './types.ts';
 
+/** How the Chat Completions adapter names its API: local servers and gateways, whose windows moat may not know. */
+export const COMPATIBLE_API = 'OpenAI-compatible API';
+
 /** Who aborted the request, when we did: the caller's signal or our idle watchdog. */
 export type AbortCause = 'caller' | 'idle' | null;
 
 const MAX_MESSAGE = 240;
+const CONTEXT_MESSAGE_MAX = 360;
 
 export function kindForStatus(status: number): ProviderErrorKind {
   if (status === 429) return 'rate_limit';
@@ -93,12 +97,47 @@ export function statusFailure(
   requestId?: string,
 ): ProviderError {
   const kind = kindForStatus(status);
+  if (kind === 'bad_request' && detail !== undefined && CONTEXT_TOO_LONG.test(detail)) {
+    return contextTooLong(`${api} error ${status}`, detail, { status, ...(requestId === undefined ? {} : { requestId }), unknownWindow: api === COMPATIBLE_API });
+  }
   const error: ProviderError = { kind, status, message: oneLine(`${api} error ${status}: ${detail ?? statusText(status)}`) };
   if (requestId) error.requestId = requestId;
   if (kind === 'rate_limit' && headers) {
     const wait = retryAfterMs(headers);
     if (wait !== undefined) error.retryAfterMs = wait;
   }
+  return error;
+}
+
+/**
+ * How the APIs say the conversation no longer fits the model's window: Anthropic (and Vertex) "prompt is
+ * too long: 208310 tokens > 200000 maximum", Bedrock "Input is too long for requested model.", OpenAI
+ * "Your input exceeds the context window of this model…" / "This model's maximum context length is …"
+ * (code context_length_exceeded; vLLM, DeepSeek and OpenRouter word it the same), llama.cpp "the request
+ * exceeds the available context size", Mistral "… too large for model with 32768 maximum context length",
+ * Gemini "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).".
+ */
+export const CONTEXT_TOO_LONG = /prompt is too long|input is too long|context[_ ]length|context window|maximum context|context size|input token count .*exceeds/i;
+
+/**
+ * Final (sending it again cannot help), marked so the agent can tell it from other refusals, and worded as
+ * what to do. Longer than other failures may be: the vendor's token counts and the way out both matter.
+ * `unknownWindow`: the server is one whose window moat may not know (a local model, a gateway).
+ */
+export function contextTooLong(where: string, detail: string, o: { status?: number; requestId?: string; unknownWindow?: boolean } = {}): ProviderError {
+  const hint = o.unknownWindow === true ? "; for a local model, set its context_window in config so moat compacts in time" : '';
+  const head = `${where}: the conversation no longer fits the model's context window (`;
+  const tail = `). /clear starts afresh, /model picks a model with a larger window${hint}.`;
+  // The vendor's words are what gets cut, never the advice.
+  const room = Math.max(40, CONTEXT_MESSAGE_MAX - head.length - tail.length);
+  const said = oneLine(detail).replace(/\.$/, '');
+  const error: ProviderError = {
+    kind: 'bad_request',
+    reason: 'context_too_long',
+    message: `${head}${said.length > room ? `${said.slice(0, room - 3)}...` : said}${tail}`,
+  };
+  if (o.status !== undefined) error.status = o.status;
+  if (o.requestId) error.requestId = o.requestId;
   return error;
 }
 

@@ -1,16 +1,19 @@
 /**
  * The one `Provider` the agent talks to, whatever the model: it reads
  * `provider/model` in each request, builds that provider's adapter on first
- * use (importing the adapter's module then, so the `openai` and Gemini SDKs
- * are never evaluated on the Anthropic default path), fits the request to the
- * model (output cap, thinking, images) and hands it on. A switch of model
- * mid-session, or a fallback, is just a request naming another model; each
- * adapter converts the neutral history for its own wire format.
+ * use (load-adapter.ts imports the adapter's module then, so the `openai` and
+ * Gemini SDKs are never evaluated on the Anthropic default path), fits the
+ * request to the model (output cap, thinking, images, tools; fit-request.ts)
+ * and hands it on. A switch of model mid-session, or a fallback, is just a
+ * request naming another model; each adapter converts the neutral history
+ * for its own wire format.
  */
 import { MoatError } from '../util/index.ts';
-import { createAnthropicProvider } from './anthropic/index.ts';
 import { catalogProviderOf, ModelCatalog, type ModelInfo } from './catalog.ts';
+import { fitRequest, hasImages } from './fit-request.ts';
+import { loadAdapter } from './load-adapter.ts';
 import { ZERO_USAGE } from './messages.ts';
+import { imagesRefused, omittedNotice, refusesImages } from './model-notices.ts';
 import { BUILTIN_PROVIDERS, type ProviderConfig } from './provider-config.ts';
 import type { Provider, ProviderError, ProviderEvent, ProviderRequest, StreamOptions } from './types.ts';
 
@@ -27,13 +30,12 @@ export interface ModelRouterOptions {
   defaultProvider?: string;
   /** Makes adapters; tests and benchmarks can count or replace them. */
   load?: (name: string, config: ProviderConfig, router: ModelRouter) => Promise<Provider>;
+  /** Where the router tells the user something once (images or tools left out for a model); see `onNotice`. */
+  notice?: (message: string) => void;
 }
 
 /** Claude Code's model aliases (`--model sonnet`). */
 const CLAUDE_ALIASES: Readonly<Record<string, string>> = { sonnet: 'claude-sonnet-4-5', opus: 'claude-opus-4-5', haiku: 'claude-haiku-4-5' };
-
-/** The smallest thinking budget the APIs take. */
-const MIN_THINKING = 1024;
 
 export class ModelRouter implements Provider {
   readonly name = 'moat';
@@ -48,6 +50,15 @@ export class ModelRouter implements Provider {
   private readonly defaultProvider: string;
   private readonly adapters = new Map<string, Promise<Provider>>();
   private readonly load: NonNullable<ModelRouterOptions['load']>;
+  /**
+   * Told each notice once per router (a session): a front end that shows
+   * notices its own way (the TUI's transcript) sets it after the router is
+   * built; until then they go where `notice` said.
+   */
+  onNotice: (message: string) => void;
+  private readonly said = new Set<string>();
+  /** `provider/model` of unknown models whose server refused images: later requests send placeholders. */
+  private readonly refusedImages = new Set<string>();
 
   constructor(o: ModelRouterOptions) {
     this.providers = o.providers ?? { ...BUILTIN_PROVIDERS };
@@ -57,6 +68,7 @@ export class ModelRouter implements Provider {
     for (const [name, p] of Object.entries(this.providers)) if (p.models !== undefined) overrides[name] = p.models;
     this.catalog = new ModelCatalog(overrides);
     this.load = o.load ?? loadAdapter;
+    this.onNotice = o.notice ?? ((): void => {});
   }
 
   /**
@@ -101,12 +113,19 @@ export class ModelRouter implements Provider {
     return undefined;
   }
 
-  /** One line saying which variable to set, when `ref`'s provider needs a key and has none. */
-  missingKey(ref: string): string | undefined {
+  /** The variables that would hold `ref`'s key, when its provider needs one and none is set. */
+  keyVariables(ref: string): string[] | undefined {
     const { provider } = this.resolve(ref);
     const config = this.providers[provider];
     if (config === undefined || !config.keyRequired || this.apiKey(provider) !== undefined) return undefined;
-    const names = [config.apiKeyEnv, ...(config.altKeyEnvs ?? [])].filter((n): n is string => n !== undefined);
+    return [config.apiKeyEnv, ...(config.altKeyEnvs ?? [])].filter((n): n is string => n !== undefined);
+  }
+
+  /** One line saying which variable to set, when `ref`'s provider needs a key and has none. */
+  missingKey(ref: string): string | undefined {
+    const names = this.keyVariables(ref);
+    if (names === undefined) return undefined;
+    const { provider } = this.resolve(ref);
     const extra = provider === 'anthropic' ? ' (and ANTHROPIC_BASE_URL for a proxy or gateway)' : '';
     return `no API key for ${provider}: set ${names.join(' or ')}${extra}, or run a local model with no key: --model ollama/<name>`;
   }
@@ -141,86 +160,35 @@ export class ModelRouter implements Provider {
       return;
     }
     const info = this.catalog.info(ref.provider, ref.model);
-    if (info.known && !info.capabilities.images && hasImages(request)) {
-      yield failure({ kind: 'bad_request', message: `${request.model} does not take images; remove them or choose another model (/model)` });
+    const key = `${ref.provider}/${ref.model}`;
+    const noImages = (info.known && !info.capabilities.images) || this.refusedImages.has(key);
+    const fitted = fitRequest(request, ref.model, info, { label: request.model, noImages });
+    for (const what of fitted.omitted) this.say(`${what} ${key}`, omittedNotice(what, request.model));
+    // A model nobody describes gets the images; if its server refuses them, the user is told why in one line.
+    if (info.known || !hasImages(fitted.request.messages)) {
+      yield* provider.stream(fitted.request, options);
       return;
     }
-    yield* provider.stream(fitRequest(request, ref.model, info), options);
+    for await (const event of provider.stream(fitted.request, options)) {
+      if (event.type === 'error' && refusesImages(event.error)) {
+        this.refusedImages.add(key);
+        // The error says it all; the placeholders that follow need no notice of their own.
+        this.said.add(`images ${key}`);
+        yield { ...event, error: imagesRefused(event.error, request.model) };
+        return;
+      }
+      yield event;
+    }
   }
-}
 
-/** The request as this model can take it: its own id, its output cap, thinking only where it reasons. */
-export function fitRequest(request: ProviderRequest, model: string, info: ModelInfo): ProviderRequest {
-  const maxTokens = Math.min(request.maxTokens, info.maxOutput);
-  const fitted: ProviderRequest = { ...request, model, maxTokens };
-  delete fitted.thinkingBudget;
-  if (request.thinkingBudget !== undefined && info.capabilities.reasoning) {
-    // Anthropic refuses a budget that does not leave room for the answer.
-    const budget = Math.min(request.thinkingBudget, maxTokens - MIN_THINKING);
-    if (budget >= MIN_THINKING) fitted.thinkingBudget = budget;
+  private say(key: string, message: string): void {
+    if (this.said.has(key)) return;
+    this.said.add(key);
+    this.onNotice(message);
   }
-  return fitted;
-}
-
-function hasImages(request: ProviderRequest): boolean {
-  return request.messages.some((m) =>
-    m.content.some((p) => p.type === 'image' || (p.type === 'tool_result' && p.content.some((c) => c.type === 'image'))),
-  );
 }
 
 function failure(error: ProviderError): ProviderEvent {
   return { type: 'error', error, partial: { role: 'assistant', content: [] }, usage: ZERO_USAGE };
 }
 
-/** Builds an adapter; every module but Anthropic's own is imported here, on first use. */
-async function loadAdapter(name: string, config: ProviderConfig, router: ModelRouter): Promise<Provider> {
-  const apiKey = router.apiKey(name);
-  const timeoutMs = config.timeoutS === undefined ? undefined : Math.round(config.timeoutS * 1000);
-  const common = {
-    ...(config.headers === undefined ? {} : { headers: config.headers }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-  };
-  switch (config.type) {
-    case 'anthropic':
-      return createAnthropicProvider({ apiKey: apiKey ?? '', baseURL: config.baseUrl, ...common });
-    case 'openai-chat': {
-      const { createOpenAIChatProvider } = await import('./openai-chat/index.ts');
-      return createOpenAIChatProvider(name, { apiKey, baseURL: required(config, name), ...common });
-    }
-    case 'openai-responses': {
-      const { createOpenAIResponsesProvider } = await import('./openai-responses/index.ts');
-      return createOpenAIResponsesProvider(name, { apiKey, baseURL: required(config, name), ...common }, (model) => router.catalog.info(name, model).capabilities.reasoning);
-    }
-    case 'gemini': {
-      const { createGeminiProvider } = await import('./gemini/index.ts');
-      return createGeminiProvider(name, { apiKey, baseURL: required(config, name), ...common });
-    }
-    case 'bedrock': {
-      const { createBedrockProvider } = await import('./anthropic/bedrock.ts');
-      const env = router.environment;
-      return createBedrockProvider(name, {
-        ...(config.baseUrl === undefined ? {} : { baseURL: config.baseUrl }),
-        ...defined({ region: env['AWS_REGION'] ?? env['AWS_DEFAULT_REGION'], apiKey: apiKey ?? env['AWS_BEARER_TOKEN_BEDROCK'] }),
-        ...common,
-      });
-    }
-    case 'vertex': {
-      const { createVertexProvider } = await import('./anthropic/vertex.ts');
-      const env = router.environment;
-      return createVertexProvider(name, {
-        ...(config.baseUrl === undefined ? {} : { baseURL: config.baseUrl }),
-        ...defined({ region: env['CLOUD_ML_REGION'], projectId: env['ANTHROPIC_VERTEX_PROJECT_ID'] }),
-        ...common,
-      });
-    }
-  }
-}
-
-function defined<T extends Record<string, string | undefined>>(o: T): { [K in keyof T]?: string } {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as { [K in keyof T]?: string };
-}
-
-function required(config: ProviderConfig, name: string): string {
-  if (config.baseUrl === undefined) throw new MoatError('config', `[providers.${name}] needs base_url`);
-  return config.baseUrl;
-}

@@ -8,7 +8,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { _iterSSEMessages, type ServerSentEvent } from 'openai/core/streaming';
 import { tappedBody } from './drive-stream.ts';
-import { describe, isRecord, oneLine, statusFailure } from './failure.ts';
+import { COMPATIBLE_API, CONTEXT_TOO_LONG, contextTooLong, describe, isRecord, oneLine, parseJson, statusFailure } from './failure.ts';
 import type { ProviderError, ProviderErrorKind } from './types.ts';
 
 export interface OpenAIClientOptions {
@@ -36,7 +36,24 @@ export function createOpenAIClient(o: OpenAIClientOptions): OpenAI {
     project: null,
     ...(o.headers === undefined ? {} : { defaultHeaders: o.headers }),
     ...(o.timeoutMs === undefined ? {} : { timeout: o.timeoutMs }),
+    fetch: wrappingErrors,
   });
+}
+
+/**
+ * The SDK takes an error's message from `{"error": {"message": …}}` (or a bare object, as vLLM and Mistral
+ * send). Ollama sends `{"error": "model \"x\" not found, …"}`, whose words the SDK drops, leaving
+ * "404 not found"; such a body is given the usual shape.
+ */
+async function wrappingErrors(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return response;
+  const text = await response.text();
+  const body = parseJson(text);
+  const fixed = isRecord(body) && typeof body['error'] === 'string' ? JSON.stringify({ error: { message: body['error'] } }) : text;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(fixed, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** POSTs `body` as a streaming request and returns its raw SSE events, each chunk reported to `touch`. */
@@ -64,9 +81,8 @@ export function openaiRequestError(api: string, baseURL: string, e: unknown): Pr
     return { kind: 'connection', message: oneLine(`Cannot reach the ${api} at ${baseURL}: ${why}`) };
   }
   if (e instanceof APIError && typeof e.status === 'number') {
-    const error = statusFailure(api, e.status, apiMessage(e.error), e.headers, e.requestID ?? undefined);
     // Some servers say "context length exceeded" with a 400 and others with a 413; both are final.
-    return error;
+    return statusFailure(api, e.status, apiMessage(e.error), e.headers, e.requestID ?? undefined);
   }
   return { kind: 'connection', message: oneLine(`Cannot reach the ${api} at ${baseURL}: ${describe(e)}`) };
 }
@@ -79,6 +95,7 @@ export function inBandError(api: string, error: unknown): ProviderError {
   const body = isRecord(error) ? error : {};
   const code = typeof body['code'] === 'string' ? body['code'] : typeof body['type'] === 'string' ? body['type'] : 'error';
   const text = typeof body['message'] === 'string' ? body['message'] : 'unknown error';
+  if (code === 'context_length_exceeded' || CONTEXT_TOO_LONG.test(text)) return contextTooLong(`${api} stream error (${code})`, text, { unknownWindow: api === COMPATIBLE_API });
   return { kind: inBandKind(code), message: oneLine(`${api} stream error (${code}): ${text}`) };
 }
 

@@ -25,7 +25,15 @@ export interface ProviderConfig {
   models?: Record<string, ModelOverride>;
   /** Where `moat models` asks for the list of models, if the API has one (OpenAI-style `GET /models`). */
   listsModels: boolean;
+  /**
+   * Chat Completions servers stricter than OpenAI about tool calls. `mistral`: ids of exactly 9 letters and
+   * digits (others' ids are mapped, the same way in a call and its result) and an assistant turn between
+   * tool results and the next user message; Mistral answers 400 otherwise.
+   */
+  toolCallRules?: ToolCallRules;
 }
+
+export type ToolCallRules = 'mistral';
 
 export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderConfig>> = {
   anthropic: { type: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKeyEnv: 'ANTHROPIC_API_KEY', keyRequired: true, listsModels: true },
@@ -41,7 +49,7 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderConfig>> = {
   openrouter: { type: 'openai-chat', baseUrl: 'https://openrouter.ai/api/v1', apiKeyEnv: 'OPENROUTER_API_KEY', keyRequired: true, listsModels: true },
   deepseek: { type: 'openai-chat', baseUrl: 'https://api.deepseek.com/v1', apiKeyEnv: 'DEEPSEEK_API_KEY', keyRequired: true, listsModels: true },
   groq: { type: 'openai-chat', baseUrl: 'https://api.groq.com/openai/v1', apiKeyEnv: 'GROQ_API_KEY', keyRequired: true, listsModels: true },
-  mistral: { type: 'openai-chat', baseUrl: 'https://api.mistral.ai/v1', apiKeyEnv: 'MISTRAL_API_KEY', keyRequired: true, listsModels: true },
+  mistral: { type: 'openai-chat', baseUrl: 'https://api.mistral.ai/v1', apiKeyEnv: 'MISTRAL_API_KEY', keyRequired: true, listsModels: true, toolCallRules: 'mistral' },
   together: { type: 'openai-chat', baseUrl: 'https://api.together.xyz/v1', apiKeyEnv: 'TOGETHER_API_KEY', keyRequired: true, listsModels: true },
   ollama: { type: 'openai-chat', baseUrl: 'http://127.0.0.1:11434/v1', apiKeyEnv: 'OLLAMA_API_KEY', keyRequired: false, listsModels: true },
   lmstudio: { type: 'openai-chat', baseUrl: 'http://127.0.0.1:1234/v1', apiKeyEnv: 'LMSTUDIO_API_KEY', keyRequired: false, listsModels: true },

@@ -42,6 +42,8 @@ export type ProviderErrorKind =
 
 export interface ProviderError {
   kind: ProviderErrorKind;
+  /** What a `bad_request` was about, where it matters to the caller: the history no longer fits the model. */
+  reason?: 'context_too_long';
   /** One line, fit for a user to read. */
   message: string;
   status?: number;

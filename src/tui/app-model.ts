@@ -48,6 +48,7 @@ export class AppModel {
   private filesTimer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribeAgents: (() => void) | undefined;
   private unsubscribeMcp: (() => void) | undefined;
+  private unsubscribeNotices: (() => void) | undefined;
   /** MCP servers whose failure was already said: each is said once. */
   private readonly mcpReported = new Set<string>();
   /** Servers approved here that have not connected yet: their connecting is said once. */
@@ -138,6 +139,7 @@ export class AppModel {
     // Listing files spawns git: not before the first frame is up.
     this.filesTimer = setTimeout(() => this.refreshFiles(), 200);
     this.unsubscribeMcp = this.controller.onMcpChange(() => this.mcpChanged());
+    this.unsubscribeNotices = this.controller.onNotice((level, text) => this.transcript.commit({ kind: 'notice', level, text }));
     this.mcpChanged();
     this.askTrust();
     this.askMcpApproval();
@@ -150,13 +152,13 @@ export class AppModel {
     this.openPicker({
       title: `This folder's settings want to grant ${grants.join('; ')}. Trust this folder?`,
       items: [
-        { label: 'Trust this folder', value: 'trust', detail: 'its allow rules, folders, env and hooks apply from the next start of moat' },
+        { label: 'Trust this folder', value: 'trust', detail: 'its allow rules, folders, env and hooks apply at once' },
         { label: 'Not now', value: 'no', detail: 'only its deny and ask rules apply' },
       ],
       onSelect: (v) => {
         if (v !== 'trust') return;
         this.controller.trustProject();
-        this.transcript.commit({ kind: 'notice', level: 'info', text: 'Trusted this folder: its settings apply from the next start of moat (moat trust --revoke takes it back).' });
+        this.transcript.commit({ kind: 'notice', level: 'info', text: 'Trusted this folder: its allow rules, folders, env and hooks apply now (moat trust --revoke takes it back).' });
       },
     });
   }
@@ -376,6 +378,7 @@ export class AppModel {
     clearTimeout(this.filesTimer);
     this.unsubscribeAgents?.();
     this.unsubscribeMcp?.();
+    this.unsubscribeNotices?.();
     this.interrupt();
     this.transcript.dispose();
     this.exitApp();

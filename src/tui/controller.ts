@@ -166,12 +166,14 @@ export interface TuiController {
   permissionRules(): PermissionRuleView[];
   /** What this project's settings would grant if the folder were trusted (one line per file); empty when trusted or nothing. */
   untrustedGrants(): string[];
-  /** Trusts the project folder: its settings grant from the next start of moat. */
+  /** Trusts the project folder: its settings are read again and grant at once (rules, folders, env, hooks). */
   trustProject(): void;
   /** MCP servers of this process, for /mcp, the start-up approval and `@server:uri` completion. */
   mcpServers(): McpServerView[];
   /** Called when a server's state or lists change; returns the unsubscribe. */
   onMcpChange(listener: () => void): () => void;
+  /** Things said once outside a run's events (the model router leaving images or tools out for a model); returns the unsubscribe. */
+  onNotice(listener: (level: 'info' | 'warning', text: string) => void): () => void;
   /** Approves this project's servers (remembered for the folder) and starts them. */
   approveMcpServers(names: readonly string[]): void;
   reconnectMcp(name: string): Promise<void>;

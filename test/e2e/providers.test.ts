@@ -1,7 +1,8 @@
 /**
  * End to end: the compiled dist/moat in -p mode against the fake server
  * speaking each provider's wire format, with the same scenarios for every
- * adapter; then the fallback chain, the no-key message and the config rules.
+ * adapter; then the fallback chain, the no-key messages, the config rules,
+ * and requests shaped for the model (images, Gemini thinking, Mistral ids).
  * Run `bun run build` first (scripts/test.sh does).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
@@ -262,16 +263,56 @@ describe('switching provider mid-session', () => {
     expect(String(output?.['output'])).toContain('alpha');
   });
 
-  test('a model that does not take images says so instead of sending them', async () => {
+  test('a model described without images gets a placeholder for them, the user one line, and the run goes on', async () => {
     const config = join(sb.env.XDG_CONFIG_HOME!, 'moat', 'config.toml');
     writeFileSync(config, `${readFileSync(config, 'utf8')}[providers.ollama.models."text-only"]\nimages = false\ncontext_window = 32768\n`);
     // A PNG the model would get from the read tool.
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
     writeFileSync(join(sb.cwd, 'pixel.png'), png);
-    server.script(reply().toolUse(READ, { file_path: 'pixel.png' }));
+    server.script(reply().toolUse(READ, { file_path: 'pixel.png' }), reply().text('I cannot see images.'));
     const res = await moat(['-p', 'look at pixel.png', '--model', 'ollama/text-only']);
-    expect(res.code).toBe(1);
-    expect(res.stderr).toContain('ollama/text-only does not take images');
-    expect(server.requests.length).toBe(1);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('I cannot see images.\n');
+    expect(res.stderr).toBe('moat: ollama/text-only does not accept images: they are sent as "[image omitted]" (/model switches to a model that takes them)\n');
+    expect(bodyText(1)).toContain('[image omitted: ollama/text-only does not accept images]');
+    expect(bodyText(1)).not.toContain('iVBORw0KGgo');
+  });
+
+  test('--continue on Mistral: another vendor\'s tool ids are mapped as Mistral requires, and the answer comes', async () => {
+    const config = join(sb.env.XDG_CONFIG_HOME!, 'moat', 'config.toml');
+    writeFileSync(config, `${readFileSync(config, 'utf8')}[providers.mistral]\nbase_url = "${server.url}/v1"\n`);
+    writeFileSync(join(sb.cwd, 'notes.txt'), 'alpha\n');
+    server.script(
+      reply().toolUse(READ, { file_path: 'notes.txt' }, { id: 'toolu_01A09q90qw90lq917835lq9' }),
+      reply().text('It says alpha.'),
+      reply().text('Mistral agrees.'),
+    );
+    expect((await moat(['-p', 'what does notes.txt say?'])).stdout).toBe('It says alpha.\n');
+    const res = await moat(['-p', 'sure?', '--continue', '--model', 'mistral/mistral-large-latest'], { ...sb.env, MISTRAL_API_KEY: 'm-fake' });
+    expect(res.stdout).toBe('Mistral agrees.\n');
+    expect(res.code).toBe(0);
+    const messages = (server.requests[2]?.body as { messages: { role: string; tool_call_id?: string; tool_calls?: { id: string }[] }[] }).messages;
+    const call = messages.flatMap((m) => m.tool_calls ?? [])[0]?.id;
+    expect(call).toMatch(/^[a-zA-Z0-9]{9}$/);
+    expect(messages.find((m) => m.role === 'tool')?.tool_call_id).toBe(call);
+  });
+});
+
+describe('models that need their request shaped', () => {
+  test('Gemini 2.0 Flash, which does not think, gets no thinking config (the API would answer 400)', async () => {
+    server.script(reply().text('Hello from 2.0.'));
+    const res = await moat(['-p', 'hi', '--model', 'gemini/gemini-2.0-flash', '--max-thinking-tokens', '4096']);
+    expect(res).toEqual({ code: 0, stdout: 'Hello from 2.0.\n', stderr: '' });
+    expect(bodyText(0)).not.toContain('thinkingConfig');
+  });
+
+  test('a fallback without its key: one line at start naming the variable, and the run goes on', async () => {
+    const env = { ...sb.env };
+    delete (env as Record<string, string | undefined>).OPENAI_API_KEY;
+    server.script(reply().text('fine'));
+    const res = await moat(['-p', 'hi', '--fallback-model', 'openai/gpt-5.1,ollama/qwen3-coder'], env);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('fine\n');
+    expect(res.stderr).toBe('moat: fallback model openai/gpt-5.1 has no API key: set OPENAI_API_KEY, or a turn that falls back to it will fail\n');
   });
 });

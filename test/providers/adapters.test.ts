@@ -5,8 +5,10 @@
  * counted) is asserted per format; everything else must be identical.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { createVertexProvider } from '../../src/providers/anthropic/vertex.ts';
 import {
   BUILTIN_PROVIDERS,
+  loadAdapter,
   ModelRouter,
   type AssistantMessage,
   type Message,
@@ -14,11 +16,13 @@ import {
   type ProviderEvent,
   type ProviderRequest,
 } from '../../src/providers/index.ts';
-import { httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { contextTooLong, httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { fakeCallSignature } from '../support/fake-gemini-frames.ts';
 
 let server: FakeAnthropic;
 let router: ModelRouter;
+/** Stand-in Google credentials for Vertex. */
+const VERTEX_AUTH = { projectId: 'proj-1', getRequestHeaders: async () => new Headers({ authorization: 'Bearer ya29.fake' }) };
 
 beforeAll(async () => {
   server = await startFakeAnthropic();
@@ -30,8 +34,11 @@ beforeAll(async () => {
       gemini: { ...BUILTIN_PROVIDERS['gemini']!, baseUrl: server.url },
       ollama: { ...BUILTIN_PROVIDERS['ollama']!, baseUrl: `${server.url}/v1` },
       bedrock: { ...BUILTIN_PROVIDERS['bedrock']!, baseUrl: server.url },
+      vertex: { ...BUILTIN_PROVIDERS['vertex']!, baseUrl: `${server.url}/v1` },
     },
     env: { ANTHROPIC_API_KEY: 'sk-ant-fake', OPENAI_API_KEY: 'sk-fake', GEMINI_API_KEY: 'g-fake', AWS_REGION: 'us-west-2', AWS_BEARER_TOKEN_BEDROCK: 'bedrock-key' },
+    // Vertex with stand-in Google credentials (application default credentials would need gcloud); the rest as shipped.
+    load: (name, config, r) => (name === 'vertex' ? Promise.resolve(createVertexProvider(name, { baseURL: config.baseUrl!, region: 'us-east5', authClient: VERTEX_AUTH as never })) : loadAdapter(name, config, r)),
   });
 });
 afterAll(async () => {
@@ -49,7 +56,18 @@ const FORMATS = [
   { format: 'openai-chat', model: 'ollama/qwen3-coder', path: '/v1/chat/completions' },
   { format: 'gemini', model: 'gemini/gemini-2.5-pro', path: '/v1beta/models/gemini-2.5-pro:streamGenerateContent' },
   { format: 'bedrock', model: 'bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0', path: '/model/us.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke-with-response-stream' },
+  { format: 'vertex', model: 'vertex/claude-sonnet-4-5@20250929', path: '/v1/projects/proj-1/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict' },
 ] as const;
+
+/** The words of each vendor's own context-overflow refusal, which the user still sees. */
+const CONTEXT_WORDS: Record<(typeof FORMATS)[number]['format'], string> = {
+  anthropic: 'prompt is too long: 208310 tokens > 200000 maximum',
+  vertex: 'prompt is too long: 208310 tokens > 200000 maximum',
+  bedrock: 'Input is too long for requested model',
+  'openai-responses': 'Your input exceeds the context window of this model',
+  'openai-chat': "This model's maximum context length is 128000 tokens",
+  gemini: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576)',
+};
 
 const TOOLS = [
   { name: 'Read', description: 'Read a file', inputSchema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } },
@@ -151,6 +169,7 @@ for (const { format, model, path } of FORMATS) {
       switch (format) {
         case 'anthropic':
         case 'bedrock':
+        case 'vertex':
           expect(body).toContain('"type":"thinking","thinking":"Let me think.","signature":"sig-123"');
           break;
         case 'openai-responses':
@@ -173,7 +192,7 @@ for (const { format, model, path } of FORMATS) {
       const foreign: AssistantMessage = {
         role: 'assistant',
         content: [
-          { type: 'thinking', thinking: 'secret reasoning', signature: 'foreign-sig', ...(format === 'anthropic' || format === 'bedrock' ? { source: 'gemini' as const } : {}) },
+          { type: 'thinking', thinking: 'secret reasoning', signature: 'foreign-sig', ...(format === 'anthropic' || format === 'bedrock' || format === 'vertex' ? { source: 'gemini' as const } : {}) },
           { type: 'tool_use', id: 'call_xyz9', name: 'Read', input: { file_path: 'f' } },
         ],
       };
@@ -203,6 +222,7 @@ for (const { format, model, path } of FORMATS) {
       const expected: Record<string, string> = {
         anthropic: '"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}',
         bedrock: '"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}',
+        vertex: '"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}',
         'openai-responses': '"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo="',
         'openai-chat': '"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}',
         gemini: '"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgo="}',
@@ -226,6 +246,17 @@ for (const { format, model, path } of FORMATS) {
       const auth: ProviderError = errorOf(await collect(request(model))).error;
       expect(auth.kind).toBe('auth');
       expect(auth.message.split('\n').length).toBe(1);
+    });
+
+    test('a conversation too long for the window: the vendor\'s own refusal becomes a final bad_request saying what to do', async () => {
+      server.script(contextTooLong());
+      const e = errorOf(await collect(request(model))).error;
+      expect(e).toMatchObject({ kind: 'bad_request', reason: 'context_too_long', status: 400 });
+      expect(e.message).toContain("the conversation no longer fits the model's context window");
+      expect(e.message).toContain('/clear starts afresh, /model picks a model with a larger window');
+      expect(e.message).toContain(CONTEXT_WORDS[format]);
+      expect(e.message).not.toContain('\n');
+      expect(e.message.length).toBeLessThanOrEqual(360);
     });
 
     test('a dropped connection mid-stream ends with a stream error carrying the partial text', async () => {

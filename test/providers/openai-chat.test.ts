@@ -1,10 +1,11 @@
 /**
  * Chat Completions against what real OpenAI-compatible servers send besides
- * api.openai.com's own stream: every quirk alone, and all at once.
+ * api.openai.com's own stream: every quirk alone, and all at once; then
+ * OpenAI's refusals and the error bodies of vLLM, llama.cpp, Mistral and Ollama.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { BUILTIN_PROVIDERS, ModelRouter, type ProviderEvent, type ProviderRequest } from '../../src/providers/index.ts';
-import { reply, startFakeAnthropic, type ChatQuirks, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { httpError, reply, startFakeAnthropic, type ChatQuirks, type FakeAnthropic } from '../support/fake-anthropic.ts';
 
 let server: FakeAnthropic;
 let router: ModelRouter;
@@ -127,5 +128,53 @@ describe('Chat Completions quirks', () => {
     for await (const e of router.stream(REQUEST, { signal: new AbortController().signal, idleTimeoutMs: 2000 })) events.push(e);
     const last = events.at(-1);
     expect(last?.type === 'error' && last.error.kind).toBe('stream');
+  });
+});
+
+describe('Chat Completions refusals and errors', () => {
+  test('delta.refusal: the refusal is the answer\'s text, and the message stops as a refusal', async () => {
+    const { stop } = await run({ refusal: true }, (r) => r.text("I'm sorry, ", { chunkSize: 6 }).text("I can't help with that.").stop('refusal'));
+    expect(stop.reason).toBe('refusal');
+    expect(stop.message.content).toEqual([{ type: 'text', text: "I'm sorry, I can't help with that." }]);
+  });
+
+  /** What compatible servers answer to a conversation longer than the model's window, each in its own shape. */
+  const OVERFLOWS = [
+    {
+      server: 'vLLM',
+      body: { object: 'error', message: "This model's maximum context length is 32768 tokens. However, you requested 40960 tokens (36864 in the messages, 4096 in the completion). Please reduce the length of the messages or completion.", type: 'BadRequestError', param: null, code: 400 },
+      words: "This model's maximum context length is 32768 tokens",
+    },
+    {
+      server: 'llama.cpp',
+      body: { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 40960, n_ctx: 32768 } },
+      words: 'the request exceeds the available context size',
+    },
+    {
+      server: 'Mistral',
+      body: { object: 'error', message: 'Prompt contains 40960 tokens and 0 draft tokens, too large for model with 32768 maximum context length', type: 'invalid_request_error', param: null, code: null },
+      words: 'too large for model with 32768 maximum context length',
+    },
+  ];
+  for (const { server: name, body, words } of OVERFLOWS) {
+    test(`${name}'s context overflow: a final bad_request with the server's words and what to do`, async () => {
+      server.script(httpError(400, { rawBody: JSON.stringify(body) }));
+      const events: ProviderEvent[] = [];
+      for await (const e of router.stream(REQUEST, { signal: new AbortController().signal, idleTimeoutMs: 2000 })) events.push(e);
+      const last = events.at(-1);
+      if (last?.type !== 'error') throw new Error('expected an error');
+      expect(last.error).toMatchObject({ kind: 'bad_request', reason: 'context_too_long', status: 400 });
+      expect(last.error.message).toContain(words);
+      // A local server's real window may be smaller than the one moat assumes for a model nobody described.
+      expect(last.error.message).toContain("set its context_window in config so moat compacts in time");
+    });
+  }
+
+  test('Ollama\'s bare string error reaches the user as the server said it', async () => {
+    server.script(httpError(404, { rawBody: JSON.stringify({ error: 'model "qwen9" not found, try pulling it first' }) }));
+    const events: ProviderEvent[] = [];
+    for await (const e of router.stream(REQUEST, { signal: new AbortController().signal, idleTimeoutMs: 2000 })) events.push(e);
+    const last = events.at(-1);
+    expect(last?.type === 'error' && last.error.message).toBe('OpenAI-compatible API error 404: model "qwen9" not found, try pulling it first');
   });
 });

@@ -3,6 +3,7 @@
  * The builders (`reply()`, `httpError()`) are sugar; `fake-anthropic-main.ts`
  * reads the same data from a JSON file.
  */
+import { CONTEXT_TOO_LONG } from './fake-error-bodies.ts';
 
 export interface FakeUsage {
   input: number;
@@ -61,6 +62,8 @@ export interface ChatQuirks {
   noDone?: boolean;
   /** The field reasoning streams in: DeepSeek and vLLM say `reasoning_content`, Ollama and OpenRouter `reasoning`. */
   reasoningField?: 'reasoning_content' | 'reasoning';
+  /** OpenAI's refusal: the text streams as `delta.refusal` (not `content`) and finish_reason is "stop". */
+  refusal?: boolean;
 }
 
 export interface FakeReply {
@@ -234,6 +237,15 @@ export function httpError(status: number, options: HttpErrorOptions = {}): FakeH
   };
   if (options.rawBody !== undefined) error.rawBody = options.rawBody;
   return error;
+}
+
+/**
+ * The API's refusal of a conversation that no longer fits the model's window: a 400 whose body is each
+ * vendor's real one (fake-error-bodies.ts), "prompt is too long: …" for Anthropic, Gemini's "The input
+ * token count (…) exceeds …", and so on.
+ */
+export function contextTooLong(): FakeHttpError {
+  return httpError(400, { errorType: CONTEXT_TOO_LONG, message: 'prompt is too long: 208310 tokens > 200000 maximum' });
 }
 
 /** The `error.type` the real API uses for each status. */

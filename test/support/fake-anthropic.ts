@@ -8,7 +8,11 @@
  * - `POST /v1/chat/completions`: Chat Completions chunks (fake-openai-frames.ts);
  * - `POST /v1/responses`: Responses API events (fake-openai-frames.ts);
  * - `POST /v1beta/models/<model>:streamGenerateContent`: Gemini SSE (fake-gemini-frames.ts);
+ * - Bedrock's and Vertex's paths for Anthropic's models (fake-bedrock-frames.ts; Vertex speaks Anthropic SSE);
  * - `GET /v1/models`, `GET /v1beta/models`: a model list.
+ *
+ * Error statuses carry each vendor's own body (fake-error-bodies.ts), and a request the real API would
+ * refuse (fake-request-rules.ts) gets that refusal instead of its scripted reply.
  *
  *   const server = await startFakeAnthropic();
  *   server.script(reply().text('Hi').stop('end_turn'), httpError(429, { retryAfter: 1 }));
@@ -17,27 +21,26 @@
 import type { Server } from 'bun';
 import {
   toResponse,
-  type FakeHttpError,
   type FakeReply,
   type FakeResponse,
   type FakeScriptItem,
   type FakeStep,
 } from './fake-anthropic-script.ts';
 import { bedrockFrames } from './fake-bedrock-frames.ts';
-import { geminiFrames, googleStatus } from './fake-gemini-frames.ts';
+import { errorResponse, type WireFormat } from './fake-error-bodies.ts';
+import { geminiFrames } from './fake-gemini-frames.ts';
 import { chatFrames, responsesFrames } from './fake-openai-frames.ts';
+import { refusal } from './fake-request-rules.ts';
 import type { WireFrame } from './fake-wire.ts';
 
 export * from './fake-anthropic-script.ts';
-
-/** The wire formats the fake speaks, by the path asked. */
-export type WireFormat = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'bedrock';
+export type { WireFormat } from './fake-error-bodies.ts';
 
 function formatOf(method: string, path: string): WireFormat | undefined {
   if (method !== 'POST') return undefined;
   if (path === '/v1/messages') return 'anthropic';
   // Vertex AI: Anthropic's SSE at Google's path.
-  if (/^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/anthropic\/models\/[^/:]+:streamRawPredict$/.test(path)) return 'anthropic';
+  if (/^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/anthropic\/models\/[^/:]+:streamRawPredict$/.test(path)) return 'vertex';
   // Bedrock: Anthropic's events in AWS's binary event stream.
   if (/^\/model\/[^/]+\/invoke-with-response-stream$/.test(path)) return 'bedrock';
   if (path === '/v1/chat/completions') return 'openai-chat';
@@ -151,10 +154,13 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         return apiError(500, 'api_error', `fake-anthropic: the script is empty (request #${n} had no response)`, n);
       }
       served.push(next);
-      if (next.kind === 'http_error') return format === 'anthropic' ? httpErrorResponse(next, n) : vendorErrorResponse(format, next, n);
-      const body = parseJson(text);
+      const body = recorded.body;
       const pathModel = (/models\/([^/:]+):/.exec(url.pathname) ?? /^\/model\/([^/]+)\//.exec(url.pathname))?.[1];
       const model = isRecord(body) && typeof body['model'] === 'string' ? body['model'] : (pathModel ?? 'claude-fake');
+      // What the real API would refuse is refused, whatever was scripted (the scripted reply is used up).
+      const refused = refusal(format, model, body);
+      if (refused !== undefined) return errorResponse(format, refused, requestId(n));
+      if (next.kind === 'http_error') return errorResponse(format, next, requestId(n));
       return sseResponse(next, wireFrames(format, next, model, n), n, req.signal, parked, format);
     },
   });
@@ -180,25 +186,13 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
 }
 
 function apiError(status: number, type: string, message: string, n: number): Response {
-  return httpErrorResponse({ kind: 'http_error', status, errorType: type, message, headers: {} }, n);
-}
-
-function httpErrorResponse(error: FakeHttpError, n: number): Response {
-  const body =
-    error.rawBody ?? JSON.stringify({ type: 'error', error: { type: error.errorType, message: error.message } });
-  return new Response(body, {
-    status: error.status,
-    headers: {
-      'content-type': error.rawBody === undefined ? 'application/json' : 'text/html',
-      'request-id': requestId(n),
-      ...error.headers,
-    },
-  });
+  return errorResponse('anthropic', { kind: 'http_error', status, errorType: type, message, headers: {} }, requestId(n));
 }
 
 function wireFrames(format: WireFormat, reply: FakeReply, model: string, n: number): WireFrame[] {
   switch (format) {
     case 'anthropic':
+    case 'vertex':
       return framesFor(reply, model, n).map((f) =>
         'delayMs' in f ? f : { text: `event: ${f.event}\ndata: ${JSON.stringify(f.data)}\n\n` },
       );
@@ -211,40 +205,6 @@ function wireFrames(format: WireFormat, reply: FakeReply, model: string, n: numb
     case 'bedrock':
       return bedrockFrames(framesFor(reply, model, n));
   }
-}
-
-/** The error bodies OpenAI, Google and AWS send with an HTTP error status. */
-function vendorErrorResponse(format: WireFormat, error: FakeHttpError, n: number): Response {
-  if (format === 'bedrock') {
-    const type = error.status === 429 ? 'ThrottlingException' : error.status === 503 ? 'ServiceUnavailableException' : error.status >= 500 ? 'InternalServerException' : error.status === 403 || error.status === 401 ? 'AccessDeniedException' : 'ValidationException';
-    return new Response(error.rawBody ?? JSON.stringify({ message: error.message }), {
-      status: error.status,
-      headers: { 'content-type': 'application/json', 'x-amzn-requestid': requestId(n), 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/`, ...error.headers },
-    });
-  }
-  const retryDelay = error.headers['retry-after'];
-  const body =
-    error.rawBody ??
-    JSON.stringify(
-      format === 'gemini'
-        ? {
-            error: {
-              code: error.status,
-              message: error.message,
-              status: googleStatus(error.status),
-              ...(retryDelay === undefined ? {} : { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retryDelay}s` }] }),
-            },
-          }
-        : { error: { message: error.message, type: error.errorType, param: null, code: null } },
-    );
-  return new Response(body, {
-    status: error.status,
-    headers: {
-      'content-type': error.rawBody === undefined ? 'application/json; charset=utf-8' : 'text/html',
-      'x-request-id': requestId(n),
-      ...error.headers,
-    },
-  });
 }
 
 function modelList(path: string): Response {
@@ -314,7 +274,7 @@ function sseResponse(
     headers: {
       'content-type': format === 'bedrock' ? 'application/vnd.amazon.eventstream' : format === 'gemini' ? 'text/event-stream' : 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
-      [format === 'anthropic' ? 'request-id' : 'x-request-id']: requestId(n),
+      [format === 'anthropic' || format === 'vertex' ? 'request-id' : 'x-request-id']: requestId(n),
       ...reply.headers,
     },
   });

@@ -44,7 +44,7 @@ export function chatFrames(reply: FakeReply, model: string, n: number): WireFram
     flushCalls();
     switch (step.type) {
       case 'text':
-        frames.push(...paced(textPieces(step.text, step.chunkSize).map((content) => chunk({ delta: { content } })), step.delayMs));
+        frames.push(...paced(textPieces(step.text, step.chunkSize).map((piece) => chunk({ delta: q.refusal === true ? { refusal: piece } : { content: piece } })), step.delayMs));
         break;
       case 'thinking':
         frames.push(...paced(textPieces(step.thinking, step.chunkSize).map((r) => chunk({ delta: { [reasoningField]: r } })), step.delayMs));
@@ -66,7 +66,15 @@ export function chatFrames(reply: FakeReply, model: string, n: number): WireFram
   const stop = stopOf(reply);
   if (q.finishReason !== 'absent') {
     const finish =
-      stop === 'tool_use' ? (q.finishReason === 'stop' ? 'stop' : 'tool_calls') : stop === 'max_tokens' ? 'length' : stop === 'refusal' ? 'content_filter' : 'stop';
+      stop === 'tool_use'
+        ? q.finishReason === 'stop'
+          ? 'stop'
+          : 'tool_calls'
+        : stop === 'max_tokens'
+          ? 'length'
+          : stop === 'refusal' && q.refusal !== true
+            ? 'content_filter'
+            : 'stop';
     frames.push(chunk({ delta: {}, finish_reason: finish }));
   }
   if (withUsage) {

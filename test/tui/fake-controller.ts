@@ -174,6 +174,15 @@ export class FakeController implements TuiController {
     this.mcpListeners.add(listener);
     return () => this.mcpListeners.delete(listener);
   }
+  /** Notices from outside a run; `notice` says one to the listeners. */
+  private noticeListeners = new Set<(level: 'info' | 'warning', text: string) => void>();
+  onNotice(listener: (level: 'info' | 'warning', text: string) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
+  }
+  notice(level: 'info' | 'warning', text: string): void {
+    for (const l of this.noticeListeners) l(level, text);
+  }
   changeMcp(edit: (list: McpServerView[]) => McpServerView[]): void {
     this.mcpList = edit(this.mcpList);
     for (const l of this.mcpListeners) l();

@@ -5,6 +5,8 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import {
+  CONTEXT_TOO_LONG,
+  contextTooLong,
   describe,
   formatSeconds,
   isRecord,
@@ -75,9 +77,12 @@ export function sseError(data: unknown, requestId: string | undefined): Provider
 
 function httpError(status: number, e: APIError): ProviderError {
   const kind = kindForStatus(status);
-  const detail = e.apiMessage ?? statusText(status);
-  const error: ProviderError = { kind, status, message: oneLine(`Anthropic API error ${status}: ${detail}`) };
+  // Bedrock's errors are `{"message": …}` (its type in a header), not Anthropic's `{"error": {"message": …}}`.
+  const bare = isRecord(e.error) && typeof e.error['message'] === 'string' ? e.error['message'] : undefined;
+  const detail = e.apiMessage ?? bare ?? statusText(status);
   const requestId = e.requestID ?? undefined;
+  if (kind === 'bad_request' && CONTEXT_TOO_LONG.test(detail)) return contextTooLong(`Anthropic API error ${status}`, detail, { status, ...(requestId === undefined ? {} : { requestId }) });
+  const error: ProviderError = { kind, status, message: oneLine(`Anthropic API error ${status}: ${detail}`) };
   if (requestId) error.requestId = requestId;
   if (kind === 'rate_limit' && e.headers) {
     const wait = retryAfterMs(e.headers);

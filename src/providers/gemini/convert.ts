@@ -18,7 +18,12 @@ export interface GeminiParams {
   config: GenerateContentConfig;
 }
 
-export function toGeminiParams(request: ProviderRequest, signal: AbortSignal): GeminiParams {
+/** Thinking models take a thinking config; the others answer 400 to any ("Thinking is not enabled for models/…"). */
+export interface GeminiOptions {
+  reasoning: boolean;
+}
+
+export function toGeminiParams(request: ProviderRequest, signal: AbortSignal, o: GeminiOptions): GeminiParams {
   const names = new Map<string, string>();
   const contents = request.messages.map((m) => toContent(m, names));
   const config: GenerateContentConfig = {
@@ -27,11 +32,12 @@ export function toGeminiParams(request: ProviderRequest, signal: AbortSignal): G
     // moat runs the tools and decides on retries; the SDK must do neither.
     automaticFunctionCalling: { disable: true },
     automaticContinuation: false,
-    thinkingConfig: {
-      includeThoughts: true,
-      ...(request.thinkingBudget === undefined ? {} : { thinkingBudget: request.thinkingBudget }),
-    },
   };
+  if (o.reasoning) {
+    // -1 (the model decides) when moat sets no budget: Flash-Lite thinks only when asked to, and
+    // refuses includeThoughts while its thinking is off.
+    config.thinkingConfig = { includeThoughts: true, thinkingBudget: request.thinkingBudget ?? -1 };
+  }
   if (request.system !== '') config.systemInstruction = request.system;
   if (request.tools.length > 0) {
     config.tools = [

@@ -11,7 +11,12 @@ export interface GeminiProviderOptions {
   timeoutMs?: number;
 }
 
-export function createGeminiProvider(name: string, o: GeminiProviderOptions): Provider {
+export function createGeminiProvider(
+  name: string,
+  o: GeminiProviderOptions,
+  /** Whether a model thinks (takes `thinkingConfig`); the catalogue says, or guesses from the name. */
+  reasons: (model: string) => boolean,
+): Provider {
   const client = new GoogleGenAI({
     apiKey: o.apiKey ?? 'no-key',
     httpOptions: {
@@ -22,5 +27,5 @@ export function createGeminiProvider(name: string, o: GeminiProviderOptions): Pr
       ...(o.timeoutMs === undefined ? {} : { timeout: o.timeoutMs }),
     },
   });
-  return { name, stream: (request, options) => streamGemini(client, o.baseURL, request, options) };
+  return { name, stream: (request, options) => streamGemini(client, o.baseURL, request, options, { reasoning: reasons(request.model) }) };
 }

@@ -10,7 +10,7 @@
 import type { GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { driveStream } from '../drive-stream.ts';
 import type { ProviderEvent, ProviderRequest, StreamOptions } from '../types.ts';
-import { toGeminiParams } from './convert.ts';
+import { toGeminiParams, type GeminiOptions } from './convert.ts';
 import { geminiIterationError, geminiRequestError } from './errors.ts';
 import { GeminiMapper } from './events.ts';
 
@@ -19,11 +19,12 @@ export function streamGemini(
   baseURL: string,
   request: ProviderRequest,
   options: StreamOptions,
+  o: GeminiOptions,
 ): AsyncGenerator<ProviderEvent, void, undefined> {
   return driveStream<GenerateContentResponse>({
     api: 'Gemini API',
     options,
-    open: async (signal, touch) => touching(await client.models.generateContentStream(toGeminiParams(request, signal)), touch),
+    open: async (signal, touch) => touching(await client.models.generateContentStream(toGeminiParams(request, signal, o)), touch),
     requestError: (e) => geminiRequestError(e, baseURL),
     iterationError: geminiIterationError,
     mapper: new GeminiMapper(request.model),

@@ -5,7 +5,9 @@
  * `role: "tool"` messages right after the assistant message that called them.
  */
 import type { ImagePart, Message, TextPart, UserMessage } from '../messages.ts';
+import type { ToolCallRules } from '../provider-config.ts';
 import type { ProviderRequest } from '../types.ts';
+import { applyMistralRules } from './tool-call-rules.ts';
 
 type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 export type ChatMessage =
@@ -13,19 +15,24 @@ export type ChatMessage =
   | { role: 'user'; content: string | ContentPart[] }
   | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
-interface ChatToolCall {
+export interface ChatToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
 }
 
-export function toChatBody(request: ProviderRequest): Record<string, unknown> {
+export interface ChatOptions {
+  /** A server stricter than OpenAI about tool calls (provider-config.ts). */
+  toolCallRules?: ToolCallRules;
+}
+
+export function toChatBody(request: ProviderRequest, o: ChatOptions = {}): Record<string, unknown> {
   const messages: ChatMessage[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
   for (const message of request.messages) messages.push(...toChatMessages(message));
   const body: Record<string, unknown> = {
     model: request.model,
-    messages,
+    messages: o.toolCallRules === 'mistral' ? applyMistralRules(messages) : messages,
     stream: true,
     // Without it the API sends no usage at all in a stream.
     stream_options: { include_usage: true },

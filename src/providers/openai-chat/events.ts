@@ -5,7 +5,8 @@
  * in fragments or as one whole string or even an object), ids missing,
  * `finish_reason` absent or `"stop"` although tools were called, no usage,
  * `reasoning_content` / `reasoning` deltas, a body that ends without
- * `[DONE]` after the finish reason.
+ * `[DONE]` after the finish reason. OpenAI's `delta.refusal` is text the
+ * user should see, and the message stops as a refusal.
  *
  * The neutral stream has one open block at a time. Text and reasoning stream
  * live; a tool call streams live while it is the only one receiving
@@ -15,7 +16,7 @@
  */
 import type { ServerSentEvent } from 'openai/core/streaming';
 import type { FrameMapper, MappedFrame } from '../drive-stream.ts';
-import { isRecord } from '../failure.ts';
+import { COMPATIBLE_API, isRecord } from '../failure.ts';
 import { ZERO_USAGE, type StopReason, type Usage } from '../messages.ts';
 import { inBandError } from '../openai-client.ts';
 import type { ProviderEvent } from '../types.ts';
@@ -31,7 +32,7 @@ interface Call {
 
 type Open = { kind: 'text' | 'thinking'; index: number } | { kind: 'tool'; index: number; call: Call } | undefined;
 
-const API = 'OpenAI-compatible API';
+const API = COMPATIBLE_API;
 let idCounter = 0;
 
 export class ChunkMapper implements FrameMapper<ServerSentEvent> {
@@ -43,6 +44,8 @@ export class ChunkMapper implements FrameMapper<ServerSentEvent> {
   private finishReason: string | undefined;
   /** Text that arrived while a tool call was open; emitted after the calls. */
   private trailing = '';
+  /** `delta.refusal` came: OpenAI ends it with finish_reason "stop", but it is a refusal. */
+  private refused = false;
   private out: ProviderEvent[] = [];
 
   constructor(private readonly requestedModel: string) {}
@@ -87,6 +90,11 @@ export class ChunkMapper implements FrameMapper<ServerSentEvent> {
     if (typeof reasoning === 'string' && reasoning !== '') this.thinking(reasoning);
     const content = delta['content'];
     if (typeof content === 'string' && content !== '') this.text(content);
+    const refusal = delta['refusal'];
+    if (typeof refusal === 'string' && refusal !== '') {
+      this.refused = true;
+      this.text(refusal);
+    }
     const calls = delta['tool_calls'];
     if (Array.isArray(calls)) {
       calls.forEach((c: unknown) => {
@@ -207,7 +215,7 @@ export class ChunkMapper implements FrameMapper<ServerSentEvent> {
         return 'refusal';
       default:
         // "stop" with tool calls present (several servers) still means the model wants them run.
-        return this.calls.size > 0 ? 'tool_use' : 'end_turn';
+        return this.calls.size > 0 ? 'tool_use' : this.refused ? 'refusal' : 'end_turn';
     }
   }
 

@@ -8,22 +8,24 @@
  */
 import type OpenAI from 'openai';
 import { driveStream } from '../drive-stream.ts';
+import { COMPATIBLE_API } from '../failure.ts';
 import { openaiRequestError, openSse } from '../openai-client.ts';
 import type { ProviderEvent, ProviderRequest, StreamOptions } from '../types.ts';
-import { toChatBody } from './convert.ts';
+import { toChatBody, type ChatOptions } from './convert.ts';
 import { ChunkMapper } from './events.ts';
 
-const API = 'OpenAI-compatible API';
+const API = COMPATIBLE_API;
 
 export function streamChat(
   client: OpenAI,
   request: ProviderRequest,
   options: StreamOptions,
+  o: ChatOptions = {},
 ): AsyncGenerator<ProviderEvent, void, undefined> {
   return driveStream({
     api: API,
     options,
-    open: (signal, touch) => openSse(client, '/chat/completions', toChatBody(request), signal, touch),
+    open: (signal, touch) => openSse(client, '/chat/completions', toChatBody(request, o), signal, touch),
     requestError: (e) => openaiRequestError(API, client.baseURL, e),
     mapper: new ChunkMapper(request.model),
   });
