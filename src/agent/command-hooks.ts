@@ -4,11 +4,12 @@
  * answers with JSON on stdout (or plain text, which becomes context for
  * UserPromptSubmit and SessionStart); exit 2 blocks, with stderr as the
  * reason; any other exit, a timeout or a crash is a failure that is shown and
- * otherwise ignored.
+ * otherwise ignored. The raw stdout rides along (HOOK_STDOUT) for verbose
+ * output, which an answer's `suppressOutput: true` turns off.
  */
 import type { HooksConfig } from '../config/index.ts';
 import { runHookProcess, type ProcessSandboxSettings } from '../tools/index.ts';
-import type { HookCallback, HookCallbackSet, HookInput, HookJsonOutput } from './hooks.ts';
+import { HOOK_STDOUT, type HookCallback, type HookCallbackSet, type HookInput, type HookJsonOutput } from './hooks.ts';
 
 export interface CommandHookContext {
   cwd: string;
@@ -58,7 +59,10 @@ function commandCallback(command: string, timeoutMs: number, ctx: CommandHookCon
       timeoutMs,
       signal,
     });
-    return hookOutput(input.hook_event_name, r, command, timeoutMs);
+    const answer = hookOutput(input.hook_event_name, r, command, timeoutMs);
+    // Shown in verbose output, as Claude Code's transcript shows it, unless the answer says suppressOutput.
+    const text = r.stdout.trim();
+    return text === '' ? answer : { ...answer, [HOOK_STDOUT]: { command, text } };
   };
 }
 

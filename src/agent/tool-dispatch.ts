@@ -5,9 +5,14 @@ import { invalidInputMessage, runWithPolicy, unknownToolResult, type ToolRunPoli
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
 import type { HookOutcome, PreToolUseOutcome } from './hooks.ts';
-import { checkPermission, outsideRoots, type AskPermission, type PermissionPolicy } from './permission-gate.ts';
+import { checkPermission, outsideRoots, type AskPermission, type PermissionPolicy, type RememberScope } from './permission-gate.ts';
 
 export const ABORTED_RESULT = 'Aborted by the user before this tool call finished.';
+
+/** The result of a call a PreToolUse hook's `continue: false` kept from running (it and the calls after it). */
+export function hookStoppedResult(reason: string): string {
+  return `Not run: a PreToolUse hook stopped the run (${reason}).`;
+}
 
 export interface ToolCallRecord {
   toolUseId: string;
@@ -28,12 +33,16 @@ export interface DispatchDeps {
   intentContext: IntentContext;
   ask: AskPermission | undefined;
   /** An "allow always" answer (see GateDeps.grant). */
-  grant(rule: Rule, text: string, scope: 'project' | 'user' | 'session'): void;
+  grant(rule: Rule, text: string, scope: RememberScope): void;
   makeContext(toolUseId: string, approvedPaths: string[], signal: AbortSignal, sandbox?: SandboxGrant): ToolContext;
   /** `[tools.<name>] timeout` and `retry` for a tool, when configured. */
   runPolicy?(toolName: string): ToolRunPolicy | undefined;
-  /** PreToolUse hooks, run before the permission check; absent when none are registered. */
-  preToolUse?: (call: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => Promise<PreToolUseOutcome & { failures: string[] }>;
+  /**
+   * PreToolUse hooks, run before the permission check; absent when none are
+   * registered. The session reports what they say to the user (failures,
+   * system messages, stdout) and ends the run after this message on `stop`.
+   */
+  preToolUse?: (call: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => Promise<PreToolUseOutcome>;
   /** PostToolUse hooks: a block reason or context they give is added to the result the model sees. */
   postToolUse?: (call: { toolName: string; toolUseId: string; input: unknown; response: unknown }, signal: AbortSignal) => Promise<HookOutcome>;
   /** Notification hooks: told when moat waits for the user's approval. */
@@ -45,6 +54,11 @@ export interface DispatchDeps {
 function contentParts(result: ToolResult): (TextPart | ImagePart)[] {
   if (typeof result.content === 'string') return [{ type: 'text', text: result.content }];
   return result.content;
+}
+
+/** Hook context joins the result the model sees: it reads it beside what the tool returned. */
+function withNotes(result: ToolResult, notes: readonly string[]): ToolResult {
+  return notes.length === 0 ? result : { ...result, content: [...contentParts(result), { type: 'text', text: notes.join('\n') }] };
 }
 
 function contentText(result: ToolResult): string {
@@ -67,6 +81,8 @@ export async function dispatchToolCalls(
 ): Promise<ToolResultPart[]> {
   const results: (ToolResultPart | undefined)[] = new Array(calls.length).fill(undefined);
   let running: Promise<void>[] = [];
+  /** A PreToolUse hook's `continue: false`: this call and the ones after it do not run. */
+  let halted: string | undefined;
   const drain = async () => {
     await Promise.all(running);
     running = [];
@@ -90,7 +106,7 @@ export async function dispatchToolCalls(
   };
 
   // The input was validated once, before the permission check: what runs is what was checked.
-  const execute = async (i: number, call: ToolUsePart, tool: AnyTool, input: unknown, approvedPaths: string[], sandbox?: SandboxGrant) => {
+  const execute = async (i: number, call: ToolUsePart, tool: AnyTool, input: unknown, approvedPaths: string[], sandbox?: SandboxGrant, preNotes: readonly string[] = []) => {
     const startedAt = performance.now();
     deps.emit({ type: 'tool_started', toolUseId: call.id, name: call.name });
     let result: ToolResult;
@@ -102,10 +118,9 @@ export async function dispatchToolCalls(
     }
     if (deps.postToolUse && !signal.aborted) {
       const hook = await deps.postToolUse({ toolName: call.name, toolUseId: call.id, input, response: contentText(result) }, signal);
-      const notes = [...(hook.blockReason === undefined ? [] : [`PostToolUse hook: ${hook.blockReason}`]), ...hook.context];
-      if (notes.length > 0) result = { ...result, content: [...contentParts(result), { type: 'text', text: notes.join('\n') }] };
+      result = withNotes(result, [...(hook.blockReason === undefined ? [] : [`PostToolUse hook: ${hook.blockReason}`]), ...hook.context]);
     }
-    finish(i, call, result, startedAt);
+    finish(i, call, withNotes(result, preNotes), startedAt);
   };
 
   for (let i = 0; i < calls.length; i++) {
@@ -124,19 +139,26 @@ export async function dispatchToolCalls(
     }
     let input: unknown = parsed.data;
     let hookDecision: 'allow' | 'ask' | undefined;
+    /** PreToolUse hooks' additionalContext: the model reads it with this call's result, whatever the result is. */
+    let preNotes: string[] = [];
     if (deps.preToolUse) {
       const hook = await deps.preToolUse({ toolName: call.name, toolUseId: call.id, input: call.input }, signal);
-      for (const f of hook.failures) deps.emit({ type: 'notice', level: 'warning', message: `a PreToolUse hook failed (ignored): ${f}` });
+      preNotes = hook.context;
+      // `continue: false` wins over any decision (as in Claude Code): nothing more runs in this run.
+      if (hook.stop !== undefined) {
+        halted = hook.stop;
+        break;
+      }
       if (hook.decision === 'deny') {
         const message = `A PreToolUse hook blocked this ${call.name} call${hook.reason ? `: ${hook.reason}` : '.'}`;
         deps.emit({ type: 'permission_denied', toolUseId: call.id, toolName: call.name, input: call.input, message });
-        finish(i, call, { content: message, isError: true }, startedAt);
+        finish(i, call, withNotes({ content: message, isError: true }, preNotes), startedAt);
         continue;
       }
       if (hook.updatedInput !== undefined) {
         const updated = tool.inputSchema.safeParse(hook.updatedInput);
         if (!updated.success) {
-          finish(i, call, { content: invalidInputMessage(tool.name, updated.error.issues), isError: true }, startedAt);
+          finish(i, call, withNotes({ content: invalidInputMessage(tool.name, updated.error.issues), isError: true }, preNotes), startedAt);
           continue;
         }
         input = updated.data;
@@ -168,12 +190,12 @@ export async function dispatchToolCalls(
         },
       );
     } catch (e) {
-      finish(i, call, { content: `${call.name} failed: ${errorMessage(e)}`, isError: true }, startedAt);
+      finish(i, call, withNotes({ content: `${call.name} failed: ${errorMessage(e)}`, isError: true }, preNotes), startedAt);
       continue;
     }
     if (!gate.ok) {
       deps.emit({ type: 'permission_denied', toolUseId: call.id, toolName: call.name, input: call.input, message: gate.message });
-      finish(i, call, { content: gate.message, isError: true }, startedAt);
+      finish(i, call, withNotes({ content: gate.message, isError: true }, preNotes), startedAt);
       continue;
     }
     let approvedPaths = gate.approvedPaths;
@@ -181,26 +203,27 @@ export async function dispatchToolCalls(
       // The person changed the input: it is checked against the schema like the model's, and its paths are what they approved.
       const updated = tool.inputSchema.safeParse(gate.updatedInput);
       if (!updated.success) {
-        finish(i, call, { content: invalidInputMessage(tool.name, updated.error.issues), isError: true }, startedAt);
+        finish(i, call, withNotes({ content: invalidInputMessage(tool.name, updated.error.issues), isError: true }, preNotes), startedAt);
         continue;
       }
       input = updated.data;
       approvedPaths = outsideRoots(tool.intent(input, deps.intentContext), deps.intentContext.roots);
     }
     if (tool.effect === 'read') {
-      running.push(execute(i, call, tool, input, approvedPaths, gate.sandbox));
+      running.push(execute(i, call, tool, input, approvedPaths, gate.sandbox, preNotes));
     } else {
       await drain();
       if (signal.aborted) break;
-      await execute(i, call, tool, input, approvedPaths, gate.sandbox);
+      await execute(i, call, tool, input, approvedPaths, gate.sandbox, preNotes);
     }
   }
   await drain();
 
+  const unfinished = halted === undefined ? ABORTED_RESULT : hookStoppedResult(halted);
   return calls.map((call, i) => {
     const done = results[i];
     if (done) return done;
-    deps.emit({ type: 'tool_finished', toolUseId: call.id, name: call.name, content: ABORTED_RESULT, isError: true, durationMs: 0 });
-    return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: ABORTED_RESULT }], isError: true };
+    deps.emit({ type: 'tool_finished', toolUseId: call.id, name: call.name, content: unfinished, isError: true, durationMs: 0 });
+    return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: unfinished }], isError: true };
   });
 }

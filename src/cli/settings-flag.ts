@@ -2,21 +2,28 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { PERMISSION_MODES } from '../config/index.ts';
+import { HOOK_EVENTS, HOOKS_SHAPE, PERMISSION_MODES, type ConfigFlags } from '../config/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 
-/** The part of Claude Code's settings.json a run applies; other keys are accepted and left alone. */
+/**
+ * The part of Claude Code's settings.json a run applies, the same keys a
+ * settings file gives; other keys are accepted and left alone. What the user
+ * passes on the command line is theirs: its allow rules and hooks apply
+ * without trusting the folder.
+ */
 const FlagSettings = z.looseObject({
   permissions: z
     .looseObject({
       allow: z.array(z.string()).optional(),
       deny: z.array(z.string()).optional(),
+      ask: z.array(z.string()).optional(),
       defaultMode: z.enum(PERMISSION_MODES).optional(),
       additionalDirectories: z.array(z.string()).optional(),
     })
     .optional(),
   model: z.string().optional(),
   env: z.record(z.string(), z.string()).optional(),
+  hooks: HOOKS_SHAPE.optional(),
 });
 
 export type FlagSettings = z.infer<typeof FlagSettings>;
@@ -46,10 +53,24 @@ export function settingsFlag(value: string | undefined, cwd: string): FlagSettin
   const parsed = FlagSettings.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const key = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-    throw new MoatError('usage', `${where}: ${key}${issue?.message ?? 'not a settings object'}`);
+    let path = (issue?.path ?? []).map(String);
+    let message = issue?.message ?? 'not a settings object';
+    if (issue?.code === 'unrecognized_keys' && path.at(-1) === 'hooks') {
+      path = [...path, issue.keys[0] ?? ''];
+      message = `unknown hook event; the events are ${HOOK_EVENTS.join(', ')}`;
+    }
+    const key = path.length > 0 ? `${path.join('.')}: ` : '';
+    throw new MoatError('usage', `${where}: ${key}${message}`);
   }
   return parsed.data;
+}
+
+/** What `--settings` adds to the flags beside the rules and folders the CLI merges itself: ask rules and hooks. */
+export function flagSettingsConfig(s: FlagSettings): Pick<ConfigFlags, 'askRules' | 'hooks'> {
+  return {
+    ...(s.permissions?.ask === undefined ? {} : { askRules: s.permissions.ask }),
+    ...(s.hooks === undefined ? {} : { hooks: s.hooks }),
+  };
 }
 
 const SOURCES = ['user', 'project', 'local'] as const;

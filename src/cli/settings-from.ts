@@ -1,7 +1,8 @@
 /** The session settings of a run, from the loaded config and the command-line flags. */
 import { homedir } from 'node:os';
-import { outputValidator, type AgentSettings } from '../agent/index.ts';
-import type { LoadedConfig } from '../config/index.ts';
+import { join } from 'node:path';
+import { outputValidator, type AgentSettings, type ReloadableSettings } from '../agent/index.ts';
+import { moatPaths, type LoadedConfig } from '../config/index.ts';
 import { parseRuleList } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { processSandboxFrom } from './os-sandbox-setup.ts';
@@ -15,12 +16,20 @@ function rules(values: string[], what: string) {
   }
 }
 
-export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
+/** What the configuration grants: rules, extra folders and the OS sandbox policy built from them (also read again on trust). */
+export function grantsFrom(loaded: LoadedConfig, home: string): ReloadableSettings {
   const c = loaded.config;
   const allow = rules(c.permissions.allow, 'allow rules');
   const deny = rules(c.permissions.deny, 'deny rules');
   const ask = rules(c.permissions.ask, 'ask rules');
+  const processSandbox = processSandboxFrom(loaded, { allow, deny }, home, process.env);
+  return { allow, deny, ...(ask.length === 0 ? {} : { ask }), addDirs: c.addDirs, processSandbox };
+}
+
+export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
+  const c = loaded.config;
   const home = process.env.HOME || homedir();
+  const { allow, deny, ask, addDirs, processSandbox } = grantsFrom(loaded, home);
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
   return {
     model: c.model,
@@ -32,9 +41,9 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     permissionMode: c.permissionMode,
     allow,
     deny,
-    ...(ask.length === 0 ? {} : { ask }),
+    ...(ask === undefined ? {} : { ask }),
     cwd,
-    addDirs: c.addDirs,
+    addDirs,
     projectRoot: loaded.projectRoot,
     home,
     systemPrompt: opts.systemPrompt,
@@ -42,7 +51,9 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     idleTimeoutMs: c.streamIdleTimeoutMs,
     bashTimeoutMs: c.bashTimeoutMs,
     ...(Object.keys(loaded.toolLimits.runs).length === 0 ? {} : { toolRuns: loaded.toolLimits.runs }),
-    processSandbox: processSandboxFrom(loaded, { allow, deny }, home, process.env),
+    ...(processSandbox === undefined ? {} : { processSandbox }),
+    // Claude Code's transcript for hooks: beside the database, or in the cache when the session is not to be kept.
+    transcriptDir: join(opts.sessionPersistence === false ? moatPaths(process.env).cacheDir : moatPaths(process.env).dataDir, 'transcripts'),
     ...(opts.jsonSchema === undefined ? {} : { outputSchema: jsonSchemaFlag(opts.jsonSchema, '--json-schema') }),
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.
     retryBaseMs: Number.isFinite(retryBase) && retryBase > 0 ? retryBase : 1000,

@@ -1,12 +1,14 @@
 /** `moat --input-format stream-json`: the composition root of a session driven by a program over stdin/stdout. */
 import { createInterface } from 'node:readline';
 import pkg from '../../package.json' with { type: 'json' };
-import { AgentSession, PermissionBroker } from '../agent/index.ts';
-import type { Env, LoadedConfig } from '../config/index.ts';
+import { AgentSession, PermissionBroker, type RememberRule } from '../agent/index.ts';
+import { addClaudeSettingsRules, approveRules, claudeSettingsPaths, homeOf, moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { OutputMapper } from '../print/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
 import { SessionHost } from '../protocol/index.ts';
 import { runStreamJsonClient, type OpenedSession } from '../sdk/index.ts';
+import { skillUsage, type Skill } from '../skills/index.ts';
+import { errorMessage } from '../util/index.ts';
 import { agentDefinitions, agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
@@ -15,14 +17,31 @@ import { settingsHooks } from './hooks-setup.ts';
 import { setUpSession } from './session-setup.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
 import { initServers } from './mcp-setup.ts';
+import { modelInfos } from './model-choices.ts';
 import { err, out } from './write-out.ts';
 
-/** The models `initialize` lists (the SDK's supportedModels()). */
-const MODELS = [
-  { value: 'claude-sonnet-4-5', displayName: 'Sonnet 4.5', description: 'Claude Sonnet 4.5' },
-  { value: 'claude-opus-4-5', displayName: 'Opus 4.5', description: 'Claude Opus 4.5' },
-  { value: 'claude-haiku-4-5', displayName: 'Haiku 4.5', description: 'Claude Haiku 4.5' },
-];
+/** `argument-hint` as Claude Code lists it (`<file> [focus]`): the usage line without the command's name. */
+function argumentHint(s: Skill): string {
+  return skillUsage(s).slice(s.name.length + 2);
+}
+
+/**
+ * An "always" answer kept where the program's `destination` said, in Claude
+ * Code's files: `.claude/settings.local.json`, `.claude/settings.json` or
+ * `~/.claude/settings.json`. The rule is the user's own answer, so it is
+ * recorded as approved for the folder and holds before the folder is trusted.
+ */
+function rememberInClaudeSettings(loaded: LoadedConfig, env: Env): RememberRule {
+  return (rule, scope) => {
+    const paths = claudeSettingsPaths(homeOf(env), loaded.projectRoot);
+    try {
+      addClaudeSettingsRules(paths[scope], 'allow', [rule]);
+      if (scope !== 'user') approveRules(loaded.projectRoot, [rule], moatPaths(env).configDir);
+    } catch (e) {
+      err(`moat: the rule ${rule} holds for this session only: ${errorMessage(e)}\n`);
+    }
+  };
+}
 
 async function* stdinLines(): AsyncIterable<string> {
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -84,7 +103,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             settings,
             subagents: parts.subagents,
             hooks: settingsHooks(o.loaded, settings, hooks),
-            ...(broker ? { ask: broker.ask } : {}),
+            ...(broker ? { ask: broker.ask, remember: rememberInClaudeSettings(loaded, env) } : {}),
           },
           {
             resume: opts.continue ? 'latest' : opts.resume,
@@ -102,11 +121,11 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
           host: new SessionHost(session, broker),
           mapper,
           describe: () => ({
-            commands: skills.map((s) => ({ name: s.name, description: s.description, argumentHint: '' })),
+            commands: skills.map((s) => ({ name: s.name, description: s.description, argumentHint: argumentHint(s) })),
             agents: catalog.map((d) => ({ name: d.name, description: d.description, ...(d.model === undefined ? {} : { model: d.model }) })),
             output_style: 'default',
             available_output_styles: ['default'],
-            models: MODELS,
+            models: modelInfos(o.router),
             account: { apiKeySource },
             pid: process.pid,
             current_permission_mode: session.currentSettings().permissionMode,

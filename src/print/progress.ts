@@ -39,6 +39,8 @@ export function progressLine(e: AgentEvent, c: Colors): string | undefined {
       return c.yellow(`moat: ${e.from}: ${e.reason}; switching to ${e.to}`);
     case 'notice':
       return e.level === 'error' ? c.red(`moat: ${e.message}`) : c.yellow(`moat: ${e.message}`);
+    case 'hook_output':
+      return c.dim(`moat: ${e.event} hook ${oneLine(e.command, 60)}: ${oneLine(e.output)}`);
     case 'usage':
       return c.dim(`moat: ${e.turnUsage.inputTokens} in / ${e.turnUsage.outputTokens} out tokens, $${e.sessionCostUsd.toFixed(4)} so far`);
     case 'subagent_started':
@@ -47,7 +49,7 @@ export function progressLine(e: AgentEvent, c: Colors): string | undefined {
       return c.dim(`moat: agent ${e.agentId} ${e.status} after ${e.turns} turns, $${e.costUsd.toFixed(4)}${e.changes ? `; ${e.changes.files.length} files on ${e.changes.branch}` : ''}`);
     case 'subagent_event': {
       // A sub-agent's tool activity, tagged with its id; its turn and usage chatter stays out.
-      const inner = ['tool_call_ready', 'tool_finished', 'retry', 'model_fallback', 'notice', 'subagent_event', 'subagent_started', 'subagent_finished'].includes(e.event.type)
+      const inner = ['tool_call_ready', 'tool_finished', 'retry', 'model_fallback', 'notice', 'hook_output', 'subagent_event', 'subagent_started', 'subagent_finished'].includes(e.event.type)
         ? progressLine(e.event, c)
         : undefined;
       return inner === undefined ? undefined : `${c.dim(`[${e.agentId}]`)} ${inner}`;

@@ -1,5 +1,5 @@
 /** The operations a front end sends into a session: the only way in, whoever the front end is. */
-import type { PermissionDecision, PermissionMode, UserPart } from '../agent/index.ts';
+import type { HookCallbackSet, PermissionDecision, PermissionMode, ReloadableSettings, UserPart } from '../agent/index.ts';
 
 /**
  * One operation into a session. The TUI, `-p` and the stream-json input mode
@@ -7,8 +7,11 @@ import type { PermissionDecision, PermissionMode, UserPart } from '../agent/inde
  * else; what they get back is the session's event stream (`SessionEvent`).
  */
 export type SessionOp =
-  /** Starts a run; while one runs, it waits its turn (runs never overlap). */
-  | { type: 'user_message'; content: string | UserPart[] }
+  /**
+   * Starts a run; while one runs, it waits its turn (runs never overlap).
+   * `model`: this run's model alone (a custom command's `model`); the next run is on the session's again.
+   */
+  | { type: 'user_message'; content: string | UserPart[]; model?: string }
   /** Aborts the run in progress through its one AbortSignal; it ends with `run_finished` stopReason `aborted`. */
   | { type: 'interrupt' }
   /** The answer to one `permission_request` event, from a dialog, an SDK's can_use_tool reply or a hook. */
@@ -19,6 +22,15 @@ export type SessionOp =
   | { type: 'set_model'; model: string }
   /** Extended thinking budget in tokens from the next model request; null turns thinking off. */
   | { type: 'set_thinking_budget'; tokens: number | null }
+  /** A permission rule the user added (`/permissions allow|deny`), from the next call on; a rule that does not parse throws. */
+  | { type: 'add_rule'; behavior: 'allow' | 'deny'; rule: string }
+  /** Drops every rule with this text, also one an "always" answer granted, from the next call on. */
+  | { type: 'remove_rule'; behavior: 'allow' | 'deny'; rule: string }
+  /**
+   * The folder's configuration was read again (the user trusted it): its rules, extra folders, OS sandbox
+   * policy and hooks replace the session's from the next call on; the model, the mode and "always" grants stay.
+   */
+  | { type: 'apply_config'; settings: ReloadableSettings; hooks: HookCallbackSet | undefined }
   /** No more operations: the event stream ends after the waiting runs have finished. */
   | { type: 'end' };
 

@@ -1,15 +1,24 @@
 /** The session protocol's dispatcher: operations in, one ordered event stream out; no agent logic of its own. */
-import type { PermissionDecision, PermissionMode, UserPart } from '../agent/index.ts';
+import type { HookCallbackSet, PermissionDecision, PermissionMode, ReloadableSettings, RunOptions, UserPart } from '../agent/index.ts';
 import { assertNever, AsyncQueue, errorMessage } from '../util/index.ts';
 import type { SessionEvent } from './events.ts';
 import type { SessionOp } from './ops.ts';
 
 /** What the host drives: an AgentSession. */
 export interface ProtocolAgent {
-  run(prompt: string | UserPart[], signal: AbortSignal): AsyncIterable<SessionEvent>;
+  run(prompt: string | UserPart[], signal: AbortSignal, opts?: RunOptions): AsyncIterable<SessionEvent>;
   setModel(model: string): void;
   setPermissionMode(mode: PermissionMode): void;
   setThinkingBudget(tokens: number | undefined): void;
+  addRule(behavior: 'allow' | 'deny', rule: string): void;
+  removeRule(behavior: 'allow' | 'deny', rule: string): void;
+  applyConfig(settings: ReloadableSettings, hooks: HookCallbackSet | undefined): void;
+}
+
+/** A user message waiting for its run. */
+interface Waiting {
+  content: string | UserPart[];
+  model: string | undefined;
 }
 
 /** Where permission answers go: the PermissionBroker whose `ask` the session was opened with. */
@@ -27,7 +36,7 @@ export interface PermissionAnswers {
 export class SessionHost {
   private readonly out = new AsyncQueue<SessionEvent>();
   private readonly reader = this.out[Symbol.asyncIterator]();
-  private readonly waiting: (string | UserPart[])[] = [];
+  private readonly waiting: Waiting[] = [];
   private running: AbortController | undefined;
   private ended = false;
   /** Runs whose `turn()` reader stopped early: their remaining events are skipped by the next reader. */
@@ -50,7 +59,7 @@ export class SessionHost {
   submit(op: SessionOp): void {
     switch (op.type) {
       case 'user_message':
-        this.waiting.push(op.content);
+        this.waiting.push({ content: op.content, model: op.model });
         this.pump();
         return;
       case 'interrupt':
@@ -68,6 +77,15 @@ export class SessionHost {
       case 'set_thinking_budget':
         this.agent.setThinkingBudget(op.tokens ?? undefined);
         return;
+      case 'add_rule':
+        this.agent.addRule(op.behavior, op.rule);
+        return;
+      case 'remove_rule':
+        this.agent.removeRule(op.behavior, op.rule);
+        return;
+      case 'apply_config':
+        this.agent.applyConfig(op.settings, op.hooks);
+        return;
       case 'end':
         this.ended = true;
         this.pump();
@@ -80,11 +98,11 @@ export class SessionHost {
   /**
    * For front ends that run one prompt at a time (the TUI, `-p`): submits it
    * and yields its events up to and including its `run_finished`. Aborting
-   * `signal` sends `interrupt`.
+   * `signal` sends `interrupt`; `model` is this run's alone.
    */
-  async *turn(content: string | UserPart[], signal: AbortSignal): AsyncIterable<SessionEvent> {
+  async *turn(content: string | UserPart[], signal: AbortSignal, model?: string): AsyncIterable<SessionEvent> {
     const interrupt = () => this.submit({ type: 'interrupt' });
-    this.submit({ type: 'user_message', content });
+    this.submit({ type: 'user_message', content, ...(model === undefined ? {} : { model }) });
     if (signal.aborted) interrupt();
     signal.addEventListener('abort', interrupt, { once: true });
     let finished = false;
@@ -127,7 +145,8 @@ export class SessionHost {
       });
   }
 
-  private async drive(content: string | UserPart[], controller: AbortController): Promise<void> {
-    for await (const e of this.agent.run(content, controller.signal)) this.out.push(e);
+  private async drive(next: Waiting, controller: AbortController): Promise<void> {
+    const opts = next.model === undefined ? {} : { model: next.model };
+    for await (const e of this.agent.run(next.content, controller.signal, opts)) this.out.push(e);
   }
 }

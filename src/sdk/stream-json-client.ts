@@ -119,13 +119,19 @@ function innermost(e: AgentEvent): AgentEvent {
   return e.type === 'subagent_event' ? innermost(e.event) : e;
 }
 
+/** Claude Code's `destination` of an "always" rule as where moat keeps it (`session` and `cliArg`: this session only). */
+const DESTINATIONS = new Map<string, 'local' | 'project' | 'user'>([
+  ['localSettings', 'local'],
+  ['projectSettings', 'project'],
+  ['userSettings', 'user'],
+]);
+
 /** The program's can_use_tool answer as the session protocol's decision. */
 export function toDecision(result: PermissionResult): PermissionDecision {
   if (result.behavior === 'deny') return { behavior: 'deny', ...(result.message ? { message: result.message } : {}) };
   const added = (result.updatedPermissions ?? []).filter((u) => u.type === 'addRules' && (u.behavior ?? 'allow') === 'allow');
   const rules = added.flatMap((u) => (u.rules ?? []).map((r) => (r.ruleContent ? `${r.toolName}(${r.ruleContent})` : r.toolName)));
-  const destination = added[0]?.destination;
-  const remember = destination === 'userSettings' ? 'user' : destination === 'projectSettings' || destination === 'localSettings' ? 'project' : 'session';
+  const remember = DESTINATIONS.get(added[0]?.destination ?? '') ?? 'session';
   return {
     behavior: 'allow',
     ...(rules.length > 0 ? { remember, rules } : {}),
@@ -150,22 +156,30 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
   const sendHookCallback: SendHookCallback = async (callbackId, input, toolUseId, signal) =>
     pending.send({ subtype: 'hook_callback', callback_id: callbackId, input, ...(toolUseId === undefined ? {} : { tool_use_id: toolUseId }) }, signal);
 
-  const ask = async (host: SessionHost, e: Extract<AgentEvent, { type: 'permission_request' }>) => {
+  /** Questions the program has not answered yet: withdrawn ones (the turn was interrupted) are cancelled. */
+  const asking = new Map<string, AbortController>();
+
+  const ask = async (host: SessionHost, e: Extract<AgentEvent, { type: 'permission_request' }>, signal: AbortSignal) => {
     let decision: PermissionDecision;
     try {
-      const raw = await pending.send({
-        subtype: 'can_use_tool',
-        tool_name: e.toolName,
-        display_name: e.toolName,
-        input: e.input ?? {},
-        tool_use_id: e.toolUseId,
-        description: e.intent.summary,
-        ...(e.rule === undefined ? {} : { permission_suggestions: [suggestion(e.rule)] }),
-      });
+      const raw = await pending.send(
+        {
+          subtype: 'can_use_tool',
+          tool_name: e.toolName,
+          display_name: e.toolName,
+          input: e.input ?? {},
+          tool_use_id: e.toolUseId,
+          description: e.intent.summary,
+          ...(e.rule === undefined ? {} : { permission_suggestions: [suggestion(e.rule)] }),
+        },
+        signal,
+      );
       const parsed = PermissionResult.safeParse(raw);
       decision = parsed.success ? toDecision(parsed.data) : { behavior: 'deny', message: `the program's answer was not a permission result: ${parsed.error.issues[0]?.message ?? ''}` };
       if (parsed.success && parsed.data.behavior === 'deny' && parsed.data.interrupt) host.submit({ type: 'interrupt' });
     } catch (err) {
+      // Withdrawn: the session already counts it as a denial, and the program was sent control_cancel_request.
+      if (signal.aborted) return;
       decision = { behavior: 'deny', message: `no answer from the program: ${errorMessage(err)}` };
     }
     host.submit({ type: 'permission_answer', requestId: e.requestId, decision });
@@ -182,7 +196,16 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
           if (e.type === 'run_finished') last = e;
           const inner = innermost(e);
           // Without a prompt tool the session was opened without an answerer, so no question reaches here.
-          if (inner.type === 'permission_request' && deps.permissionPrompt) void ask(session.host, inner);
+          if (inner.type === 'permission_request' && deps.permissionPrompt) {
+            const controller = new AbortController();
+            asking.set(inner.requestId, controller);
+            void ask(session.host, inner, controller.signal);
+          }
+          // Resolved: answered by the program (nothing left to cancel) or withdrawn by an interrupt (cancelled now).
+          if (inner.type === 'permission_resolved') {
+            asking.get(inner.requestId)?.abort();
+            asking.delete(inner.requestId);
+          }
         }
       })();
       return session;

@@ -1,6 +1,8 @@
 // Claude Code's command-hook contract (exit codes, JSON or plain stdout) and the merging of several hooks' answers.
 import { describe, expect, test } from 'bun:test';
-import { hookOutput, runHooks, type HookCallbackSet } from '../../src/agent/index.ts';
+import { commandHookCallbacks, hookOutput, runHooks, type HookCallbackSet } from '../../src/agent/index.ts';
+import type { HooksConfig } from '../../src/config/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 const ran = (exitCode: number | null, stdout = '', stderr = '', timedOut = false) => ({ exitCode, stdout, stderr, timedOut });
 
@@ -35,7 +37,38 @@ describe('runHooks', () => {
       ],
     };
     const out = await runHooks(set, { hook_event_name: 'PostToolUse' }, new AbortController().signal, 'Write');
-    expect(out).toEqual({ blockReason: 'lint failed', context: ['ctx'], stop: 'enough', systemMessages: ['hello'], failures: ['crashed'] });
-    expect(await runHooks(set, { hook_event_name: 'Stop' }, new AbortController().signal)).toEqual({ context: [], systemMessages: [], failures: [] });
+    expect(out).toEqual({ blockReason: 'lint failed', context: ['ctx'], stop: 'enough', systemMessages: ['hello'], output: [], failures: ['crashed'] });
+    expect(await runHooks(set, { hook_event_name: 'Stop' }, new AbortController().signal)).toEqual({ context: [], systemMessages: [], output: [], failures: [] });
+  });
+});
+
+describe('command hooks as processes', () => {
+  const commands = (hooks: { command: string; timeoutMs?: number }[]): HookCallbackSet => {
+    const cwd = tempDir('moat-hooks-');
+    const config: HooksConfig = { PostToolUse: [{ hooks: hooks.map((h) => ({ command: h.command, timeoutMs: h.timeoutMs ?? 5000, source: 'test' })) }] };
+    return commandHookCallbacks(config, { cwd, projectRoot: cwd, roots: [cwd], processSandbox: undefined }) ?? {};
+  };
+
+  test('the hooks of one event run in parallel; one past its timeout is killed and reported, the others still answer', async () => {
+    const set = commands([
+      { command: 'sleep 0.6; echo "{\\"systemMessage\\": \\"first\\"}"' },
+      { command: 'sleep 0.6; echo "{\\"systemMessage\\": \\"second\\"}"' },
+      { command: 'sleep 30', timeoutMs: 1000 },
+    ]);
+    const started = performance.now();
+    const out = await runHooks(set, { hook_event_name: 'PostToolUse' }, new AbortController().signal, 'Edit');
+    const elapsed = performance.now() - started;
+    expect(out.systemMessages.sort()).toEqual(['first', 'second']);
+    expect(out.failures).toEqual(['sleep 30: timed out after 1 s']);
+    // Together they end at the killed one's 1 s timeout; one after another they would take 2.2 s.
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(elapsed).toBeLessThan(1800);
+  });
+
+  test('stdout is shown unless the JSON answer says suppressOutput', async () => {
+    const set = commands([{ command: 'echo formatted 3 files' }, { command: `echo '{"suppressOutput": true, "systemMessage": "quiet"}'` }]);
+    const out = await runHooks(set, { hook_event_name: 'PostToolUse' }, new AbortController().signal, 'Edit');
+    expect(out.output).toEqual([{ command: 'echo formatted 3 files', text: 'formatted 3 files' }]);
+    expect(out.systemMessages).toEqual(['quiet']);
   });
 });

@@ -1,8 +1,8 @@
 // Claude Code's settings files as config layers: precedence, trust gating, --setting-sources and errors.
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig, trustProject } from '../../src/config/index.ts';
+import { addClaudeSettingsRules, approveRules, loadConfig, trustProject } from '../../src/config/index.ts';
 import { MoatError } from '../../src/util/index.ts';
 import { useTmp, write } from './tmp.ts';
 
@@ -115,5 +115,31 @@ describe('Claude Code settings files', () => {
     expect(error()).toMatch(/^\.claude\/settings\.json:3: hooks\.BeforeToolUse: /);
     write(join(w.repo, '.claude', 'settings.json'), '{\n  "model": "x",\n  oops\n}\n');
     expect(error()).toMatch(/^\.claude\/settings\.json:\d+: not valid JSON: /);
+  });
+});
+
+describe('"always" answers in Claude Code settings files', () => {
+  test('rules are added to permissions.allow once, every other key kept; a file that is not a settings object is left alone', () => {
+    const w = world();
+    const file = join(w.repo, '.claude', 'settings.local.json');
+    w.local({ model: 'claude-opus-4-5', permissions: { deny: ['Bash(rm:*)'], allow: ['Read'] } });
+    addClaudeSettingsRules(file, 'allow', ['Edit(src/**)', 'Read']);
+    addClaudeSettingsRules(file, 'allow', ['Edit(src/**)']);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ model: 'claude-opus-4-5', permissions: { deny: ['Bash(rm:*)'], allow: ['Read', 'Edit(src/**)'] } });
+    const fresh = join(w.repo, 'other', '.claude', 'settings.json');
+    addClaudeSettingsRules(fresh, 'allow', ['WebFetch']);
+    expect(JSON.parse(readFileSync(fresh, 'utf8'))).toEqual({ permissions: { allow: ['WebFetch'] } });
+    writeFileSync(file, '[1, 2]');
+    expect(() => addClaudeSettingsRules(file, 'allow', ['Read'])).toThrow(MoatError);
+    expect(readFileSync(file, 'utf8')).toBe('[1, 2]');
+  });
+
+  test('an untrusted folder keeps the allow rules the user approved for it, and only those', () => {
+    const w = world();
+    w.local({ permissions: { allow: ['Edit(src/**)', 'Bash(curl:*)'] } });
+    approveRules(w.repo, ['Edit(src/**)'], w.configDir);
+    const loaded = loadConfig({ cwd: w.repo, env: w.env });
+    expect(loaded.config.permissions.allow).toEqual(['Edit(src/**)']);
+    expect(loaded.untrusted).toEqual(['.claude/settings.local.json: 1 allow rule']);
   });
 });

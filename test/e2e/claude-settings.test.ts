@@ -129,6 +129,43 @@ describe('.claude/settings.json and project trust', () => {
     expect(trusted.stderr).toContain('a UserPromptSubmit hook failed (ignored): echo broken >&2; exit 1: exit 1: broken');
   });
 
+  test('--settings hooks and ask rules apply like a settings file\'s, without trust (they are the user\'s); --allowed-tools; hook stdout in verbose output unless suppressOutput', async () => {
+    writeFileSync(join(sb.cwd, 'a.txt'), 'AAA\n');
+    writeFileSync(join(sb.cwd, 'secret.txt'), 'TOP SECRET\n');
+    const flagSettings = {
+      permissions: { ask: ['Read(secret.txt)'] },
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo FLAG-HOOK-CONTEXT' }] }],
+        PostToolUse: [
+          {
+            matcher: 'Read',
+            hooks: [
+              { type: 'command', command: 'echo FORMATTED-BY-HOOK' },
+              { type: 'command', command: `echo '{"suppressOutput": true, "systemMessage": "QUIET-HOOK-RAN"}'` },
+            ],
+          },
+        ],
+      },
+    };
+    server.script(
+      reply().toolUse('Read', { file_path: 'secret.txt' }).toolUse('Read', { file_path: 'a.txt' }).toolUse('Write', { file_path: 'out.txt', content: 'x\n' }).stop('tool_use'),
+      reply().text('done'),
+    );
+    const r = await runMoat(['-p', 'go', '--verbose', '--settings', JSON.stringify(flagSettings), '--allowed-tools', 'Write', 'Read(secret.txt)'], { cwd: sb.cwd, env: sb.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('done\n');
+    expect(r.stderr).not.toContain('ignored until you trust');
+    expect(requestText(0)).toContain('FLAG-HOOK-CONTEXT');
+    // The ask rule beats the allow flag (-p cannot ask: denied); --allowed-tools Write lets the write through.
+    expect(r.stderr.match(/Read denied:/g)).toHaveLength(1);
+    expect(r.stderr).not.toContain('Write denied');
+    expect(requestText(1)).not.toContain('TOP SECRET');
+    // The first PostToolUse hook's stdout is shown; the second asked for silence, only its systemMessage shows.
+    expect(r.stderr).toContain('PostToolUse hook echo FORMATTED-BY-HOOK: FORMATTED-BY-HOOK');
+    expect(r.stderr).toContain('QUIET-HOOK-RAN');
+    expect(r.stderr).not.toContain('"suppressOutput"');
+  });
+
   test('.claude/commands: `moat -p "/name args"` runs a custom command with its arguments', async () => {
     mkdirSync(join(sb.cwd, '.claude', 'commands'), { recursive: true });
     writeFileSync(join(sb.cwd, '.claude', 'commands', 'fix-issue.md'), '---\ndescription: Fix a GitHub issue\nargument-hint: [number]\nmodel: haiku\n---\nFix issue #$1 and add a regression test ($ARGUMENTS).\n');

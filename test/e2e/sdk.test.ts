@@ -5,7 +5,7 @@
  * sends (flags, initialize, control requests) is what a real program sends.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { query, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
@@ -129,6 +129,26 @@ describe('Claude Agent SDK → moat', () => {
     const r = resultOf(messages);
     expect(r.subtype).toBe('success');
     expect(r.permission_denials).toEqual([{ tool_name: 'Bash', tool_use_id: expect.any(String), tool_input: { command: 'touch denied.txt', sandbox: 'workspace-write' } }]);
+  });
+
+  test('canUseTool "always" with destination localSettings: written to .claude/settings.local.json, and the next run is not asked', async () => {
+    const write = (name: string) => reply().toolUse('Write', { file_path: name, content: 'x\n' }).stop('tool_use');
+    server.script(write('notes.md'), reply().text('first'), write('notes.md'), reply().text('second'));
+    const asked: unknown[] = [];
+    const canUseTool: Options['canUseTool'] = async (_tool, input, { suggestions }) => {
+      asked.push(suggestions);
+      // What an "always allow" button sends: the suggested rules, kept where they say (localSettings).
+      return { behavior: 'allow', updatedInput: input, ...(suggestions ? { updatedPermissions: suggestions } : {}) };
+    };
+    const first = resultOf(await all(query({ prompt: 'write notes', options: options({ canUseTool }) })));
+    expect(first.permission_denials).toEqual([]);
+    expect(asked).toEqual([[{ type: 'addRules', rules: [expect.objectContaining({ toolName: 'Edit' })], behavior: 'allow', destination: 'localSettings' }]]);
+    const local = JSON.parse(readFileSync(join(sb.cwd, '.claude', 'settings.local.json'), 'utf8')) as { permissions: { allow: string[] } };
+    expect(local.permissions.allow).toHaveLength(1);
+    // A new process, the folder never trusted: the rule is the user's own answer, so it holds.
+    const second = resultOf(await all(query({ prompt: 'write notes again', options: options({ canUseTool }) })));
+    expect(asked).toHaveLength(1);
+    expect(second.permission_denials).toEqual([]);
   });
 
   test('canUseTool updatedInput: the call runs with the input the program gave', async () => {

@@ -4,7 +4,7 @@
  * fake model server.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { OutputLine } from '../../src/print/schema.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
@@ -51,15 +51,21 @@ describe('stream-json input', () => {
   });
 
   test('initialize: its system prompt additions reach the model; the reply lists commands and models', async () => {
+    mkdirSync(join(sb.cwd, '.claude', 'commands'), { recursive: true });
+    writeFileSync(join(sb.cwd, '.claude', 'commands', 'fix-issue.md'), '---\ndescription: Fix an issue\nargument-hint: [number]\n---\nFix #$1.\n');
     server.script(reply().text('ok'));
     const init = JSON.stringify({ type: 'control_request', request_id: 'r1', request: { subtype: 'initialize', appendSystemPrompt: 'ALWAYS-ANSWER-IN-FRENCH' } });
     const r = await runMoat(SJ, { cwd: sb.cwd, env: sb.env, stdin: `${init}\n${user('hi')}\n` });
     expect(r.code).toBe(0);
     const reply1 = lines(r.stdout)[0]!;
     expect(reply1).toMatchObject({ type: 'control_response', response: { subtype: 'success', request_id: 'r1' } });
-    const response = (reply1['response'] as { response: { commands: { name: string }[]; models: { value: string }[]; output_style: string } }).response;
+    const response = (reply1['response'] as { response: { commands: { name: string; argumentHint: string }[]; models: { value: string; description: string }[]; output_style: string } }).response;
     expect(response.commands.map((c) => c.name)).toContain('code-review');
+    // A custom command's argument-hint, and the model router's models (every provider's), not a fixed list.
+    expect(response.commands.find((c) => c.name === 'fix-issue')?.argumentHint).toBe('[number]');
     expect(response.models.map((m) => m.value)).toContain('claude-sonnet-4-5');
+    expect(response.models.some((m) => m.value.startsWith('openai/'))).toBe(true);
+    expect(response.models.find((m) => m.value === 'claude-sonnet-4-5')?.description).toContain('anthropic: ');
     expect(JSON.stringify(body(0).system)).toContain('ALWAYS-ANSWER-IN-FRENCH');
   });
 
@@ -196,6 +202,16 @@ describe('Claude Code flags', () => {
     server.script(reply().toolUse('Bash', { command: 'touch x', sandbox: 'workspace-write' }).stop('tool_use'), reply().text('ok'));
     const r = await runMoat(['-p', 'q', '--permission-mode', 'dontAsk', '--output-format', 'json'], { cwd: sb.cwd, env: sb.env });
     expect(JSON.parse(r.stdout).permission_denials).toHaveLength(1);
+  });
+
+  test('dontAsk with --permission-prompt-tool stdio: the program is never sent can_use_tool and the call is denied', async () => {
+    server.script(reply().toolUse('Write', { file_path: 'x.txt', content: 'x' }).stop('tool_use'), reply().text('ok'));
+    const r = await runMoat([...SJ, '--permission-mode', 'dontAsk', '--permission-prompt-tool', 'stdio'], { cwd: sb.cwd, env: sb.env, stdin: `${user('write x')}\n` });
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out.filter((l) => l.type === 'control_request')).toEqual([]);
+    expect(out.at(-1)).toMatchObject({ type: 'result', subtype: 'success', permission_denials: [{ tool_name: 'Write' }] });
+    expect(existsSync(join(sb.cwd, 'x.txt'))).toBe(false);
   });
 
   test('--json-schema: structured_output in the json result', async () => {

@@ -10,7 +10,7 @@ import { AgentSession, PermissionBroker } from '../../src/agent/index.ts';
 import { SessionHost, type SessionEvent } from '../../src/protocol/index.ts';
 import { createAnthropicProvider } from '../../src/providers/index.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
-import { builtinTools, ToolRegistry } from '../../src/tools/index.ts';
+import { builtinTools, parseRuleList, ToolRegistry } from '../../src/tools/index.ts';
 import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { tempDir } from '../support/temp.ts';
@@ -133,4 +133,51 @@ test('a turn reader that breaks off interrupts its run; the next turn reads only
   for await (const e of h.turn('second', new AbortController().signal)) second.push(e);
   expect(second.filter((e) => e.type === 'run_finished').map((e) => e.type === 'run_finished' && e.result)).toEqual(['next']);
   expect(second[0]?.type).toBe('session_started');
+});
+
+describe('per-run model and rule operations', () => {
+  const write = (name: string) => reply().toolUse('Write', { file_path: name, content: 'x' }).stop('tool_use');
+  const drain = async (it: AsyncIterable<SessionEvent>) => {
+    const out: SessionEvent[] = [];
+    for await (const e of it) out.push(e);
+    return out;
+  };
+
+  test("user_message with a model: that run alone is on it (a custom command's model); the session keeps its own", async () => {
+    server.script(reply().text('quick'), reply().text('normal'));
+    const { host: h, session } = host(false);
+    const signal = new AbortController().signal;
+    const first = await drain(h.turn('x', signal, 'claude-haiku-4-5'));
+    await drain(h.turn('y', signal));
+    expect([requestModel(0), requestModel(1)]).toEqual(['claude-haiku-4-5', 'claude-sonnet-4-5']);
+    expect(first[0]).toMatchObject({ type: 'session_started', model: 'claude-haiku-4-5' });
+    expect(session.currentSettings().model).toBe('claude-sonnet-4-5');
+    expect(store.sessions.get(session.id)?.model).toBe('claude-sonnet-4-5');
+  });
+
+  test('add_rule and remove_rule change what is allowed from the next call; a rule that does not parse throws', async () => {
+    server.script(write('a.txt'), reply().text('1'), write('b.txt'), reply().text('2'), write('c.txt'), reply().text('3'));
+    const { host: h } = host(false);
+    const signal = new AbortController().signal;
+    const denied = async (prompt: string) => (await drain(h.turn(prompt, signal))).some((e) => e.type === 'permission_denied');
+    const before = await denied('one');
+    h.submit({ type: 'add_rule', behavior: 'allow', rule: 'Write' });
+    const added = await denied('two');
+    h.submit({ type: 'remove_rule', behavior: 'allow', rule: 'Write' });
+    expect([before, added, await denied('three')]).toEqual([true, false, true]);
+    expect(() => h.submit({ type: 'add_rule', behavior: 'deny', rule: 'Bash(' })).toThrow();
+  });
+
+  test("apply_config: a trusted folder's rules and hooks replace the session's from the next call", async () => {
+    server.script(write('a.txt'), reply().text('done'));
+    const { host: h } = host(false);
+    h.submit({
+      type: 'apply_config',
+      settings: { allow: parseRuleList(['Write']), deny: [], addDirs: [] },
+      hooks: { PostToolUse: [{ callbacks: [async () => ({ hookSpecificOutput: { additionalContext: 'FROM-TRUSTED-HOOK' } })] }] },
+    });
+    const events = await drain(h.turn('go', new AbortController().signal));
+    expect(events.some((e) => e.type === 'permission_denied')).toBe(false);
+    expect(JSON.stringify((server.requests[1]!.body as { messages: unknown[] }).messages.at(-1))).toContain('FROM-TRUSTED-HOOK');
+  });
 });

@@ -117,6 +117,23 @@ describe('stream-json client', () => {
     expect(JSON.stringify((server.requests[1]!.body as { messages: unknown[] }).messages.at(-1))).toContain('nope');
   });
 
+  test('a question withdrawn by an interrupt is cancelled with control_cancel_request; the turn ends aborted', async () => {
+    server.script(reply().toolUse('Write', { file_path: 'x.txt', content: 'x' }).stop('tool_use'));
+    const { out, outcome } = await drive(
+      [user('go')],
+      (line) => {
+        const req = line['request'] as { subtype?: string } | undefined;
+        // The program does not answer: it interrupts the turn instead.
+        if (req?.subtype === 'can_use_tool') return { type: 'control_request', request_id: 'int-1', request: { subtype: 'interrupt' } };
+        return undefined;
+      },
+      true,
+    );
+    const asked = out.find((l) => (l['request'] as { subtype?: string } | undefined)?.subtype === 'can_use_tool');
+    expect(out).toContainEqual({ type: 'control_cancel_request', request_id: asked?.['request_id'] });
+    expect(outcome.last?.stopReason).toBe('aborted');
+  });
+
   test('a hook callback registration becomes a callback that asks the program', async () => {
     server.script(reply().toolUse('Bash', { command: 'touch y' }).stop('tool_use'), reply().text('ok'));
     const { out } = await drive(
@@ -145,6 +162,11 @@ describe('the program answers as decisions', () => {
         updatedPermissions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'ls:*' }, { toolName: 'Read' }], behavior: 'allow', destination: 'userSettings' }],
       }),
     ).toEqual({ behavior: 'allow', remember: 'user', rules: ['Bash(ls:*)', 'Read'], updatedInput: { command: 'ls' } });
+    // Claude Code's destinations: the project's local file, its shared one, the user's; session and cliArg keep nothing.
+    const to = (destination: string) => toDecision({ behavior: 'allow', updatedPermissions: [{ type: 'addRules', rules: [{ toolName: 'Read' }], behavior: 'allow', destination }] });
+    expect(['localSettings', 'projectSettings', 'userSettings', 'cliArg'].map((d) => to(d))).toEqual(
+      (['local', 'project', 'user', 'session'] as const).map((remember) => ({ behavior: 'allow', remember, rules: ['Read'] })),
+    );
     expect(toDecision({ behavior: 'allow', updatedPermissions: [{ type: 'addRules', rules: [{ toolName: 'Read' }], destination: 'session' }] })).toEqual({
       behavior: 'allow',
       remember: 'session',

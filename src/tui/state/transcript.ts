@@ -231,6 +231,9 @@ export class Transcript {
       case 'notice':
         this.commit({ kind: 'notice', level: e.level, text: e.message });
         return;
+      case 'hook_output':
+        // A hook's stdout is for verbose output (Claude Code shows it only in its transcript view); the screen stays quiet.
+        return;
       case 'turn_aborted':
         this.finishStreaming();
         this.endTools('aborted');
