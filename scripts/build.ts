@@ -1,18 +1,33 @@
 /**
  * Builds dist/moat: one executable (bun build --compile), production React,
- * bytecode for fast startup, sourcemaps embedded so stack traces name our
- * files, react-devtools-core stubbed (ink imports it only when DEV=true, and
- * it is not installed). See shared/research/ink-bun-spike.md §1.
+ * bytecode for fast startup, react-devtools-core stubbed (ink imports it only
+ * when DEV=true, and it is not installed). See shared/research/ink-bun-spike.md §1.
  * The bundled WebAssembly tools are built first (scripts/build-tools.ts).
  *
- *   bun run scripts/build.ts [outfile] [--without-other-sdks]
+ *   bun run scripts/build.ts [outfile] [--without-other-sdks] [--sourcemap]
+ *
+ * What goes into the executable, and what stays out (scripts/bench/size.ts
+ * measures it against a hello-world compiled by the same Bun):
+ *  - code splitting: the entry is a few hundred bytes and every dynamic
+ *    `import()` its own chunk with its own bytecode, so `moat --version` and
+ *    the sandbox child load only what they use;
+ *  - no source map by default (it was 7.9 MB of the binary): stack traces name
+ *    the functions (identifiers are not minified) at chunk:line:column, not
+ *    src/file.ts:line. `--sourcemap` embeds one (zstd) for a debugging build;
+ *  - files needed rarely are embedded zstd-compressed and decompressed in
+ *    memory on use: jco's transpiler wasm (3.5 → 0.9 MB, src/sandbox/jco-patch.ts),
+ *    the seccomp loader (only this machine's architecture's: 1.4 MB for both
+ *    → 0.3 MB), and pdf.js (unpdf's serverless build: 1.7 MB of JS, 5.6 MB
+ *    with its bytecode → 0.4 MB, loaded only to read a PDF, see `coldModules`);
+ *  - node-forge, which only the sandbox runtime's TLS interception uses and
+ *    moat never turns on, is left out (`notNeeded`).
  *
  * `--without-other-sdks` builds a variant for measurement only: the OpenAI,
  * Gemini, Bedrock and Vertex adapters (and so their SDKs) left out, the floor
  * scripts/bench/provider-startup.ts compares the real binary's start-up with.
  */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { jcoEmbedPlugin } from './jco-embed-plugin.ts';
 
 const stubDevtools: Bun.BunPlugin = {
@@ -25,6 +40,7 @@ const stubDevtools: Bun.BunPlugin = {
 
 const args = process.argv.slice(2);
 const withoutOtherSdks = args.includes('--without-other-sdks');
+const withSourcemap = args.includes('--sourcemap');
 const outfile = args.find((a) => !a.startsWith('--')) ?? 'dist/moat';
 
 /** For the measurement variant: the lazily imported adapters become modules that only throw. */
@@ -57,6 +73,153 @@ const bundledTools: Bun.BunPlugin = {
     b.onResolve({ filter: /^moat:bundled-tools$/ }, () => ({ path: EMBEDDED_TOOLS }));
   },
 };
+/** zstd at level 19 (~2 s for pdf.js), once per file for both executables. */
+const compressed = new Map<string, Promise<Uint8Array>>();
+function zstd(path: string): Promise<Uint8Array> {
+  let out = compressed.get(path);
+  if (out === undefined) compressed.set(path, (out = Bun.file(path).bytes().then((b) => Bun.zstdCompressSync(b, { level: 19 }))));
+  return out;
+}
+
+/**
+ * The sandbox runtime's seccomp loader ships for x64 and arm64; the executable
+ * runs on the build machine's architecture only (no cross-compiling here), so
+ * that one is embedded, compressed, and the other's import becomes an empty
+ * file (src/sandbox/os/seccomp-helper.ts reads both).
+ */
+const seccompHelpers: Bun.BunPlugin = {
+  name: 'moat-seccomp-helper',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]vendor[\\/]seccomp[\\/](x64|arm64)[\\/]apply-seccomp$/ }, async (a) => {
+      const arch = /[\\/](x64|arm64)[\\/]apply-seccomp$/.exec(a.path)?.[1];
+      return { contents: arch === process.arch ? await zstd(a.path) : new Uint8Array(0), loader: 'file' };
+    });
+  },
+};
+
+/**
+ * Modules loaded rarely and self-contained (one ES module importing nothing),
+ * embedded as zstd-compressed source instead of being bundled: no bytecode
+ * (bytecode is ~2.3x the source), and on first use decompressed in memory and
+ * imported from a blob: URL (parsed then, ~1.7 MB of JS in ~30 ms).
+ * unpdf loads pdf.js with `await import('unpdf/pdfjs')` only to read a PDF.
+ */
+const COLD_MODULES = ['unpdf/pdfjs'];
+
+const coldModules: Bun.BunPlugin = {
+  name: 'moat-cold-modules',
+  setup(b) {
+    const filter = new RegExp(`^(${COLD_MODULES.map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    b.onResolve({ filter }, (a) => ({ path: Bun.resolveSync(a.path, dirname(a.importer)), namespace: 'moat-cold' }));
+    b.onLoad({ filter: /.*/, namespace: 'moat-cold' }, async (a) => {
+      const scan = new Bun.Transpiler({ loader: 'js' }).scan(await Bun.file(a.path).text());
+      if (scan.imports.length > 0) throw new Error(`${a.path} imports other modules; a cold module must be self-contained`);
+      const names = scan.exports.filter((n) => n !== 'default');
+      return {
+        loader: 'js',
+        contents: [
+          `import source from ${JSON.stringify(`moat-zstd:${a.path}`)} with { type: 'file' };`,
+          "const url = URL.createObjectURL(new Blob([Bun.zstdDecompressSync(await Bun.file(source).bytes())], { type: 'text/javascript' }));",
+          'let m;',
+          'try { m = await import(url); } finally { URL.revokeObjectURL(url); }',
+          names.length > 0 ? `export const { ${names.join(', ')} } = m;` : '',
+          scan.exports.includes('default') ? 'export default m.default;' : '',
+        ].join('\n'),
+      };
+    });
+    // A path of its own (`.zst`): Bun keys modules by path, so the cold module's own path would be that module.
+    b.onResolve({ filter: /^moat-zstd:/ }, (a) => ({ path: `${a.path.slice('moat-zstd:'.length)}.zst`, namespace: 'moat-zstd' }));
+    b.onLoad({ filter: /\.zst$/, namespace: 'moat-zstd' }, async (a) => ({ contents: await zstd(a.path.slice(0, -'.zst'.length)), loader: 'file' }));
+  },
+};
+
+/**
+ * Dependencies of dependencies that moat never calls, left out. The sandbox
+ * runtime's HTTP proxy imports its TLS interception (mitm-ca.js, mitm-leaf.js),
+ * which needs node-forge (1.1 MB with its bytecode) and runs only when the
+ * proxy is given a `mitmCA`; src/sandbox/os/network-bridge.ts never gives one.
+ * Those modules still load (the proxy imports a constant from one): node-forge
+ * becomes a stand-in whose every property is itself and whose every call
+ * throws, naming what is missing.
+ */
+const notNeeded: Bun.BunPlugin = {
+  name: 'moat-not-needed',
+  setup(b) {
+    b.onResolve({ filter: /^node-forge$/ }, (a) =>
+      /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]dist[\\/]sandbox[\\/]mitm-(ca|leaf)\.js$/.test(a.importer) ? { path: 'node-forge', namespace: 'moat-absent' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'moat-absent' }, (a) => ({
+      loader: 'js',
+      contents: [
+        `const missing = () => { throw new Error(${JSON.stringify(`${a.path} is not in this build of moat (only the sandbox runtime's TLS interception uses it, and moat does not turn that on)`)}); };`,
+        'const absent = new Proxy(missing, { get: (_t, key) => (key === Symbol.toPrimitive ? undefined : absent), apply: missing, construct: missing });',
+        'export default absent;',
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
+ * Data computed from the sources, worked out once while bundling and embedded
+ * as literals, so start-up does not compute it: the built-in tools' JSON
+ * Schemas (src/tools/builtin/json-schemas.ts), the other tools' schemas
+ * (every `inputJsonSchemaOf('module', 'name')` call in src/ is evaluated and
+ * src/util/json-schema.ts's function becomes a lookup of the results), and
+ * the bundled skills and agents (src/skills/bundled-parse.ts). Under
+ * `bun run` and `bun test` the same functions compute at run time. Bun macros
+ * did this first, but under `bun test` a macro stops applying once a run-time
+ * plugin (jco's) has loaded a module, and its function is left undefined.
+ */
+const SRC = join(import.meta.dir, '..', 'src');
+const precomputed: Bun.BunPlugin = {
+  name: 'moat-precomputed',
+  setup(b) {
+    const literal = (name: string, value: unknown): string => `export function ${name}() { return ${JSON.stringify(value)}; }\n`;
+    b.onLoad({ filter: /[\\/]src[\\/]tools[\\/]builtin[\\/]json-schemas\.ts$/ }, async (a) => {
+      const { builtinJsonSchemas } = (await import(a.path)) as { builtinJsonSchemas: () => unknown };
+      return { loader: 'js', contents: literal('builtinJsonSchemas', builtinJsonSchemas()) };
+    });
+    b.onLoad({ filter: /[\\/]src[\\/]skills[\\/]bundled-parse\.ts$/ }, async (a) => {
+      const { parseBundled } = (await import(a.path)) as { parseBundled: () => unknown };
+      return { loader: 'js', contents: literal('parseBundled', parseBundled()) };
+    });
+    b.onLoad({ filter: /[\\/]src[\\/]util[\\/]json-schema\.ts$/ }, async (a) => {
+      const { inputJsonSchemaOf } = (await import(a.path)) as { inputJsonSchemaOf: (module: string, name: string) => unknown };
+      const table: Record<string, unknown> = {};
+      for (const file of new Bun.Glob('**/*.ts').scanSync(SRC)) {
+        for (const m of readFileSync(join(SRC, file), 'utf8').matchAll(/inputJsonSchemaOf\('([^']+)', '([^']+)'\)/g)) {
+          table[`${m[1]}#${m[2]}`] = inputJsonSchemaOf(m[1] ?? '', m[2] ?? '');
+        }
+      }
+      const source = await Bun.file(a.path).text();
+      const cut = source.indexOf('export function inputJsonSchemaOf(');
+      if (cut < 0) throw new Error(`${a.path}: inputJsonSchemaOf not found`);
+      const lookup = [
+        `const PRECOMPUTED: Record<string, Record<string, unknown>> = ${JSON.stringify(table)};`,
+        'export function inputJsonSchemaOf(module: string, name: string): Record<string, unknown> {',
+        "  const schema = PRECOMPUTED[`${module}#${name}`];",
+        '  if (schema === undefined) throw new Error(`no JSON Schema was computed for ${module} ${name} while bundling`);',
+        '  return schema;',
+        '}',
+      ].join('\n');
+      return { loader: 'ts', contents: `${source.slice(0, cut)}${lookup}\n` };
+    });
+  },
+};
+
+/**
+ * The shell grammar for permission decisions (web-tree-sitter's runtime and
+ * tree-sitter-bash, 1.57 MB of wasm) is read once, on the first Bash check:
+ * embedded compressed (0.21 MB), src/tools/permissions/bash-parser.ts reads
+ * it with readEmbedded.
+ */
+const shellGrammar: Bun.BunPlugin = {
+  name: 'moat-shell-grammar',
+  setup(b) {
+    b.onLoad({ filter: /[\\/](web-tree-sitter[\\/]web-tree-sitter|tree-sitter-bash[\\/]tree-sitter-bash)\.wasm$/ }, async (a) => ({ contents: await zstd(a.path), loader: 'file' }));
+  },
+};
+
 /**
  * One executable from `entry`. dist/moat comes from src/main.ts; dist/moat-test
  * (end-to-end tests only, never shipped) from test/support/moat-test-entry.ts,
@@ -71,18 +234,21 @@ async function compile(entry: string, outfile: string): Promise<void> {
     target: 'bun',
     format: 'esm',
     bytecode: true,
-    // Keep identifiers so stack traces of real bugs stay readable.
+    splitting: true,
+    // Keep identifiers so stack traces of real bugs stay readable (Bun's keepNames does not keep them).
     minify: { whitespace: true, syntax: true, identifiers: false },
-    sourcemap: 'linked',
+    sourcemap: withSourcemap ? 'linked' : 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     // jco's transpiler is embedded so third-party components can be transpiled at run time.
-    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, ...(withoutOtherSdks ? [withoutSdks] : [])],
+    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, ...(withoutOtherSdks ? [withoutSdks] : [])],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
     process.exit(1);
   }
-  console.log(`built ${outfile} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // With --sourcemap the maps are embedded; the copies Bun also writes beside the executable (one per chunk) go.
+  for (const o of result.outputs) if (o.kind === 'sourcemap') rmSync(o.path, { force: true });
+  console.log(`built ${outfile} (${(Bun.file(outfile).size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 await compile('src/main.ts', outfile);

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpManager } from '../../src/mcp/index.ts';
+import { DEFAULT_SERVER_SANDBOX, McpManager } from '../../src/mcp/index.ts';
 import { everything, toolContext } from '../../test/mcp/support.ts';
 import { framesFor, reply } from '../../test/support/fake-anthropic.ts';
 
@@ -74,7 +74,7 @@ async function firstRequest(variants: string[][]): Promise<number[][]> {
 }
 
 async function toolCalls(): Promise<{ moat: number[]; bare: number[]; sandboxed: boolean }> {
-  const m = new McpManager([everything()], { launch: { cwd: process.cwd(), env: process.env, mode: 'auto' }, roots: () => [process.cwd()], clientVersion: 'bench' });
+  const m = new McpManager([everything()], { launch: { cwd: process.cwd(), env: process.env, sandbox: DEFAULT_SERVER_SANDBOX }, roots: () => [process.cwd()], clientVersion: 'bench' });
   const bare = new Client({ name: 'bench', version: '0' });
   await bare.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_JS, 'stdio'], stderr: 'ignore' }));
   try {

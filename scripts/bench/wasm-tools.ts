@@ -10,7 +10,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { bundledComponents, memoryIndex, runTool, WasmCatalog } from '../../src/tools/index.ts';
+import { bundledComponents, memoryIndex, WasmCatalog } from '../../src/tools/index.ts';
+import { runTool } from '../../test/tools/tool-context.ts';
 
 const RUNS = Number(process.env.RUNS ?? 300);
 const BIN = resolve(import.meta.dir, '../../dist/moat');

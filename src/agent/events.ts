@@ -1,6 +1,6 @@
 /** The agent's typed event stream: what a run tells its front end. */
 import type { AssistantMessage, ProviderEvent, ToolResultPart, Usage, UserMessage } from '../providers/index.ts';
-import type { CallIntent, ToolDisplay, TodoItem } from '../tools/index.ts';
+import type { CallIntent, SandboxGrant, ToolDisplay, TodoItem } from '../tools/index.ts';
 import type { WorktreeChanges } from './subagents/worktree.ts';
 
 /** Why a run ended. */
@@ -16,7 +16,7 @@ export type PermissionDecision =
   | {
       behavior: 'allow';
       /** "Allow always": where the rule is kept ('session': for this session only, nothing written). */
-      remember?: 'project' | 'user' | 'session';
+      remember?: 'local' | 'project' | 'user' | 'session';
       /** With `remember`: these rules instead of the one moat derives from the call (an SDK's updatedPermissions). */
       rules?: string[];
       /** Run the call with this input instead (an SDK's updatedInput); it is validated like the model's. */
@@ -72,7 +72,17 @@ export type AgentEvent =
    * `input`: the call's validated input (what an SDK's can_use_tool shows);
    * `rule`: the rule an "always" answer would save (offered as a suggestion).
    */
-  | { type: 'permission_request'; requestId: string; toolUseId: string; toolName: string; input?: unknown; rule?: string; intent: CallIntent }
+  | {
+      type: 'permission_request';
+      requestId: string;
+      toolUseId: string;
+      toolName: string;
+      input?: unknown;
+      rule?: string;
+      intent: CallIntent;
+      /** A command under the OS sandbox: the grants approving it gives, and what they allow in words (describeGrant). */
+      grant?: { level: SandboxGrant; text: string };
+    }
   /** A call the rules, the mode or the person refused; its result tells the model why. */
   | { type: 'permission_denied'; toolUseId: string; toolName: string; input: unknown; message: string }
   | { type: 'permission_resolved'; requestId: string; decision: PermissionDecision }
@@ -108,6 +118,11 @@ export type AgentEvent =
   | { type: 'model_fallback'; turn: number; from: string; to: string; reason: string }
   /** A user-visible problem that did not end the run (e.g. a retry in progress, a skipped config entry). */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  /**
+   * A command hook's stdout, for verbose output (Claude Code shows it in its
+   * transcript view). Hooks that answer `suppressOutput: true` send none.
+   */
+  | { type: 'hook_output'; event: string; command: string; output: string }
   | { type: 'turn_aborted'; turn: number }
   | {
       type: 'run_finished';

@@ -6,10 +6,10 @@
  * next model converts the history for its own API (another vendor's thinking
  * is dropped, tool call ids are kept).
  */
-import type { ProviderError, ProviderErrorKind, ProviderRequest, Provider, Usage } from '../providers/index.ts';
+import type { ProviderError, ProviderErrorKind, ProviderRequest, Usage } from '../providers/index.ts';
 import { addUsage } from '../providers/index.ts';
-import type { AgentEvent, ModelUsage } from './events.ts';
-import { streamTurn, type TurnOutcome } from './turn.ts';
+import type { ModelUsage } from './events.ts';
+import { streamTurn, type TurnOutcome, type TurnRequest } from './turn.ts';
 
 /**
  * Failures that say the model or its service is unwell, not that the request
@@ -39,24 +39,21 @@ export class ModelChain {
   }
 }
 
-/**
- * One turn on the chain's current model, moving down the chain while models
- * fail. `spend` is told the usage of every attempt, on the model it was
- * spent on (a failed attempt may have streamed and been billed).
- */
-export async function streamTurnOnChain(
-  chain: ModelChain,
-  provider: Provider,
-  request: Omit<ProviderRequest, 'model'>,
-  turn: number,
-  opts: { signal: AbortSignal; idleTimeoutMs: number; retryBaseMs: number },
-  emit: (e: AgentEvent) => void,
-  spend: (model: string, usage: Usage) => void,
-): Promise<{ outcome: TurnOutcome; model: string }> {
+/** One model request on a fallback chain: the request names no model, the chain does. */
+export interface ChainTurnRequest extends Omit<TurnRequest, 'request'> {
+  chain: ModelChain;
+  request: Omit<ProviderRequest, 'model'>;
+  /** Told the usage of every attempt, on the model it was spent on (a failed attempt may have streamed and been billed). */
+  spend: (model: string, usage: Usage) => void;
+}
+
+/** One turn on the chain's current model, moving down the chain while models fail. */
+export async function streamTurnOnChain({ chain, request, spend, ...turnRequest }: ChainTurnRequest): Promise<{ outcome: TurnOutcome; model: string }> {
+  const { turn, signal, emit } = turnRequest;
   for (;;) {
     const model = chain.current;
-    const outcome = await streamTurn(provider, { ...request, model }, turn, opts, emit);
-    if (outcome.kind === 'error' && !opts.signal.aborted) {
+    const outcome = await streamTurn({ ...turnRequest, request: { ...request, model } });
+    if (outcome.kind === 'error' && !signal.aborted) {
       const next = chain.advance(outcome.error);
       if (next !== undefined) {
         spend(model, outcome.usage);

@@ -1,11 +1,11 @@
 /** The agent layer's public surface: sessions, events, hooks, sub-agents and the permission gate. */
 export type * from './events.ts';
 export type { AssistantMessage, Message, ToolResultPart, Usage, UserMessage, UserPart } from '../providers/index.ts';
-export { AgentSession, type AgentDeps, type OpenOptions } from './session.ts';
-export type { AgentSettings } from './settings.ts';
-export type { AskPermission, PermissionMode, RememberRule } from './permission-gate.ts';
+export { AgentSession, type AgentDeps, type OpenOptions, type RunOptions } from './session.ts';
+export type { AgentSettings, ReloadableSettings } from './settings.ts';
+export type { AskPermission, PermissionMode, RememberRule, RememberScope } from './permission-gate.ts';
 export { costUsd, contextWindow, type ModelLookup } from './pricing.ts';
-export { gitInfo, type GitInfo } from './git-info.ts';
+export { gitHead, gitInfo, type GitHead, type GitInfo } from './git-info.ts';
 export { PermissionBroker } from './permission-broker.ts';
 // The TUI shows a tool call's path or command before its input finishes streaming.
 export { previewPartialJson } from '../providers/index.ts';
@@ -55,7 +55,7 @@ export {
   type WorktreeRecord,
 } from './subagents/index.ts';
 // Hooks implemented as callbacks (an SDK program's): the shapes the loop and the hooks runner share.
-export type { HookCallback, HookCallbackSet, HookInput, HookJsonOutput, HookOutcome } from './hooks.ts';
-export { mergeHookSets, runHooks } from './hooks.ts';
+export type { HookCallback, HookCallbackSet, HookInput, HookJsonOutput, HookOutcome, HookStdout, PreToolUseOutcome } from './hooks.ts';
+export { HOOK_STDOUT, mergeHookSets, runHooks, runPreToolUse } from './hooks.ts';
 export { commandHookCallbacks, hookOutput, type CommandHookContext } from './command-hooks.ts';
 export { outputValidator, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';

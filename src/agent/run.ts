@@ -13,6 +13,20 @@ export interface OfferedTools {
   readonly specs: ToolSpec[];
 }
 
+/** What a run starts from. */
+export interface RunSetup {
+  /** Where the run's events go. */
+  emit: (e: AgentEvent) => void;
+  /** The run's budget (`--max-budget-usd`); undefined: none. */
+  limitUsd: number | undefined;
+  /** The session's meter, which the run's spending also goes to. */
+  parentMeter: CostMeter;
+  /** The session's turn count before this run: turn numbers continue across runs. */
+  turnBase: number;
+  /** The model the run starts on and its fallbacks. */
+  models: Pick<AgentSettings, 'model' | 'fallbackModels'>;
+}
+
 /**
  * A run's own state: its meter (sub-agents started in it add their spending
  * here, so totals and the budget cover the tree), its event sink, its turn
@@ -43,17 +57,15 @@ export class Run {
   /** A hook's `continue: false` (with its stopReason): the loop ends before the next request. */
   hookStop: string | undefined;
   private offered: OfferedTools | undefined;
+  readonly emit: (e: AgentEvent) => void;
+  /** The session's turn count before this run. */
+  private readonly turnBase: number;
 
-  constructor(
-    readonly emit: (e: AgentEvent) => void,
-    limitUsd: number | undefined,
-    parentMeter: CostMeter,
-    /** The session's turn count before this run: turn numbers continue across runs. */
-    private readonly turnBase: number,
-    models: Pick<AgentSettings, 'model' | 'fallbackModels'>,
-  ) {
-    this.meter = new CostMeter(limitUsd, parentMeter);
-    this.chain = new ModelChain(models.model, models.fallbackModels);
+  constructor(o: RunSetup) {
+    this.emit = o.emit;
+    this.turnBase = o.turnBase;
+    this.meter = new CostMeter(o.limitUsd, o.parentMeter);
+    this.chain = new ModelChain(o.models.model, o.models.fallbackModels);
   }
 
   /** One request's spending, on the model it went to. */

@@ -2,14 +2,14 @@
 import type { AssistantMessage, Message, Provider, ToolSpec, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 import { textOf, ZERO_USAGE } from '../providers/index.ts';
 import type { Store } from '../store/index.ts';
-import { deniedOutright, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
+import { deniedOutright, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import { AsyncQueue, errorMessage, realPathOrSelf } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
-import { gitInfo, type GitInfo } from './git-info.ts';
+import { gitHead, gitInfo, type GitInfo } from './git-info.ts';
 import { mergeConsecutiveUsers } from './history.ts';
-import { runHooks, runPreToolUse, type HookCallbackSet, type HookOutcome } from './hooks.ts';
+import { runHooks, runPreToolUse, type HookCallbackSet, type HookInput, type HookOutcome } from './hooks.ts';
 import type { AskPermission, PermissionPolicy, RememberRule } from './permission-gate.ts';
 import { streamTurnOnChain } from './fallback.ts';
 import { costUsd, type ModelLookup } from './pricing.ts';
@@ -22,10 +22,11 @@ import {
   STRUCTURED_OUTPUT_REMINDER,
   structuredOutputTool,
 } from './structured-output.ts';
-import { CONTINUE_PROMPT, type AgentSettings } from './settings.ts';
+import { CONTINUE_PROMPT, type AgentSettings, type ReloadableSettings } from './settings.ts';
 import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
+import { TranscriptFile } from './transcript-file.ts';
 import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
 import { keepPartial } from './turn.ts';
 
@@ -64,6 +65,16 @@ export interface OpenOptions {
   parentMeter?: CostMeter;
   /** False: no task tools even with sub-agent support (a sub-agent whose tools did not list task). */
   allowSubagents?: boolean;
+  /** SessionStart's `source` for a new session opened by /clear (otherwise `startup`, or `resume` when resumed). */
+  startSource?: 'clear';
+  /** The folder's git facts, started earlier (`gitInfo(cwd)`) so git runs while start-up does other work; default: started here. */
+  git?: Promise<GitInfo | undefined>;
+}
+
+/** What one run may set for itself alone. */
+export interface RunOptions {
+  /** This run's model (a custom command's `model`); the session's model again from the next run. */
+  model?: string;
 }
 
 
@@ -76,13 +87,17 @@ export class AgentSession {
   readonly id: string;
   readonly resumed: boolean;
   private history: Message[];
-  private readonly deps: AgentDeps;
+  /** Not readonly: a trusted folder's hooks replace the set (applyConfig). */
+  private deps: AgentDeps;
   /** A copy: the model, the mode and the rules can change during a session (TUI, control requests). */
   private readonly settings: AgentSettings;
   /** "Allow always" answers given in this session; they hold for its remaining calls and its sub-agents. */
   private readonly granted: Rule[] = [];
-  private readonly git: GitInfo | undefined;
-  private readonly roots: string[];
+  /** Awaited when a prompt builds the system prompt: git answers while the session gets ready. */
+  private readonly git: Promise<GitInfo | undefined>;
+  /** The branch when the session opened (from .git/HEAD). */
+  private readonly gitBranch: string | undefined;
+  private roots: string[];
   private readonly readFiles = new Set<string>();
   private todos: TodoItem[];
   private turnBase: number;
@@ -94,8 +109,11 @@ export class AgentSession {
   /** SessionStart runs once, before this session object's first prompt. */
   private started = false;
   private readonly depth: number;
+  private readonly startSource: 'startup' | 'clear';
+  /** Claude Code's JSONL transcript for hooks' `transcript_path`, written only when a hook runs. */
+  private transcript: TranscriptFile | undefined;
 
-  private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions, git: GitInfo | undefined) {
+  private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions, git: { info: Promise<GitInfo | undefined>; branch: string | undefined }) {
     this.deps = deps;
     this.settings = { ...deps.settings, allow: [...deps.settings.allow], deny: [...deps.settings.deny] };
     this.id = r.id;
@@ -104,10 +122,12 @@ export class AgentSession {
     this.todos = r.todos;
     this.turnBase = r.turnBase;
     this.sessionMeter = new CostMeter(undefined, opts.parentMeter, { usage: r.usage, costUsd: r.costUsd });
-    this.git = git;
+    this.git = git.info;
+    this.gitBranch = git.branch;
     this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realPathOrSelf);
     const depth = opts.depth ?? 0;
     this.depth = depth;
+    this.startSource = opts.startSource ?? 'startup';
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
       sessionId: this.id,
       // A sub-agent answers its parent in prose: the output schema is the parent's alone.
@@ -136,15 +156,16 @@ export class AgentSession {
 
   static open(deps: AgentDeps, opts: OpenOptions = {}): AgentSession {
     const { store, settings } = deps;
-    // Three git processes: run them once per session, not per use.
-    const git = gitInfo(settings.cwd);
+    // Git facts once per session: the branch now from .git/HEAD, the status from git in the background.
+    const head = gitHead(settings.cwd);
+    const git = { info: opts.git ?? gitInfo(settings.cwd, head), branch: head?.branch };
     const restored = opts.resume === undefined ? undefined : restoreSession(store, settings.cwd, opts.resume);
     if (restored && !opts.fork) return new AgentSession(deps, restored, opts, git);
     const row = store.sessions.create({
       ...(opts.sessionId === undefined ? {} : { id: opts.sessionId }),
       cwd: settings.cwd,
       projectRoot: settings.projectRoot,
-      gitBranch: git?.branch ?? null,
+      gitBranch: git.branch ?? null,
       model: settings.model,
       permissionMode: settings.permissionMode,
       parentId: opts.parentId ?? null,
@@ -187,9 +208,9 @@ export class AgentSession {
     return this.settings;
   }
 
-  /** A rule the user added (the TUI's /permissions): from the next call on. */
-  addRule(behavior: 'allow' | 'deny', rule: Rule): void {
-    (behavior === 'allow' ? this.settings.allow : this.settings.deny).push(rule);
+  /** A rule the user added (the TUI's /permissions, through the protocol): from the next call on. A bad rule throws. */
+  addRule(behavior: 'allow' | 'deny', text: string): void {
+    (behavior === 'allow' ? this.settings.allow : this.settings.deny).push(...parseRuleList([text]));
   }
 
   /** Drops every rule with this text, whether given, added or granted by an "always" answer: from the next call on. */
@@ -205,8 +226,29 @@ export class AgentSession {
   async end(reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<string[]> {
     const set = this.deps.hooks;
     if (!this.started || set?.['SessionEnd'] === undefined) return [];
-    const input = { hook_event_name: 'SessionEnd', session_id: this.id, transcript_path: '', cwd: this.settings.cwd, permission_mode: this.settings.permissionMode, reason };
-    return (await runHooks(set, input, AbortSignal.timeout(SESSION_END_TIMEOUT_MS))).failures;
+    const failures: string[] = [];
+    const input = this.hookInput('SessionEnd', { reason }, (e) => e.type === 'notice' && failures.push(e.message));
+    return [...failures, ...(await runHooks(set, input, AbortSignal.timeout(SESSION_END_TIMEOUT_MS), reason)).failures];
+  }
+
+  /**
+   * The folder's configuration was read again (the user trusted it): its
+   * rules, extra folders, OS sandbox policy and hooks replace the old ones
+   * from the next call on. The model, the mode and this session's "always"
+   * grants stay as they are.
+   */
+  applyConfig(next: ReloadableSettings, hooks: HookCallbackSet | undefined): void {
+    const s = this.settings;
+    s.allow = [...next.allow];
+    s.deny = [...next.deny];
+    if (next.ask === undefined || next.ask.length === 0) delete s.ask;
+    else s.ask = [...next.ask];
+    s.addDirs = [...next.addDirs];
+    if (next.processSandbox === undefined) delete s.processSandbox;
+    else s.processSandbox = next.processSandbox;
+    this.roots = [s.cwd, ...s.addDirs].map(realPathOrSelf);
+    const { hooks: _old, ...rest } = this.deps;
+    this.deps = hooks === undefined ? rest : { ...rest, hooks };
   }
 
   /** Takes effect from the next model request. */
@@ -231,9 +273,10 @@ export class AgentSession {
   }
 
   /** Runs one user prompt to completion; the events end with exactly one `run_finished`. */
-  run(prompt: string | UserPart[], signal: AbortSignal): AsyncIterable<AgentEvent> {
+  run(prompt: string | UserPart[], signal: AbortSignal, opts: RunOptions = {}): AsyncIterable<AgentEvent> {
     const queue = new AsyncQueue<AgentEvent>();
-    const run = new Run((e) => queue.push(e), this.settings.maxBudgetUsd, this.sessionMeter, this.turnBase, this.settings);
+    const models = opts.model === undefined ? this.settings : { ...this.settings, model: opts.model };
+    const run = new Run({ emit: (e) => queue.push(e), limitUsd: this.settings.maxBudgetUsd, parentMeter: this.sessionMeter, turnBase: this.turnBase, models });
     this.current = run;
     this.loop(prompt, signal, run)
       .catch((e: unknown) => this.finish(run, 'error', errorMessage(e)))
@@ -297,21 +340,12 @@ export class AgentSession {
       runPolicy: (name) => settings.toolRuns?.[name],
       ...(hooks?.PreToolUse?.length
         ? {
-            preToolUse: (c: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) =>
-              runPreToolUse(
-                hooks,
-                {
-                  hook_event_name: 'PreToolUse',
-                  session_id: this.id,
-                  transcript_path: '',
-                  cwd: settings.cwd,
-                  permission_mode: settings.permissionMode,
-                  tool_name: c.toolName,
-                  tool_input: c.input,
-                  tool_use_id: c.toolUseId,
-                },
-                signal,
-              ),
+            preToolUse: async (c: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => {
+              const input = { ...this.hookInput('PreToolUse', { tool_name: c.toolName, tool_input: c.input, tool_use_id: c.toolUseId }, run.emit), tool_name: c.toolName };
+              const outcome = await runPreToolUse(hooks, input, signal);
+              this.report(run, 'PreToolUse', outcome);
+              return outcome;
+            },
           }
         : {}),
       ...(hooks?.PostToolUse?.length
@@ -321,7 +355,7 @@ export class AgentSession {
           }
         : {}),
       ...(hooks?.Notification?.length
-        ? { notify: (message: string) => void this.hook(run, 'Notification', { message }, new AbortController().signal) }
+        ? { notify: (message: string) => void this.hook(run, 'Notification', { message, notification_type: 'permission_prompt' }, new AbortController().signal, 'permission_prompt') }
         : {}),
       emit: run.emit,
       record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
@@ -333,11 +367,14 @@ export class AgentSession {
     const { settings, registry } = this;
     const { emit } = run;
     const first = run.tools(this.offeredTools(), registry);
+    // The run's own model: the session's, or one given for this run alone.
+    const runModel = run.chain.current;
+
     emit({
       type: 'session_started',
       sessionId: this.id,
       cwd: settings.cwd,
-      model: settings.model,
+      model: runModel,
       tools: [...first.names],
       permissionMode: settings.permissionMode,
       resumed: this.resumed,
@@ -348,7 +385,8 @@ export class AgentSession {
     const context: string[] = [];
     if (!this.started) {
       this.started = true;
-      context.push(...(await this.hook(run, 'SessionStart', { source: this.resumed ? 'resume' : 'startup' }, signal)).context);
+      const source = this.resumed ? 'resume' : this.startSource;
+      context.push(...(await this.hook(run, 'SessionStart', { source }, signal, source)).context);
     }
     const promptText = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
     const submit = await this.hook(run, 'UserPromptSubmit', { prompt: promptText }, signal);
@@ -368,7 +406,7 @@ export class AgentSession {
     const system = buildSystemPrompt({
       cwd: settings.cwd,
       addDirs: settings.addDirs,
-      git: this.git,
+      git: await this.git,
       home: settings.home,
       override: settings.systemPrompt,
       append: settings.outputSchema === undefined ? settings.appendSystemPrompt : [settings.appendSystemPrompt, STRUCTURED_OUTPUT_INSTRUCTION].filter(Boolean).join('\n\n'),
@@ -410,10 +448,10 @@ export class AgentSession {
       emit({ type: 'turn_started', turn });
       // On the run's current model; moves down the fallback chain when it keeps failing.
       const requestStarted = performance.now();
-      const { outcome, model } = await streamTurnOnChain(
-        run.chain,
+      const { outcome, model } = await streamTurnOnChain({
+        chain: run.chain,
         provider,
-        {
+        request: {
           system,
           messages: mergeConsecutiveUsers(this.history),
           tools: offered.specs,
@@ -421,10 +459,12 @@ export class AgentSession {
           ...(settings.thinkingBudget ? { thinkingBudget: settings.thinkingBudget } : {}),
         },
         turn,
-        { signal, idleTimeoutMs: settings.idleTimeoutMs, retryBaseMs: settings.retryBaseMs },
+        signal,
+        idleTimeoutMs: settings.idleTimeoutMs,
+        retryBaseMs: settings.retryBaseMs,
         emit,
-        (spentOn, usage) => this.account(turn, usage, run, spentOn),
-      );
+        spend: (spentOn, usage) => this.account(turn, usage, run, spentOn),
+      });
       run.apiMs += performance.now() - requestStarted;
 
       this.account(turn, outcome.usage, run, model);
@@ -445,7 +485,7 @@ export class AgentSession {
 
       const message: AssistantMessage = outcome.message;
       this.persist(message, turn);
-      emit({ type: 'assistant_message', turn, message, usage: outcome.usage, ...(model === settings.model ? {} : { model }) });
+      emit({ type: 'assistant_message', turn, message, usage: outcome.usage, ...(model === runModel ? {} : { model }) });
       const text = textOf(message);
       if (text) run.lastText = text;
 
@@ -472,7 +512,7 @@ export class AgentSession {
 
       const results = await dispatchToolCalls(
         calls,
-        this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, toolUseId, approvedPaths, sig, sandbox)),
+        this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, { toolUseId, approvedPaths, signal: sig, sandbox })),
         signal,
       );
       this.persist({ role: 'user', content: results }, turn);
@@ -494,7 +534,7 @@ export class AgentSession {
    */
   private async compact(o: { system: string; specs: ToolSpec[]; signal: AbortSignal; run: Run }): Promise<void> {
     const { settings } = this;
-    await this.hook(o.run, 'PreCompact', { trigger: 'auto', custom_instructions: '' }, o.signal);
+    await this.hook(o.run, 'PreCompact', { trigger: 'auto', custom_instructions: '' }, o.signal, 'auto');
     const before = this.history.length;
     const outcome = await summarize(
       this.deps.provider,
@@ -511,6 +551,9 @@ export class AgentSession {
     this.deps.store.sessions.setHistoryStart(this.id, seq);
     this.history = [message];
     o.run.emit({ type: 'notice', level: 'info', message: `context compacted: ${before} messages summarized` });
+    // As in Claude Code, SessionStart runs again after a compaction: what it adds follows the summary.
+    const restart = await this.hook(o.run, 'SessionStart', { source: 'compact' }, o.signal, 'compact');
+    if (restart.context.length > 0) this.persist({ role: 'user', content: [{ type: 'text', text: restart.context.join('\n\n') }] }, o.run.turn);
   }
 
   /**
@@ -519,13 +562,37 @@ export class AgentSession {
    */
   private async hook(run: Run, event: string, fields: Record<string, unknown>, signal: AbortSignal, matchOn?: string): Promise<HookOutcome> {
     const set = this.deps.hooks;
-    if (set?.[event] === undefined || set[event].length === 0) return { context: [], systemMessages: [], failures: [] };
-    const input = { hook_event_name: event, session_id: this.id, transcript_path: '', cwd: this.settings.cwd, permission_mode: this.settings.permissionMode, ...fields };
-    const outcome = await runHooks(set, input, signal, matchOn);
+    if (set?.[event] === undefined || set[event].length === 0) return { context: [], systemMessages: [], output: [], failures: [] };
+    const outcome = await runHooks(set, this.hookInput(event, fields, run.emit), signal, matchOn);
+    this.report(run, event, outcome);
+    return outcome;
+  }
+
+  /** What the user sees of a hook's answer (failures, system messages, its stdout), and a `continue: false` for the loop. */
+  private report(run: Run, event: string, outcome: HookOutcome): void {
     if (outcome.stop !== undefined) run.hookStop = outcome.stop;
     for (const f of outcome.failures) run.emit({ type: 'notice', level: 'warning', message: `a ${event} hook failed (ignored): ${f}` });
     for (const m of outcome.systemMessages) run.emit({ type: 'notice', level: 'info', message: m });
-    return outcome;
+    for (const o of outcome.output) run.emit({ type: 'hook_output', event, command: o.command, output: o.text });
+  }
+
+  /**
+   * The fields every hook input has. The transcript file is brought up to
+   * date first, so a hook reading `transcript_path` sees every finished
+   * message; a file that cannot be written is a warning and an empty path.
+   */
+  private hookInput(event: string, fields: Record<string, unknown>, emit: (e: AgentEvent) => void): HookInput {
+    let transcriptPath = '';
+    const dir = this.settings.transcriptDir;
+    if (dir !== undefined) {
+      try {
+        this.transcript ??= new TranscriptFile(dir, this.id, { cwd: this.settings.cwd, gitBranch: this.gitBranch, sidechain: this.depth > 0 });
+        transcriptPath = this.transcript.sync(this.deps.store);
+      } catch (e) {
+        emit({ type: 'notice', level: 'warning', message: `could not write the transcript for hooks: ${errorMessage(e)}` });
+      }
+    }
+    return { hook_event_name: event, session_id: this.id, transcript_path: transcriptPath, cwd: this.settings.cwd, permission_mode: this.settings.permissionMode, ...fields };
   }
 
   /** Counts one request's usage on the model it was spent on (after a fallback, not the session's). */

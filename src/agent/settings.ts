@@ -43,7 +43,12 @@ export interface AgentSettings {
   onlyTools?: string[];
   /** `--json-schema`: the final answer must be JSON valid against this schema (given through StructuredOutput). */
   outputSchema?: Record<string, unknown>;
+  /** Where hooks' `transcript_path` files go (Claude Code's JSONL, one per session); absent: hooks get an empty path. */
+  transcriptDir?: string;
 }
+
+/** What a folder's configuration grants, replaced in an open session when the user trusts the folder. */
+export type ReloadableSettings = Pick<AgentSettings, 'allow' | 'deny' | 'ask' | 'addDirs' | 'processSandbox'>;
 
 /** `max_tokens` stops get an automatic "continue" at most this many times per run. */
 export const MAX_CONTINUATIONS = 3;

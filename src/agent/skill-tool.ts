@@ -1,17 +1,9 @@
 /** The Skill tool: runs a loaded skill and returns its expanded instructions. */
-import { z } from 'zod';
 import { readSkillFile, renderSkillInvocation, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
 import { defineTool, ToolError, type AnyTool, type ToolResult } from '../tools/index.ts';
+import { inputJsonSchemaOf } from '../util/index.ts';
+import { skillToolInput } from './skill-tool-input.ts';
 import description from './skill-tool.md' with { type: 'text' };
-
-const inputSchema = z
-  .strictObject({
-    name: z.string().min(1).optional().describe('The skill to run, e.g. "code-review".'),
-    args: z.string().optional().describe('Arguments, as typed after /name; quote one that contains spaces.'),
-    file: z.string().min(1).optional().describe("Instead of running the skill, read this file of its folder (a path from the skill's file list)."),
-    list: z.boolean().optional().describe('true: list the available skills instead of running one.'),
-  })
-  .refine((v) => v.list === true || v.name !== undefined, { message: 'Give "name" (the skill to run), or "list": true to see the skills.' });
 
 function listing(skills: readonly Skill[]): string {
   if (skills.length === 0) return 'No skills are available.';
@@ -38,7 +30,8 @@ export function createSkillTool(skills: readonly Skill[]): AnyTool {
   return defineTool({
     name: 'Skill',
     description,
-    inputSchema,
+    inputSchema: skillToolInput,
+    jsonSchema: inputJsonSchemaOf('agent/skill-tool-input.ts', 'skillToolInput'),
     effect: 'read',
     intent(input) {
       if (input.list === true || input.name === undefined) return { ruleName: 'Skill', paths: [], summary: 'List skills' };

@@ -16,11 +16,21 @@ export interface ContextSource {
   emit(e: AgentEvent): void;
 }
 
+/** The call a context is made for. */
+export interface ToolCallScope {
+  toolUseId: string;
+  /** Paths outside the roots the user approved for this call. */
+  approvedPaths: string[];
+  signal: AbortSignal;
+  /** The sandbox grant the permission answer gave, if any. */
+  sandbox?: SandboxGrant | undefined;
+}
+
 /**
  * What one tool call sees. Everything comes from the session that runs it —
  * a sub-agent's cwd and roots are its worktree — never from globals.
  */
-export function makeToolContext(src: ContextSource, toolUseId: string, approvedPaths: string[], signal: AbortSignal, sandbox?: SandboxGrant): ToolContext {
+export function makeToolContext(src: ContextSource, { toolUseId, approvedPaths, signal, sandbox }: ToolCallScope): ToolContext {
   return {
     ...(src.processSandbox === undefined ? {} : { processSandbox: src.processSandbox }),
     ...(sandbox === undefined ? {} : { sandbox }),

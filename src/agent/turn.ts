@@ -8,25 +8,27 @@ export type TurnOutcome =
   | { kind: 'stop'; message: AssistantMessage; reason: StopReason; usage: Usage }
   | { kind: 'error'; error: ProviderError; partial: AssistantMessage; usage: Usage };
 
+/** What one model request needs. */
+export interface TurnRequest {
+  provider: Provider;
+  request: ProviderRequest;
+  /** The turn number the events carry. */
+  turn: number;
+  signal: AbortSignal;
+  idleTimeoutMs: number;
+  retryBaseMs: number;
+  emit: (e: AgentEvent) => void;
+}
+
 /**
  * One model request: streams it (with the retry policy) and translates
  * provider events into agent events. On a retry the consumer is told to drop
  * what it showed; the events of the failed attempt are never replayed.
  */
-export async function streamTurn(
-  provider: Provider,
-  request: ProviderRequest,
-  turn: number,
-  opts: { signal: AbortSignal; idleTimeoutMs: number; retryBaseMs: number },
-  emit: (e: AgentEvent) => void,
-): Promise<TurnOutcome> {
+export async function streamTurn({ provider, request, turn, signal, idleTimeoutMs, retryBaseMs, emit }: TurnRequest): Promise<TurnOutcome> {
   // Block index → tool_use id, to tag input deltas.
   let toolIds = new Map<number, string>();
-  for await (const item of streamWithRetry(provider, request, {
-    signal: opts.signal,
-    idleTimeoutMs: opts.idleTimeoutMs,
-    baseDelayMs: opts.retryBaseMs,
-  })) {
+  for await (const item of streamWithRetry(provider, request, { signal, idleTimeoutMs, baseDelayMs: retryBaseMs })) {
     if (item.kind === 'retry') {
       toolIds = new Map();
       emit({ type: 'retry', turn, attempt: item.attempt, delayMs: item.delayMs, message: item.error.message });

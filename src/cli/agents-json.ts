@@ -3,17 +3,19 @@ import { z } from 'zod';
 import type { SubagentDefinition } from '../agent/index.ts';
 import { MoatError } from '../util/index.ts';
 
-const AgentJson = z.strictObject({
-  description: z.string().min(1),
-  prompt: z.string().min(1),
-  tools: z.array(z.string()).optional(),
-  disallowedTools: z.array(z.string()).optional(),
-  model: z.string().optional(),
-  maxTurns: z.number().int().positive().optional(),
-  permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']).optional(),
-});
+// Built on first use: only --agents and an SDK's initialize read agent JSON.
+const AgentJson = () =>
+  z.strictObject({
+    description: z.string().min(1),
+    prompt: z.string().min(1),
+    tools: z.array(z.string()).optional(),
+    disallowedTools: z.array(z.string()).optional(),
+    model: z.string().optional(),
+    maxTurns: z.number().int().positive().optional(),
+    permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']).optional(),
+  });
 
-export const AgentsJson = z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'an agent name is letters, digits, . _ -'), AgentJson);
+export const AgentsJson = z.lazy(() => z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'an agent name is letters, digits, . _ -'), AgentJson()));
 
 /** `{"name": {"description", "prompt", "tools", "model"}}` → definitions; a mistake is one usage line naming `where` and the key. */
 export function agentDefinitions(value: unknown, where: string): SubagentDefinition[] {

@@ -1,27 +1,60 @@
 /** The CLI entry: parses argv, runs the command, returns the exit code. */
 import { CommanderError } from 'commander';
 import { describeFailure, EXIT } from './exit-codes.ts';
-import { buildProgram } from './program.ts';
-import { rootCommand } from './root-command.ts';
-import { sessionsCommands } from './sessions-command.ts';
-import { skillCommands } from './skill-command.ts';
-import { agentsCommands } from './agents-command.ts';
-import { agentsControlCommands } from './agents-stop-command.ts';
-import { worktreesCommands } from './worktrees-command.ts';
-import { toolCommands } from './tool-command.ts';
-import { modelsCommands } from './models-command.ts';
-import { sandboxCommands } from './sandbox-command.ts';
-import { trustCommands } from './trust-command.ts';
-import { mcpCommands } from './mcp-command.ts';
-import { cronCommands } from './cron-command.ts';
+import { buildProgram, type Handlers } from './program.ts';
 import { err } from './write-out.ts';
+
+/**
+ * Handlers whose module is imported when one of them runs: each command
+ * evaluates only its own code (`moat -p` never evaluates the MCP, cron or
+ * tool commands, and they never evaluate the agent loop).
+ */
+function lazy<K extends keyof Handlers>(load: () => Promise<Pick<Handlers, K>>, keys: readonly K[]): Pick<Handlers, K> {
+  const handlers: Partial<Record<K, (...args: unknown[]) => Promise<number>>> = {};
+  for (const key of keys) {
+    handlers[key] = async (...args: unknown[]) => {
+      const module = await load();
+      return (module[key] as (...a: unknown[]) => Promise<number>)(...args);
+    };
+  }
+  return handlers as Pick<Handlers, K>;
+}
+
+const handlers: Handlers = {
+  ...lazy(async () => ({ root: (await import('./root-command.ts')).rootCommand }), ['root']),
+  ...lazy(async () => (await import('./sessions-command.ts')).sessionsCommands, ['sessionsList', 'sessionsShow', 'sessionsExport', 'sessionsRm']),
+  ...lazy(async () => (await import('./skill-command.ts')).skillCommands, ['skillList', 'skillShow', 'skillInit']),
+  ...lazy(async () => (await import('./agents-command.ts')).agentsCommands, ['agentsList']),
+  ...lazy(async () => (await import('./agents-stop-command.ts')).agentsControlCommands, ['agentsPs', 'agentsStop']),
+  ...lazy(async () => (await import('./worktrees-command.ts')).worktreesCommands, ['worktreesList', 'worktreesDiff', 'worktreesMerge', 'worktreesRm']),
+  ...lazy(async () => (await import('./tool-command.ts')).toolCommands, ['toolList', 'toolValidate', 'toolExec', 'toolInstall', 'toolRm', 'toolInit']),
+  ...lazy(async () => (await import('./models-command.ts')).modelsCommands, ['modelsList']),
+  ...lazy(async () => (await import('./mcp-command.ts')).mcpCommands, ['mcpAdd', 'mcpRemove', 'mcpList', 'mcpGet', 'mcpLogin', 'mcpLogout', 'mcpApprove']),
+  ...lazy(async () => (await import('./cron-command.ts')).cronCommands, [
+    'cronAdd',
+    'cronList',
+    'cronRm',
+    'cronPause',
+    'cronResume',
+    'cronRun',
+    'cronLogs',
+    'cronServe',
+    'cronInstallService',
+  ]),
+  ...lazy(async () => (await import('./sandbox-command.ts')).sandboxCommands, ['sandboxStatus']),
+  ...lazy(async () => (await import('./trust-command.ts')).trustCommands, ['trust']),
+};
 
 /** Parses argv, runs the command, returns the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram({ root: rootCommand, ...sessionsCommands, ...skillCommands, ...agentsCommands, ...agentsControlCommands, ...worktreesCommands, ...toolCommands, ...modelsCommands, ...mcpCommands, ...cronCommands, ...sandboxCommands, ...trustCommands }, (code) => {
-    exitCode = code;
-  });
+  const program = buildProgram(
+    handlers,
+    (code) => {
+      exitCode = code;
+    },
+    argv,
+  );
   program.exitOverride();
   program.configureOutput({
     // Commander's own errors become one line on stderr; help and version go to stdout.

@@ -1,13 +1,6 @@
 /** Claude Code's print-mode flags that scripts and the Claude Agent SDK pass, declared on the root command. */
-import { InvalidArgumentError, Option, type Command } from 'commander';
-
-function positiveInt(name: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive whole number, got "${v}"`);
-    return n;
-  };
-}
+import { Option, type Command } from 'commander';
+import { positiveInt } from './option-values.ts';
 
 export function addCompatOptions(program: Command): void {
   program

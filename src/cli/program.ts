@@ -1,8 +1,9 @@
 /** The command line (commander): every flag and subcommand, mapped onto handlers. */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { addCompatOptions } from './program-compat.ts';
-import { registerMcpCommand, type McpAddOptions } from './mcp-program.ts';
+import { registerMcpCommand, type McpHandlers } from './mcp-program.ts';
+import { collect, positiveInt, positiveNumber } from './option-values.ts';
 import { registerCronCommand, type CronHandlers } from './cron-program.ts';
 
 export interface RootOptions {
@@ -48,25 +49,7 @@ export interface RootOptions {
   strictMcpConfig?: boolean;
 }
 
-function positiveInt(name: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive whole number, got "${v}"`);
-    return n;
-  };
-}
-
-function positiveNumber(name: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number, got "${v}"`);
-    return n;
-  };
-}
-
-const collect = (v: string, prev: string[] = []) => [...prev, v];
-
-export interface Handlers extends CronHandlers {
+export interface Handlers extends CronHandlers, McpHandlers {
   root(prompt: string[], opts: RootOptions): Promise<number>;
   sessionsList(opts: { all?: boolean; cwd?: string }): Promise<number>;
   sessionsShow(id: string): Promise<number>;
@@ -96,21 +79,24 @@ export interface Handlers extends CronHandlers {
   sandboxStatus(opts: { cwd?: string; json?: boolean }): Promise<number>;
   // Project trust: a project's settings grant only once the user trusts the folder.
   trust(opts: { cwd?: string; revoke?: boolean }): Promise<number>;
-  // MCP servers.
-  mcpAdd(name: string, target: string | undefined, rest: string[], opts: McpAddOptions): Promise<number>;
-  mcpRemove(name: string, opts: { scope?: 'user' | 'project'; cwd?: string }): Promise<number>;
-  mcpList(opts: { cwd?: string }): Promise<number>;
-  mcpGet(name: string, opts: { cwd?: string }): Promise<number>;
-  mcpLogin(name: string, opts: { cwd?: string }): Promise<number>;
-  mcpLogout(name: string, opts: { cwd?: string }): Promise<number>;
-  mcpApprove(names: string[], opts: { cwd?: string }): Promise<number>;
+}
+
+/** The subcommands' names (and commander's implicit `help`): an argument list naming none runs the root command. */
+export const SUBCOMMANDS: readonly string[] = ['sessions', 'skill', 'agents', 'worktrees', 'tool', 'mcp', 'cron', 'models', 'sandbox', 'trust', 'help'];
+
+/** Whether parsing `argv` can reach a subcommand or the full help: only then are the subcommands registered. */
+function needsSubcommands(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => SUBCOMMANDS.includes(a) || a === '-h' || a === '--help');
 }
 
 /**
  * The command line. Parsing only: every action calls a handler, so the
- * handlers (the composition root) stay testable without commander.
+ * handlers (the composition root) stay testable without commander. Given the
+ * `argv` it will parse, subcommands are registered only when it names one
+ * (or asks for help): `moat` and `moat -p` skip their set-up and matching.
  */
-export function buildProgram(handlers: Handlers, setExit: (code: number) => void): Command {
+export function buildProgram(handlers: Handlers, setExit: (code: number) => void, argv?: readonly string[]): Command {
   const program = new Command('moat')
     // Options after a subcommand belong to it (`moat sessions list --cwd X`), not to the root.
     .enablePositionalOptions()
@@ -217,6 +203,7 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       'Exit codes: 0 ok, 1 error, 2 usage/config error, 3 --max-turns reached, 4 budget reached, 130 interrupted.',
     ].join('\n'),
   );
+  if (argv !== undefined && !needsSubcommands(argv)) return program;
 
   const sessions = program.command('sessions').description('list, show, export and remove saved sessions');
   sessions

@@ -1,8 +1,11 @@
 /** `moat [prompt]` and `moat -p`: the composition root of a run (the TUI, print mode, stream-json input). */
+// First: the schemas the modules below build are built without zod's JIT (see zod-setup.ts).
+import './zod-setup.ts';
 import { statSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { AgentSession, resolveModel } from '../agent/index.ts';
+import { AgentSession, gitInfo, resolveModel } from '../agent/index.ts';
 import { loadConfig, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
 import { SessionHost } from '../protocol/index.ts';
@@ -10,26 +13,23 @@ import { errorMessage, MoatError } from '../util/index.ts';
 import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
-import { runInteractive } from './interactive.ts';
 import { checkModels, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
 import { setUpSession } from './session-setup.ts';
 import { initServers } from './mcp-setup.ts';
-import { mcpControls } from './mcp-controls.ts';
 import type { McpManager } from '../mcp/index.ts';
-import { settingsFlag, settingSources } from './settings-flag.ts';
+import { flagSettingsConfig, settingsFlag, settingSources } from './settings-flag.ts';
 import { settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
-import { runInlineCommands } from './inline-commands.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
-import { finishWorktreeRun, startWorktreeRun, worktreeLine } from './worktree-run.ts';
 import { err, out } from './write-out.ts';
 
 /** `moat -p "/mcp__server__prompt args"`: waits for the servers to start, then the prompt's text; a problem is a usage error. */
 async function mcpPromptText(mcp: McpManager, loaded: LoadedConfig, command: string, args: string): Promise<string> {
   mcp.startAll();
   await mcp.settled();
+  const { mcpControls } = await import('./mcp-controls.ts');
   try {
     return await mcpControls(mcp, loaded).mcpPrompt(command, args);
   } catch (e) {
@@ -96,6 +96,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       addDirs: joined(opts.addDir, flagSettings.permissions?.additionalDirectories)?.map((d) => resolve(cwd, d)),
       allowedTools: joined(opts.allowedTools, flagSettings.permissions?.allow),
       disallowedTools: joined(opts.disallowedTools, flagSettings.permissions?.deny),
+      ...flagSettingsConfig(flagSettings),
     },
   });
   // Any model: the router reaches each provider; a missing key is one line naming the variable to set.
@@ -113,7 +114,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas.
   if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, cwd, router, env });
   if (!opts.print) {
-    // The TUI loads Ink lazily inside runInteractive, so -p and --version never pay for it.
+    // The TUI's modules (and Ink, inside runInteractive) load only here: -p never evaluates them.
+    const { runInteractive } = await import('./interactive.ts');
     return runInteractive({
       loaded,
       settings: settingsFrom(loaded, opts, cwd),
@@ -124,6 +126,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     });
   }
 
+  // Git facts for the system prompt: git runs while the rest gets ready (a --worktree run reads its worktree's).
+  const git = opts.worktree ? undefined : gitInfo(cwd);
   const piped = await readPipedStdin();
   const typed = [promptWords.join(' ').trim(), piped.trim()].filter((s) => s.length > 0).join('\n\n');
   if (!typed) throw new MoatError('usage', 'no prompt: give it as an argument (moat -p "task") or on stdin');
@@ -140,9 +144,12 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     checkModels(router, settings);
   }
   // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
-  const prompt = invoked.skill ? await runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], settings, new AbortController().signal) : invoked.prompt;
+  const prompt = invoked.skill
+    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], settings, new AbortController().signal)
+    : invoked.prompt;
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
-  const color = opts.color && !env.NO_COLOR && process.stderr.isTTY === true;
+  // isatty, not process.stderr.isTTY: the first touch of process.stderr builds Node's stream (~14 ms), before the first request.
+  const color = opts.color && !env.NO_COLOR && isatty(2);
   if (settings.permissionMode === 'bypassPermissions') {
     err('moat: WARNING: bypassPermissions is on: every tool call runs without any permission check.\n');
   }
@@ -151,7 +158,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     throw new MoatError('usage', '--worktree starts a new session in a new worktree: it cannot be combined with --continue or --resume');
   }
   // -p --worktree: the session works on its own branch; the user's files stay as they are.
-  const worktree = opts.worktree ? await startWorktreeRun(cwd, prompt, settings) : undefined;
+  const worktreeRun = opts.worktree ? await import('./worktree-run.ts') : undefined;
+  const worktree = worktreeRun ? await worktreeRun.startWorktreeRun(cwd, prompt, settings) : undefined;
 
   const parts = await setUpSession({
     loaded,
@@ -171,6 +179,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
         resume: opts.continue ? 'latest' : opts.resume,
         ...(opts.forkSession ? { fork: true } : {}),
         ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
+        ...(git === undefined ? {} : { git }),
       },
     );
 
@@ -206,13 +215,13 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       // Background sub-agents stop with moat; then a --worktree session's work is committed.
       finalize: async (f) => {
         await parts.stopAgents();
-        return worktree ? { worktree: await finishWorktreeRun(worktree, f.stopReason !== 'end_turn') } : {};
+        return worktreeRun && worktree ? { worktree: await worktreeRun.finishWorktreeRun(worktree, f.stopReason !== 'end_turn') } : {};
       },
     });
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     for (const f of await session.end('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
-    if (worktree?.info && opts.outputFormat === 'text') err(worktreeLine(worktree.info));
+    if (worktreeRun && worktree?.info && opts.outputFormat === 'text') err(worktreeRun.worktreeLine(worktree.info));
     return exitCodeForStop(finished.stopReason);
   } finally {
     await parts.close();

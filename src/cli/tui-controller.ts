@@ -3,11 +3,12 @@
  * the AgentSession (swapped on /clear and /resume), the permission broker,
  * the store and the config files; the UI sees none of them.
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import {
   AgentSession,
+  gitHead,
   contextWindow,
   resolveModel,
   PermissionBroker,
@@ -18,19 +19,20 @@ import {
   type PermissionMode,
   type UserPart,
 } from '../agent/index.ts';
-import { addPermissionRule, moatPaths, removePermissionRule, trustProject, type LoadedConfig } from '../config/index.ts';
+import { addPermissionRule, approveRules, removePermissionRule, trustProject, type LoadedConfig } from '../config/index.ts';
 import { SessionHost } from '../protocol/index.ts';
 import type { ModelRouter, Provider } from '../providers/index.ts';
 import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
 import type { Store } from '../store/index.ts';
-import { parseRuleList, runHookProcess, type ToolRegistry } from '../tools/index.ts';
+import { parseRuleList, runHookProcess, walkFiles, type ToolRegistry } from '../tools/index.ts';
 import type { PermissionRuleView, PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
 import { mcpControls } from './mcp-controls.ts';
 import type { McpManager } from '../mcp/index.ts';
 import { settingsHooks } from './hooks-setup.ts';
+import { grantsFrom } from './settings-from.ts';
+import { CLAUDE_MODELS, modelChoices } from './model-choices.ts';
 import { runInlineCommands } from './inline-commands.ts';
-import ignore from 'ignore';
 import { errorMessage } from '../util/index.ts';
 
 export interface TuiControllerDeps {
@@ -55,23 +57,17 @@ export interface TuiControllerDeps {
 /** How long exiting waits for sub-agents to wind down (commit their worktrees) before closing anyway. */
 const SUBAGENT_SHUTDOWN_MS = 10_000;
 
-const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-5', 'claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4'];
-
-/** Claude models by their bare names first, then every catalogued and configured model as `provider/model`. */
-function modelChoices(router: ModelRouter): string[] {
-  const others = router.catalog
-    .list()
-    .filter((m) => m.provider !== 'anthropic' && router.providers[m.provider] !== undefined)
-    .map((m) => `${m.provider}/${m.id}`);
-  return [...MODELS, ...others];
-}
 const MAX_ATTACHMENT_BYTES = 256 * 1024;
 const SHELL_OUTPUT_CAP = 30_000;
 
 export function createTuiController(deps: TuiControllerDeps): TuiController {
   // `settings` holds what the next session starts with (/clear keeps the model and the mode);
   // the open session keeps its own copy, changed through its setters.
-  const { store, settings, loaded } = deps;
+  const { store, settings } = deps;
+  // Read again when the user trusts the folder (its grants apply at once).
+  let loaded = deps.loaded;
+  // Where the trust record lives: the config folder the configuration itself was read from.
+  const configDir = dirname(loaded.files.user);
   const skills = deps.skills ?? [];
   const broker = new PermissionBroker();
   const sessionRules: PermissionRuleView[] = [];
@@ -88,8 +84,11 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     hooks: settingsHooks(loaded, settings),
     ...(deps.subagents ? { subagents: deps.subagents.support } : {}),
     remember: (rule, scope) => {
-      addPermissionRule(scope === 'project' ? loaded.files.project : loaded.files.user, 'allow', rule);
-      sessionRules.push({ rule, behavior: 'allow', source: scope });
+      const project = scope !== 'user';
+      addPermissionRule(project ? loaded.files.project : loaded.files.user, 'allow', rule);
+      // The user's own answer: it holds from the project's file even before the folder is trusted.
+      if (project) approveRules(loaded.projectRoot, [rule], configDir);
+      sessionRules.push({ rule, behavior: 'allow', source: project ? 'project' : 'user' });
     },
   };
   let session = AgentSession.open(agentDeps, deps.resume ? { resume: deps.resume } : {});
@@ -103,7 +102,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     host = new SessionHost(session, broker);
   };
   // Read from .git/HEAD: spawning git before the first frame costs startup time.
-  const branch = headBranch(settings.cwd);
+  const branch = gitHead(settings.cwd)?.branch;
 
   const log = (message: string) => {
     try {
@@ -128,9 +127,36 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     };
   };
 
+  /**
+   * The folder was just trusted: the config is read again and what it grants
+   * (rules, extra folders, the OS sandbox policy, hooks, env) applies to the
+   * open session at once and to later ones, not from the next start.
+   */
+  const applyTrustedConfig = () => {
+    const next = loaded.reload?.();
+    if (next === undefined) return;
+    loaded = next;
+    // Newly granted variables join the environment; what was already set (the user's own, flags) stays.
+    for (const [k, v] of Object.entries(next.env)) if (process.env[k] === undefined) process.env[k] = v;
+    const grants = grantsFrom(next, settings.home);
+    settings.allow = grants.allow;
+    settings.deny = grants.deny;
+    if (grants.ask === undefined) delete settings.ask;
+    else settings.ask = grants.ask;
+    settings.addDirs = grants.addDirs;
+    if (grants.processSandbox !== undefined) settings.processSandbox = grants.processSandbox;
+    const hooks = settingsHooks(next, settings);
+    if (hooks === undefined) delete agentDeps.hooks;
+    else agentDeps.hooks = hooks;
+    host.submit({ type: 'apply_config', settings: grants, hooks });
+  };
+
   const conversation = (): Message[] => [...session.messages()];
   const agents = subagentControls(deps.subagents?.support, settings.cwd, log);
   const { resourceParts, ...mcp } = mcpControls(deps.mcp, loaded);
+  // The router's notices (images or tools left out for a model) go into the transcript, not under Ink on stderr.
+  const noticeListeners = new Set<(level: 'info' | 'warning', text: string) => void>();
+  if (deps.router) deps.router.onNotice = (text) => noticeListeners.forEach((l) => l('warning', text));
   /** The prompt as message parts; `@server:uri` resources are read first and go in before the text. */
   const partsOf = async (prompt: PromptInput, signal: AbortSignal): Promise<UserPart[]> => {
     const parts = promptParts(prompt, settings.cwd);
@@ -144,24 +170,12 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     info,
     initialMessages: () => (session.resumed ? conversation() : []),
     run: (prompt, signal) => {
+      // A custom command's `model`: this run's alone, carried by its user message; the next run is on the session's again.
       const model = nextRunModel;
       nextRunModel = undefined;
-      if (model === undefined && (prompt.resources ?? []).length === 0) return host.turn(promptParts(prompt, settings.cwd), signal);
+      if ((prompt.resources ?? []).length === 0) return host.turn(promptParts(prompt, settings.cwd), signal, model);
       return (async function* () {
-        const parts = await partsOf(prompt, signal);
-        if (model === undefined) {
-          yield* host.turn(parts, signal);
-          return;
-        }
-        // A custom command's `model`: this run only (a run takes its model when it starts), then the session's again.
-        const running = session;
-        const before = running.currentSettings().model;
-        running.setModel(model);
-        try {
-          yield* host.turn(parts, signal);
-        } finally {
-          running.setModel(before);
-        }
+        yield* host.turn(await partsOf(prompt, signal), signal, model);
       })();
     },
     respondPermission: (requestId, decision) => host.submit({ type: 'permission_answer', requestId, decision }),
@@ -177,11 +191,11 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     },
     models: () => {
       const model = session.currentSettings().model;
-      const all = deps.router === undefined ? MODELS : modelChoices(deps.router);
+      const all = deps.router === undefined ? CLAUDE_MODELS : modelChoices(deps.router);
       return all.includes(model) ? all : [model, ...all];
     },
     newSession: () => {
-      switchTo(AgentSession.open(agentDeps));
+      switchTo(AgentSession.open(agentDeps, { startSource: 'clear' }));
       return info();
     },
     listSessions: () =>
@@ -216,10 +230,15 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     trustProject: () => {
-      trustProject(loaded.projectRoot, moatPaths(process.env).configDir);
+      trustProject(loaded.projectRoot, configDir);
       trustedNow = true;
+      applyTrustedConfig();
     },
     ...mcp,
+    onNotice: (listener) => {
+      noticeListeners.add(listener);
+      return () => noticeListeners.delete(listener);
+    },
     hooks: () =>
       Object.entries(loaded.hooks).flatMap(([event, groups]) =>
         (groups ?? []).flatMap((g) => g.hooks.map((h) => ({ event, ...(g.matcher === undefined ? {} : { matcher: g.matcher }), command: h.command, source: h.source, timeoutMs: h.timeoutMs }))),
@@ -232,9 +251,10 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       const [parsed] = parseRuleList([rule]);
       if (!parsed) throw new Error(`not a rule: ${rule}`);
       addPermissionRule(scope === 'project' ? loaded.files.project : loaded.files.user, behavior, rule);
+      if (scope === 'project' && behavior === 'allow') approveRules(loaded.projectRoot, [rule], configDir);
       // Effective from the next call in the open session; later sessions start from `settings`.
       (behavior === 'allow' ? settings.allow : settings.deny).push(parsed);
-      session.addRule(behavior, parsed);
+      host.submit({ type: 'add_rule', behavior, rule });
       sessionRules.push({ rule, behavior, source: scope });
     },
     removePermissionRule: (raw, behavior) => {
@@ -246,7 +266,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       if (!fromProject && !fromUser && !inSession && !loaded.rules.some((r) => r.rule === rule && r.list === behavior)) return false;
       const list = behavior === 'allow' ? settings.allow : settings.deny;
       for (let i = list.length - 1; i >= 0; i--) if (list[i]?.text === rule) list.splice(i, 1);
-      session.removeRule(behavior, rule);
+      host.submit({ type: 'remove_rule', behavior, rule });
       loaded.rules = loaded.rules.filter((r) => !(r.rule === rule && r.list === behavior));
       for (let i = sessionRules.length - 1; i >= 0; i--) if (sessionRules[i]?.rule === rule && sessionRules[i]?.behavior === behavior) sessionRules.splice(i, 1);
       return true;
@@ -335,58 +355,22 @@ async function runShell(command: string, settings: AgentSettings, signal: AbortS
 }
 
 const MAX_FILES = 20_000;
+const NEVER_LISTED: ReadonlySet<string> = new Set(['node_modules']);
 
-/** Files for `@path` completion: git's view when in a repository (fast, .gitignore exact), else a walk honouring .gitignore. */
+/**
+ * Files for `@path` completion: git's view when in a repository (fast,
+ * .gitignore exact), else the Glob/Grep walk, where every nested .gitignore
+ * applies to its own folder.
+ */
 export async function listProjectFiles(cwd: string): Promise<string[]> {
   const git = Bun.spawn(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
   const out = await new Response(git.stdout).text();
   if ((await git.exited) === 0) return out.split('\0').filter(Boolean).slice(0, MAX_FILES);
-  const ig = ignore().add(['.git', 'node_modules']);
-  try {
-    ig.add(readFileSync(join(cwd, '.gitignore'), 'utf8'));
-  } catch {
-    // no .gitignore
-  }
   const files: string[] = [];
-  const walk = (dir: string) => {
-    let entries;
-    try {
-      entries = readdirSync(join(cwd, dir), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (files.length >= MAX_FILES) return;
-      const rel = dir ? `${dir}/${e.name}` : e.name;
-      if (ig.ignores(e.isDirectory() ? `${rel}/` : rel)) continue;
-      if (e.isDirectory()) walk(rel);
-      else files.push(rel);
-    }
-  };
-  walk('');
+  for (const entry of walkFiles(cwd, { skipFolders: NEVER_LISTED })) {
+    if (files.length >= MAX_FILES) break;
+    files.push(entry.rel);
+  }
   return files;
 }
 
-/** The checked-out branch (or short commit) from .git/HEAD, without running git. */
-export function headBranch(cwd: string): string | undefined {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    const dotGit = join(dir, '.git');
-    if (existsSync(dotGit)) {
-      try {
-        let gitDir = dotGit;
-        if (statSync(dotGit).isFile()) {
-          // A worktree or submodule: ".git" holds "gitdir: <path>".
-          const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
-          if (!m?.[1]) return undefined;
-          gitDir = resolve(dir, m[1].trim());
-        }
-        const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
-        const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
-        return ref?.[1] ?? head.slice(0, 7);
-      } catch {
-        return undefined;
-      }
-    }
-    if (dirname(dir) === dir) return undefined;
-  }
-}

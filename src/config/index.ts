@@ -24,11 +24,13 @@ export {
   trustProject,
   untrustProject,
   approveMcpServers,
+  approveRules,
   trustFilePath,
   TrustFileError,
   type ProjectTrust,
 } from './project-trust.ts';
 export { lineOfPath, type TomlOutline } from '../util/index.ts';
 export { homeOf } from './paths.ts';
-export { HOOK_EVENTS, countHooks, type HookEvent, type HooksConfig, type CommandHook } from './hooks-config.ts';
-export { SETTING_SOURCES, type SettingSource } from './claude-settings.ts';
+export { HOOK_EVENTS, HOOKS_SHAPE, countHooks, type HookEvent, type HooksConfig, type CommandHook } from './hooks-config.ts';
+export { claudeSettingsPaths, SETTING_SOURCES, type SettingSource } from './claude-settings.ts';
+export { addClaudeSettingsRules } from './claude-settings-rules.ts';

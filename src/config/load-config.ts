@@ -20,7 +20,7 @@ import { mergeToolLimits } from './tool-limits.ts';
 import { mergeOsSandbox } from './os-sandbox.ts';
 import { claudeSettingsPaths, readClaudeSettings, SETTING_SOURCES, type ClaudeSettingsFile } from './claude-settings.ts';
 import { addHooks, countHooks, type HooksConfig } from './hooks-config.ts';
-import { projectTrust } from './project-trust.ts';
+import { projectTrust, type ProjectTrust } from './project-trust.ts';
 import type {
   Config,
   ConfigFlags,
@@ -42,6 +42,7 @@ function providerSettings(p: ProviderTable): Omit<ProviderSettings, 'models'> {
   if (p.api_key_env !== undefined) out.apiKeyEnv = p.api_key_env;
   if (p.headers !== undefined) out.headers = p.headers;
   if (p.timeout !== undefined) out.timeoutS = p.timeout;
+  if (p.tool_call_rules !== undefined) out.toolCallRules = p.tool_call_rules;
   return out;
 }
 
@@ -88,6 +89,8 @@ const FLAG_NAMES: Record<string, string> = {
   permission_mode: '--permission-mode',
   'permissions.allow': '--allowedTools',
   'permissions.deny': '--disallowedTools',
+  'permissions.ask': '--settings',
+  hooks: '--settings',
   add_dirs: '--add-dir',
   api_base_url: '--api-base-url',
   max_tokens: '--max-tokens',
@@ -155,10 +158,11 @@ function claudeLayer(file: ClaudeSettingsFile): Layer {
 /**
  * A project's files may restrict at once but grant only once the user trusts
  * the folder: without trust its allow rules, extra folders, looser modes, env
- * and hooks are dropped (deny and ask rules stay). bypassPermissions never
+ * and hooks are dropped (deny and ask rules stay), except allow rules the user
+ * approved for the folder by an "always" answer. bypassPermissions never
  * comes from a project. Returns what was dropped, for one notice line.
  */
-function withoutGrants(layer: Layer, trusted: () => boolean): string[] {
+function withoutGrants(layer: Layer, trust: () => ProjectTrust): string[] {
   if (layer.scope !== 'project') return [];
   const d = layer.data;
   const dropped: string[] = [];
@@ -173,8 +177,16 @@ function withoutGrants(layer: Layer, trusted: () => boolean): string[] {
     ...(layer.env && Object.keys(layer.env).length > 0 ? ['env'] : []),
     ...(d.hooks && countHooks(hooksOf(d.hooks)) > 0 ? ['hooks'] : []),
   ];
-  if (grants.length === 0 || trusted()) return dropped;
-  if (d.permissions) delete d.permissions.allow;
+  if (grants.length === 0 || trust().trusted) return dropped;
+  const approved = new Set(trust().approvedRules);
+  const kept = (d.permissions?.allow ?? []).filter((r) => approved.has(r));
+  const ignored = (d.permissions?.allow?.length ?? 0) - kept.length;
+  if (d.permissions) {
+    if (kept.length > 0) d.permissions.allow = kept;
+    else delete d.permissions.allow;
+  }
+  // The allow rules' entry (first in `grants`) counts only those actually ignored.
+  if (kept.length > 0) grants.splice(0, 1, ...(ignored > 0 ? [`${ignored} allow rule${ignored === 1 ? '' : 's'}`] : []));
   delete d.add_dirs;
   if (d.permission_mode === 'acceptEdits') delete d.permission_mode;
   delete d.hooks;
@@ -233,9 +245,10 @@ function flagLayer(flags: ConfigFlags, cwd: string): Layer {
     thinking_budget: flags.thinkingBudget,
     fallback: flags.fallback,
   };
-  if (flags.allowedTools !== undefined || flags.disallowedTools !== undefined) {
-    raw.permissions = { allow: flags.allowedTools, deny: flags.disallowedTools };
+  if (flags.allowedTools !== undefined || flags.disallowedTools !== undefined || flags.askRules !== undefined) {
+    raw.permissions = Object.fromEntries(Object.entries({ allow: flags.allowedTools, deny: flags.disallowedTools, ask: flags.askRules }).filter(([, v]) => v !== undefined));
   }
+  if (flags.hooks !== undefined) raw.hooks = flags.hooks;
   for (const k of Object.keys(raw)) if (raw[k] === undefined) delete raw[k];
   const fail = (path: (string | number)[], message: string): MoatError =>
     new MoatError('usage', `${flagName(path)}: ${message}`);
@@ -243,6 +256,8 @@ function flagLayer(flags: ConfigFlags, cwd: string): Layer {
     data: validated(raw as FileConfig, fail),
     baseDir: cwd,
     scope: 'flag',
+    // Hooks from `--settings` are listed (/hooks) as coming from it.
+    display: '--settings',
     sourceOf: (path) => ({ kind: 'flag', name: flagName(path) }),
     fail,
   };
@@ -316,11 +331,11 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     layers.push(layer);
     loadedFiles.push(files.project);
   }
-  let trust: boolean | undefined;
-  const trusted = (): boolean => (trust ??= projectTrust(projectRoot, paths.configDir).trusted);
+  let trust: ProjectTrust | undefined;
+  const trustOf = (): ProjectTrust => (trust ??= projectTrust(projectRoot, paths.configDir));
   const untrusted: string[] = [];
   for (const layer of layers) {
-    const dropped = withoutGrants(layer, trusted);
+    const dropped = withoutGrants(layer, trustOf);
     if (dropped.length > 0) untrusted.push(`${layer.display ?? 'project settings'}: ${dropped.join(', ')}`);
   }
   layers.push(envLayer(env, cwd), flagLayer(opts.flags ?? {}, cwd));
@@ -434,5 +449,6 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     hooks,
     env: settingsEnv,
     untrusted,
+    reload: () => loadConfig(opts),
   };
 }

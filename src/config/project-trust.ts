@@ -1,7 +1,8 @@
 // Which project folders the user has trusted, and which of a project's MCP servers they approved: one file moat writes.
-import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { realPathOrSelf } from '../util/index.ts';
 import { moatPaths } from './paths.ts';
 
 /**
@@ -14,6 +15,8 @@ import { moatPaths } from './paths.ts';
 const ProjectEntry = z.object({
   trusted: z.boolean().default(false),
   approvedMcpServers: z.array(z.string()).default([]),
+  /** Allow rules the user gave for this folder by answering "always": honoured from its files even untrusted. */
+  approvedRules: z.array(z.string()).default([]),
 });
 const TrustFile = z.object({
   version: z.literal(1).default(1),
@@ -24,6 +27,7 @@ type TrustFile = z.infer<typeof TrustFile>;
 export interface ProjectTrust {
   trusted: boolean;
   approvedMcpServers: string[];
+  approvedRules: string[];
 }
 
 export class TrustFileError extends Error {
@@ -36,13 +40,7 @@ export function trustFilePath(configDir: string = moatPaths().configDir): string
 }
 
 /** Projects are keyed by real path, so a symlinked checkout and its target are one project. */
-function projectKey(projectRoot: string): string {
-  try {
-    return realpathSync(projectRoot);
-  } catch {
-    return projectRoot;
-  }
-}
+const projectKey: (projectRoot: string) => string = realPathOrSelf;
 
 function readTrustFile(file: string): TrustFile {
   let text: string;
@@ -79,15 +77,15 @@ function update(configDir: string | undefined, projectRoot: string, change: (e: 
   const file = trustFilePath(configDir);
   const data = readTrustFile(file);
   const key = projectKey(projectRoot);
-  const before = data.projects[key] ?? { trusted: false, approvedMcpServers: [] };
-  data.projects[key] = change({ trusted: before.trusted, approvedMcpServers: [...before.approvedMcpServers] });
+  const before = data.projects[key] ?? { trusted: false, approvedMcpServers: [], approvedRules: [] };
+  data.projects[key] = change({ trusted: before.trusted, approvedMcpServers: [...before.approvedMcpServers], approvedRules: [...before.approvedRules] });
   writeTrustFile(file, data);
 }
 
 /** What the user has granted this project. An unknown project is untrusted with no approved servers. */
 export function projectTrust(projectRoot: string, configDir?: string): ProjectTrust {
   const entry = readTrustFile(trustFilePath(configDir)).projects[projectKey(projectRoot)];
-  return { trusted: entry?.trusted ?? false, approvedMcpServers: [...(entry?.approvedMcpServers ?? [])] };
+  return { trusted: entry?.trusted ?? false, approvedMcpServers: [...(entry?.approvedMcpServers ?? [])], approvedRules: [...(entry?.approvedRules ?? [])] };
 }
 
 /** The user trusts this folder: its settings may grant permissions and run hooks. */
@@ -106,4 +104,14 @@ export function approveMcpServers(projectRoot: string, names: string[], configDi
     ...e,
     approvedMcpServers: [...new Set([...e.approvedMcpServers, ...names])].sort(),
   }));
+}
+
+/**
+ * The user answered "allow always" for this folder and the rules went into
+ * one of its files (`.claude/settings.local.json`, `.moat/config.toml`): the
+ * rules are the user's own, so they hold even before the folder is trusted.
+ * Recorded here, where a repository cannot write, never in the project.
+ */
+export function approveRules(projectRoot: string, rules: string[], configDir?: string): void {
+  update(configDir, projectRoot, (e) => ({ ...e, approvedRules: [...new Set([...e.approvedRules, ...rules])] }));
 }

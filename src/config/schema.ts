@@ -80,6 +80,8 @@ export const SANDBOX_FILESYSTEM_SHAPE = z.strictObject({
 export const SANDBOX_NETWORK_SHAPE = z.strictObject({
   allow: z.array(z.string().trim().min(1)).optional(),
   deny: z.array(z.string().trim().min(1)).optional(),
+  /** Unix sockets sandboxed processes may connect to (Claude Code's `allowUnixSockets`); absolute or `~/` paths. */
+  allow_unix_sockets: z.array(z.string().trim().min(1)).optional(),
 });
 
 export const SANDBOX_MODES = ['auto', 'required', 'off'] as const;
@@ -125,14 +127,16 @@ export const PROVIDER_SHAPE = z.strictObject({
   models: z.record(z.string().min(1), MODEL_SHAPE).optional(),
   /** Seconds to wait for a response to start. */
   timeout: z.number().positive().optional(),
+  /** A Chat Completions server with Mistral's rules for tool call ids and turn order (gateways serving Mistral models). */
+  tool_call_rules: z.enum(['mistral']).optional(),
 });
 
 /**
- * `[mcp_servers.<name>]`: kept as tables here and checked one server at a
- * time by the MCP loader, so one bad entry skips that server (naming file and
- * key) instead of stopping moat.
+ * `[mcp_servers.<name>]`: kept as they are here and checked one server at a
+ * time by the MCP loader — its name too — so one bad entry skips that server
+ * (naming file and key) instead of stopping moat.
  */
-export const MCP_SERVERS_SHAPE = z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a server name (letters, digits, _ and -)'), z.record(z.string(), z.unknown()));
+export const MCP_SERVERS_SHAPE = z.record(z.string(), z.unknown());
 
 /** `[mcp]`: settings for every MCP server. */
 export const MCP_SHAPE = z.strictObject({

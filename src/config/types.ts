@@ -1,5 +1,5 @@
 /** The merged configuration types the rest of moat uses. */
-import type { PermissionMode } from './schema.ts';
+import type { FileConfig, PermissionMode } from './schema.ts';
 import type { Secret } from './secret.ts';
 import type { Env } from './paths.ts';
 import type { KeymapConfig } from './keymap.ts';
@@ -48,6 +48,7 @@ export interface ProviderSettings {
   apiKeyEnv?: string;
   headers?: Record<string, string>;
   timeoutS?: number;
+  toolCallRules?: 'mistral';
   models?: Record<string, ModelSettings>;
 }
 
@@ -86,6 +87,10 @@ export interface ConfigFlags {
   thinkingBudget?: number;
   /** `--fallback-model`: replaces the configured fallback list. */
   fallback?: string[];
+  /** `--settings`' `permissions.ask`: the user's own, like the allow and deny flags. */
+  askRules?: string[];
+  /** `--settings`' `hooks` (Claude Code's shape): the user's own, so they run without trusting the folder. */
+  hooks?: FileConfig['hooks'];
 }
 
 export interface LoadConfigOptions {
@@ -117,4 +122,6 @@ export interface LoadedConfig {
   env: Record<string, string>;
   /** One line per project file whose grants were ignored because the folder is not trusted. */
   untrusted: string[];
+  /** The same sources read again (the user just trusted the folder: its grants apply without a restart). */
+  reload?: () => LoadedConfig;
 }

@@ -8,25 +8,27 @@ import { parseSchedule } from './schedule.ts';
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-export const JobInputSchema = z.strictObject({
-  expression: z.string().min(1).describe('Five-field cron expression: minute hour day-of-month month day-of-week, e.g. "0 9 * * 1-5"'),
-  task: z.string().min(1).describe('The prompt each run gets, as it would be given to moat -p'),
-  name: z.string().regex(NAME, 'a name is lower-case letters, digits, - and _ (up to 64)').optional(),
-  timezone: z.string().optional().describe('IANA zone the expression is read in (default: this machine\'s)'),
-  cwd: z.string().min(1),
-  catchUp: z.boolean().default(false),
-  options: z
-    .strictObject({
-      model: z.string().optional(),
-      maxTurns: z.number().int().positive().optional(),
-      maxBudgetUsd: z.number().positive().optional(),
-      timeoutMs: z.number().int().positive().optional(),
-      allowedTools: z.array(z.string()).optional(),
-      permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']).optional(),
-      worktree: z.boolean().optional(),
-    })
-    .default({}),
-});
+export const JobInputSchema = z.lazy(() =>
+  z.strictObject({
+    expression: z.string().min(1).describe('Five-field cron expression: minute hour day-of-month month day-of-week, e.g. "0 9 * * 1-5"'),
+    task: z.string().min(1).describe('The prompt each run gets, as it would be given to moat -p'),
+    name: z.string().regex(NAME, 'a name is lower-case letters, digits, - and _ (up to 64)').optional(),
+    timezone: z.string().optional().describe('IANA zone the expression is read in (default: this machine\'s)'),
+    cwd: z.string().min(1),
+    catchUp: z.boolean().default(false),
+    options: z
+      .strictObject({
+        model: z.string().optional(),
+        maxTurns: z.number().int().positive().optional(),
+        maxBudgetUsd: z.number().positive().optional(),
+        timeoutMs: z.number().int().positive().optional(),
+        allowedTools: z.array(z.string()).optional(),
+        permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']).optional(),
+        worktree: z.boolean().optional(),
+      })
+      .default({}),
+  }),
+);
 export type JobInput = z.input<typeof JobInputSchema>;
 
 export class JobError extends Error {

@@ -4,25 +4,13 @@
  * in the TUI in every mode but bypassPermissions, and -p denies it unless a
  * rule allows `Schedule` (a job's own runs never get it: they cannot prompt).
  */
-import { z } from 'zod';
 import type { CronRepo } from '../store/index.ts';
 import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
-import { errorMessage } from '../util/index.ts';
+import { errorMessage, inputJsonSchemaOf } from '../util/index.ts';
 import { addJob } from './jobs.ts';
+import { scheduleInput } from './schedule-input.ts';
 
 export const SCHEDULE_TOOL = 'Schedule';
-
-const Input = z.discriminatedUnion('action', [
-  z.strictObject({
-    action: z.literal('create'),
-    cron: z.string().min(1).describe('Five-field cron expression: minute hour day-of-month month day-of-week, e.g. "0 9 * * 1-5" for weekdays at 9:00'),
-    task: z.string().min(1).describe('The prompt each run gets; it runs unattended, so say everything it needs'),
-    name: z.string().optional().describe('A short name (lower-case, digits, - and _)'),
-    timezone: z.string().optional().describe('IANA time zone, e.g. Europe/Berlin (default: the machine\'s)'),
-  }),
-  z.strictObject({ action: z.literal('list') }),
-  z.strictObject({ action: z.literal('delete'), name: z.string().min(1) }),
-]);
 
 function describeNext(ms: number | undefined): string {
   return ms === undefined ? 'never' : new Date(ms).toISOString();
@@ -34,7 +22,8 @@ export function scheduleTool(deps: { repo: () => CronRepo; cwd: string; now?: ()
     name: SCHEDULE_TOOL,
     description:
       'Schedule a task to run later on a cron schedule, as its own unattended moat -p session in this folder (moat cron serve must be running for it to fire), list the scheduled jobs, or delete one. Each run is saved as a session; `moat cron logs <name>` shows them.',
-    inputSchema: Input,
+    inputSchema: scheduleInput,
+    jsonSchema: inputJsonSchemaOf('cron/schedule-input.ts', 'scheduleInput'),
     effect: 'execute',
     intent: (input) => ({
       ruleName: SCHEDULE_TOOL,

@@ -6,9 +6,11 @@ import { z } from 'zod';
  * line) and `--output-format json` (the `result` object alone). Versioned
  * separately from moat's internal events; shaped like Claude Code's
  * stream-json so scripts written for it keep working. Documented in
- * docs/stream-json.md. Bump SCHEMA_VERSION on any incompatible change.
+ * docs/stream-json.md. Bump SCHEMA_VERSION (schema-version.ts) on any incompatible change.
  */
-export const SCHEMA_VERSION = 2;
+import { SCHEMA_VERSION } from './schema-version.ts';
+
+export { SCHEMA_VERSION };
 
 export const usage = z.object({
   input_tokens: z.number().int(),

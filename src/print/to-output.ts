@@ -1,7 +1,8 @@
 /** Maps the session's events to the public stream-json / json output lines (docs/stream-json.md). */
 import type { AgentEvent, AssistantMessage, ModelUsage, ToolResultPart, UserPart, WorktreeChanges } from '../agent/index.ts';
 import { newId } from '../util/index.ts';
-import { SCHEMA_VERSION, type OutputLine, type ResultLine, type WorktreeInfo } from './schema.ts';
+import type { OutputLine, ResultLine, WorktreeInfo } from './schema.ts';
+import { SCHEMA_VERSION } from './schema-version.ts';
 import { toolUseResult } from './tool-use-result.ts';
 import { toWireStreamEvents, wireUsage } from './wire-stream.ts';
 

@@ -7,6 +7,7 @@ export * from './types.ts';
 export { loadComponent, loadCached, sha256, type LoadOptions } from './load.ts';
 export { runComponent, forgetLoaded } from './run.ts';
 export { warmStats } from './warm.ts';
+export { readEmbedded } from './embedded-file.ts';
 export { checkImports, interfaceName, ALLOWED_INTERFACES } from './import-policy.ts';
 export { runChildMain } from './child-main.ts';
 export { CHILD_SUBCOMMAND } from './child-protocol.ts';

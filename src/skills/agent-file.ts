@@ -5,18 +5,20 @@ import { parseFrontmatter } from './frontmatter.ts';
 import { NAME_PATTERN, nameField, optionalText, requiredText, toolListField, validate } from './schema-helpers.ts';
 import type { AgentDefinition, DefinitionSource } from './types.ts';
 
-const agentSchema = z.object({
-  name: nameField.optional(),
-  description: requiredText('when to use this agent (the model reads it to decide)'),
-  tools: toolListField,
-  disallowed_tools: toolListField,
-  model: optionalText,
-  max_turns: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').optional(),
-  permission_mode: z
-    .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions'], { error: 'must be one of default, acceptEdits, plan, bypassPermissions' })
-    .optional(),
-  isolation: z.enum(['none', 'worktree'], { error: 'must be none or worktree' }).optional(),
-});
+const agentSchema = z.lazy(() =>
+  z.object({
+    name: nameField().optional(),
+    description: requiredText('when to use this agent (the model reads it to decide)'),
+    tools: toolListField(),
+    disallowed_tools: toolListField(),
+    model: optionalText(),
+    max_turns: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').optional(),
+    permission_mode: z
+      .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions'], { error: 'must be one of default, acceptEdits, plan, bypassPermissions' })
+      .optional(),
+    isolation: z.enum(['none', 'worktree'], { error: 'must be none or worktree' }).optional(),
+  }),
+);
 
 /** Claude Code spells these in camelCase; moat's documented spelling is snake_case. Both load. */
 const CAMEL_ALIASES: Record<string, string> = {

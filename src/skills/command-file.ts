@@ -10,15 +10,17 @@ import { parseFrontmatter } from './frontmatter.ts';
 import { NAME_PATTERN, optionalText, toolListField, validate } from './schema-helpers.ts';
 import type { DefinitionSource, Skill } from './types.ts';
 
-const commandSchema = z.object({
-  description: optionalText,
-  'allowed-tools': toolListField,
-  'argument-hint': z
-    .union([z.string(), z.array(z.union([z.string(), z.number()]))], { error: 'must be text, e.g. "[file] [focus]"' })
-    .transform((v) => (typeof v === 'string' ? v.trim() : `[${v.join(', ')}]`))
-    .optional(),
-  model: optionalText,
-});
+const commandSchema = z.lazy(() =>
+  z.object({
+    description: optionalText(),
+    'allowed-tools': toolListField(),
+    'argument-hint': z
+      .union([z.string(), z.array(z.union([z.string(), z.number()]))], { error: 'must be text, e.g. "[file] [focus]"' })
+      .transform((v) => (typeof v === 'string' ? v.trim() : `[${v.join(', ')}]`))
+      .optional(),
+    model: optionalText(),
+  }),
+);
 
 /** Parses one command file; `fileName` without `.md` is its name. Throws DefinitionError naming the field. */
 export function parseCommandFile(text: string, origin: { file: string; fileName: string; source: DefinitionSource }): Skill {

@@ -6,34 +6,40 @@ import { NAME_PATTERN, nameField, optionalText, requiredText, toolListField, val
 import type { DefinitionSource, Skill, SkillArg } from './types.ts';
 
 // A bare name is shorthand for an optional argument: `args: [file, focus]`.
-const argField = z.preprocess(
-  (v) => (typeof v === 'string' ? { name: v } : v),
-  z
-    .object(
-      {
-        name: z.string({ error: 'is required' }).regex(/^[A-Za-z_][\w-]*$/, 'must be a word (letters, digits, "_", "-")'),
-        description: optionalText,
-        required: z.boolean({ error: 'must be true or false' }).default(false),
-      },
-      { error: 'must be a name, or fields name, description, required' },
-    )
-    .transform((a): SkillArg => ({ name: a.name, required: a.required, ...(a.description ? { description: a.description } : {}) })),
+const argField = z.lazy(() =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? { name: v } : v),
+    z
+      .object(
+        {
+          name: z.string({ error: 'is required' }).regex(/^[A-Za-z_][\w-]*$/, 'must be a word (letters, digits, "_", "-")'),
+          description: optionalText(),
+          required: z.boolean({ error: 'must be true or false' }).default(false),
+        },
+        { error: 'must be a name, or fields name, description, required' },
+      )
+      .transform((a): SkillArg => ({ name: a.name, required: a.required, ...(a.description ? { description: a.description } : {}) })),
+  ),
 );
 
 /** Claude Code's own examples write `argument-hint: [file]` unquoted, which YAML reads as a list. */
-const hintField = z
-  .union([z.string(), z.array(z.union([z.string(), z.number()]))], { error: 'must be text, e.g. "[file] [focus]"' })
-  .transform((v) => (typeof v === 'string' ? v.trim() : `[${v.join(', ')}]`))
-  .optional();
+const hintField = z.lazy(() =>
+  z
+    .union([z.string(), z.array(z.union([z.string(), z.number()]))], { error: 'must be text, e.g. "[file] [focus]"' })
+    .transform((v) => (typeof v === 'string' ? v.trim() : `[${v.join(', ')}]`))
+    .optional(),
+);
 
-const skillSchema = z.object({
-  name: nameField.optional(),
-  description: requiredText('one line saying what the skill does'),
-  when_to_use: optionalText,
-  'allowed-tools': toolListField,
-  args: z.array(argField, { error: 'must be a list of arguments (name, description, required)' }).optional(),
-  'argument-hint': hintField,
-});
+const skillSchema = z.lazy(() =>
+  z.object({
+    name: nameField().optional(),
+    description: requiredText('one line saying what the skill does'),
+    when_to_use: optionalText(),
+    'allowed-tools': toolListField(),
+    args: z.array(argField, { error: 'must be a list of arguments (name, description, required)' }).optional(),
+    'argument-hint': hintField,
+  }),
+);
 
 export interface SkillFileOrigin {
   file: string;

@@ -3,8 +3,9 @@ export * from './types.ts';
 export { ToolRegistry, toolInputJsonSchema, TOOL_SEARCH_THRESHOLD, type ToolSource } from './registry.ts';
 export { TOOL_SEARCH_NAME, searchTools } from './tool-search.ts';
 export { runWithPolicy, isIdempotent, type ToolRunPolicy } from './run-policy.ts';
-export { runTool, runParsedTool, unknownToolResult, abortedToolResult, invalidInputMessage, ABORTED_TOOL_MESSAGE } from './run-tool.ts';
+export { runParsedTool, unknownToolResult, abortedToolResult, invalidInputMessage, ABORTED_TOOL_MESSAGE } from './run-tool.ts';
 export { resolveToolPath, intentPath, displayPath, expandHome, type ToolPath } from './paths.ts';
+export { walkFiles, type WalkEntry, type WalkOptions } from './builtin/shared/walk.ts';
 export { builtinTools, createWebFetchTool,
   createHttpRequestTool,
   httpRequestTool, webFetchTool } from './builtin/index.ts';

@@ -1,34 +1,19 @@
 /** The tool registry: specs for the model, lookup, and ToolSearch beyond 20 tools. */
-import { z } from 'zod';
 import type { ToolSpec } from '../providers/index.ts';
-import { MoatError } from '../util/index.ts';
+import { inputJsonSchema, MoatError } from '../util/index.ts';
 import { TOOL_SEARCH_NAME, toolSearchTool } from './tool-search.ts';
 import type { AnyTool } from './types.ts';
-
-/** zod writes JavaScript's safe-integer range onto every `.int()`: noise for the model, so it goes. */
-const SAFE_INT_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
-
-function dropNoise(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(dropNoise);
-  if (typeof node !== 'object' || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if ((key === 'maximum' || key === 'minimum') && typeof value === 'number' && SAFE_INT_BOUNDS.has(value)) continue;
-    out[key] = dropNoise(value);
-  }
-  return out;
-}
 
 /**
  * The JSON Schema the model sees for a tool's input, derived from its zod
  * schema (the single source), as the input side (defaults make fields optional).
- * A tool that carries its own JSON Schema (a WebAssembly tool: its schema is
- * parsed from its help text) is sent that schema as it is.
+ * A tool that carries its own JSON Schema is sent that schema as it is: a
+ * WebAssembly tool's is parsed from its help text, and moat's own tools carry
+ * this conversion made while bundling (inputJsonSchemaOf in util/json-schema.ts), so start-up
+ * converts none.
  */
 export function toolInputJsonSchema(tool: AnyTool): Record<string, unknown> {
-  if (tool.jsonSchema !== undefined) return tool.jsonSchema;
-  const { $schema: _dropped, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>;
-  return dropNoise(schema) as Record<string, unknown>;
+  return tool.jsonSchema ?? inputJsonSchema(tool.inputSchema);
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Runs one tool call: input validation, execution, and every failure turned into a result the model can act on. */
+/** Runs one validated tool call; every failure becomes a result the model can act on, and invalid input gets its instruction. */
 import type { z } from 'zod';
 import { errorMessage } from '../util/index.ts';
 import { ToolError, type AnyTool, type ToolContext, type ToolResult } from './types.ts';
@@ -34,21 +34,11 @@ export function invalidInputMessage(toolName: string, issues: readonly z.core.$Z
 }
 
 /**
- * Validate and run one call. Never throws: invalid input, a ToolError and
- * any unexpected failure all become `isError` results the model can act on,
- * so one broken call cannot end the session.
- */
-export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
-  if (ctx.signal.aborted) return abortedToolResult();
-  const parsed = tool.inputSchema.safeParse(rawInput);
-  if (!parsed.success) return { content: invalidInputMessage(tool.name, parsed.error.issues), isError: true };
-  return runParsedTool(tool, parsed.data, ctx);
-}
-
-/**
  * Runs a call whose input the caller already validated against the tool's
  * schema (the agent validates once, before the permission check, and runs
- * what it checked). Never throws, like `runTool`.
+ * what it checked; invalid input is answered with `invalidInputMessage`).
+ * Never throws: a ToolError and any unexpected failure become `isError`
+ * results the model can act on, so one broken call cannot end the session.
  */
 export async function runParsedTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   if (ctx.signal.aborted) return abortedToolResult();

@@ -1,6 +1,7 @@
 /** ToolSearch: finds tools to load when too many are installed to send them all. */
-import { z } from 'zod';
+import { toolSearchInput } from './tool-search-input.ts';
 import { defineTool, type AnyTool } from './types.ts';
+import { inputJsonSchemaOf } from '../util/index.ts';
 
 /**
  * ToolSearch: with many tools installed, sending every schema on every
@@ -76,10 +77,8 @@ export function toolSearchTool(deps: ToolSearchDeps, names: readonly string[] = 
   return defineTool({
     name: TOOL_SEARCH_NAME,
     description: names.length === 0 ? DESCRIPTION : `${DESCRIPTION}\n\nTools that can be loaded: ${listed}${more}.`,
-    inputSchema: z.strictObject({
-      query: z.string().min(1).describe('"select:name[,name…]" for exact names, or keywords'),
-      max_results: z.number().int().min(1).max(20).default(5).describe('How many tools to return at most (keyword search)'),
-    }),
+    inputSchema: toolSearchInput,
+    jsonSchema: inputJsonSchemaOf('tools/tool-search-input.ts', 'toolSearchInput'),
     effect: 'read',
     intent: (input) => ({ ruleName: 'ToolSearch', subject: input.query, paths: [], summary: `search tools: ${input.query}` }),
     execute: async (input, ctx) => {

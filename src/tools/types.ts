@@ -125,8 +125,10 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
   /**
    * The JSON Schema sent to the model, when it is not derived from
-   * `inputSchema`: a WebAssembly tool's schema comes from its help text (data,
-   * not a type we wrote), and `inputSchema` then validates against that spec.
+   * `inputSchema` at run time: a WebAssembly tool's schema comes from its help
+   * text (data, not a type we wrote), and `inputSchema` then validates against
+   * that spec; moat's own tools carry the conversion of their zod schema made
+   * while bundling (inputJsonSchemaOf, util/json-schema.ts), so start-up converts none.
    */
   jsonSchema?: Record<string, unknown>;
   /** Runs its work as a process inside the OS sandbox (bash): offered in plan mode when the sandbox is on. */

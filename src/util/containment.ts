@@ -1,6 +1,7 @@
 /** Path containment: whether a path stays inside the allowed roots. */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { errnoCode } from './errors.ts';
 
 /**
  * Path containment: the one place that decides whether a path stays inside a
@@ -42,14 +43,6 @@ function within(roots: readonly string[], p: string): boolean {
 function describeRoots(roots: readonly string[]): string {
   if (roots.length === 0) return 'no folders are allowed';
   return `allowed: ${roots.join(', ')}`;
-}
-
-function errnoCode(e: unknown): string | undefined {
-  if (typeof e === 'object' && e !== null && 'code' in e) {
-    const code = (e as { code: unknown }).code;
-    return typeof code === 'string' ? code : undefined;
-  }
-  return undefined;
 }
 
 type RealResolution = { ok: true; realPath: string } | { ok: false; reason: string };

@@ -1,7 +1,6 @@
 /** Session and record ids. */
-import { randomUUID } from 'node:crypto';
 
-/** Session and record ids: UUIDv4, like Claude Code's session ids. */
+/** Session and record ids: UUIDv4, like Claude Code's session ids (Web Crypto: no node:crypto module to load at start-up). */
 export function newId(): string {
-  return randomUUID();
+  return crypto.randomUUID();
 }

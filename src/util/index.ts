@@ -1,6 +1,6 @@
 /** Small shared helpers: errors, ids, paths, queues. */
 export { assertNever } from './assert-never.ts';
-export { MoatError, errorMessage, type ErrorCode } from './errors.ts';
+export { MoatError, errorMessage, errnoCode, type ErrorCode } from './errors.ts';
 export { newId } from './ids.ts';
 export { AsyncQueue } from './async-queue.ts';
 export {
@@ -13,5 +13,7 @@ export {
 } from './containment.ts';
 export { formatAge } from './format-age.ts';
 export { escapeRegExp, realPathOrSelf } from './text-and-paths.ts';
+export { isRecord } from './is-record.ts';
+export { inputJsonSchema, inputJsonSchemaOf } from './json-schema.ts';
 export { parseDuration } from './duration.ts';
 export { outlineToml, lineOfPath, type TomlOutline, type TomlPath, type KeyEntry, type HeaderEntry, type Span, type ArraySpan } from './toml-outline.ts';

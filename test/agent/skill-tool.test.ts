@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { createSkillTool } from '../../src/agent/index.ts';
 import { buildSystemPrompt } from '../../src/agent/system-prompt.ts';
 import { loadSkills } from '../../src/skills/index.ts';
-import { runTool, toolInputJsonSchema, ToolRegistry } from '../../src/tools/index.ts';
+import { toolInputJsonSchema, ToolRegistry } from '../../src/tools/index.ts';
 import { write } from '../config/tmp.ts';
-import { makeContext, removeDir, tempDir } from '../tools/tool-context.ts';
+import { makeContext, removeDir, runTool, tempDir } from '../tools/tool-context.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -20,6 +20,7 @@ import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-a
 import { subagentSetup } from '../../src/cli/subagent-setup.ts';
 import type { SubagentUpdate } from '../../src/tui/index.ts';
 import { tempDir } from '../support/temp.ts';
+import { waitGone } from '../support/process-gone.ts';
 
 let server: FakeAnthropic;
 let root: string;
@@ -145,6 +146,17 @@ test('/model across providers: the list and the status line come from the catalo
   expect(second).not.toContain('claude thoughts');
 });
 
+test("the router's notices (an image left out for a model) reach the transcript's listeners, not stderr", () => {
+  const router = new ModelRouter({ env: { ANTHROPIC_API_KEY: 'k' } });
+  const { c } = make(undefined, false, router);
+  const heard: string[] = [];
+  const stop = c.onNotice((level, text) => heard.push(`${level}: ${text}`));
+  router.onNotice('images left out for ollama/llama3: it does not accept images');
+  stop();
+  router.onNotice('not heard');
+  expect(heard).toEqual(['warning: images left out for ollama/llama3: it does not accept images']);
+});
+
 test('/permissions remove edits the project file (comments kept) and the open session stops applying the rule', () => {
   const { c, projectFile } = make('# team rules\n[permissions]\nallow = [\n  "Read", # always fine\n  "Bash(npm test:*)",\n]\n');
   expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read', 'Bash(npm test:*)']);
@@ -223,3 +235,85 @@ test('sub-agents: the task tool runs one, its status reaches the UI between runs
   // The unanswered reply stays in the fake server's queue: drop it for the next test.
   server.requests.length = 0;
 }, 20_000);
+
+test('@path completion outside git: every nested .gitignore hides its own files; node_modules is never listed', async () => {
+  const { c } = make();
+  for (const [file, text] of [
+    ['.gitignore', '*.log\n'],
+    ['a.ts', ''],
+    ['debug.log', ''],
+    ['sub/.gitignore', 'secret.txt\nbuild/\n'],
+    ['sub/keep.ts', ''],
+    ['sub/secret.txt', ''],
+    ['sub/build/out.js', ''],
+    ['sub/deeper/.gitignore', '!keep.log\n'],
+    ['sub/deeper/keep.log', ''],
+    ['sub/deeper/secret.txt', ''],
+    ['other/secret.txt', ''],
+    ['node_modules/pkg/index.js', ''],
+  ] as const) {
+    mkdirSync(join(root, file, '..'), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  expect((await c.listFiles()).filter((f) => !f.startsWith('.db/') && !f.startsWith('home/')).sort()).toEqual([
+    '.gitignore',
+    'a.ts',
+    'other/secret.txt',
+    'sub/.gitignore',
+    'sub/deeper/.gitignore',
+    'sub/deeper/keep.log',
+    'sub/keep.ts',
+  ]);
+});
+
+test('!cmd &: the prompt comes back when the shell ends, and its background child is ended with it', async () => {
+  const { c } = make();
+  const pidFile = join(root, 'bg.pid');
+  const t0 = performance.now();
+  const r = await c.runShell(`echo started; sleep 30 & echo $! > ${pidFile}`, new AbortController().signal);
+  // Well before the 10 s shell timeout of the test settings, which would otherwise end it.
+  expect(performance.now() - t0).toBeLessThan(5000);
+  expect(r).toMatchObject({ command: `echo started; sleep 30 & echo $! > ${pidFile}`, output: 'started\n', exitCode: 0 });
+  expect(await waitGone(Number(readFileSync(pidFile, 'utf8')), 1000)).toBe(true);
+});
+
+test("trusting the folder applies its settings at once: allow rules, hooks and /hooks, without a restart", async () => {
+  mkdirSync(join(root, '.claude'), { recursive: true });
+  writeFileSync(
+    join(root, '.claude', 'settings.json'),
+    JSON.stringify({ permissions: { allow: ['Write'] }, hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo TRUSTED-HOOK-CONTEXT' }] }] } }),
+  );
+  // Untrusted at start: the project's allow rule and hook are held back.
+  const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
+  const loaded = loadConfig({ cwd: root, env });
+  expect(loaded.untrusted).toEqual(['.claude/settings.json: 1 allow rule, hooks']);
+  const c = createTuiController({
+    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+    registry: new ToolRegistry(builtinTools()),
+    store: openStore(join(root, '.db', 'moat.db')),
+    settings: testSettings(root, { home: env.HOME }),
+    loaded,
+    logFile: join(root, 'tui.log'),
+  });
+  controller = c;
+  const write = () => reply().toolUse('Write', { file_path: 'a.txt', content: 'x' }).stop('tool_use');
+  server.script(write(), reply().text('one'), write(), reply().text('two'));
+  const asked = async (text: string) => {
+    let questions = 0;
+    for await (const e of c.run({ text, attachments: [], shellContext: [] }, new AbortController().signal)) {
+      if (e.type !== 'permission_request') continue;
+      questions++;
+      c.respondPermission(e.requestId, { behavior: 'deny' });
+    }
+    return questions;
+  };
+  expect(await asked('first')).toBe(1);
+  expect(c.hooks()).toEqual([]);
+  c.trustProject();
+  expect(c.untrustedGrants()).toEqual([]);
+  expect(c.hooks().map((h) => h.command)).toEqual(['echo TRUSTED-HOOK-CONTEXT']);
+  // The open session, not only the next start: the rule allows the call and the hook adds its context.
+  expect(await asked('second')).toBe(0);
+  expect(JSON.stringify((server.requests[2]!.body as { messages: unknown[] }).messages.at(-1))).toContain('TRUSTED-HOOK-CONTEXT');
+  expect(c.permissionRules().map((r) => r.rule)).toContain('Write');
+});

@@ -48,7 +48,9 @@ const DEFAULTS: Config = {
 describe('loadConfig', () => {
   test('with no files, no env and no flags: the defaults', () => {
     const w = world();
-    const loaded = loadConfig({ cwd: w.cwd, env: w.env });
+    const { reload, ...loaded } = loadConfig({ cwd: w.cwd, env: w.env });
+    // The same sources read again, for a folder trusted while moat runs.
+    expect(reload?.().config).toEqual(DEFAULTS);
     expect(loaded).toEqual({
       config: DEFAULTS,
       sources: {
@@ -75,7 +77,7 @@ describe('loadConfig', () => {
       files: { user: w.userFile, project: w.projectFile },
       loadedFiles: [],
       toolLimits: { tools: {}, runs: {}, sandbox: DEFAULT_SANDBOX_CEILING },
-      osSandbox: { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [] },
+      osSandbox: { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [] },
       hooks: {},
       env: {},
       untrusted: [],
@@ -271,6 +273,7 @@ describe('[providers] and fallback', () => {
         'api_key_env = "WORK_LLM_KEY"',
         'headers = { "X-Team" = "infra" }',
         'timeout = 30',
+        'tool_call_rules = "mistral"',
         '[providers.work.models."big-coder"]',
         'context_window = 262144',
         'max_output = 32768',
@@ -290,6 +293,7 @@ describe('[providers] and fallback', () => {
         apiKeyEnv: 'WORK_LLM_KEY',
         headers: { 'X-Team': 'infra' },
         timeoutS: 30,
+        toolCallRules: 'mistral',
         models: { 'big-coder': { contextWindow: 262144, maxOutput: 32768, price: { input: 0.5, output: 1.5 }, capabilities: { reasoning: true } } },
       },
       ollama: { baseUrl: 'http://gpu-box:11434/v1', models: {} },

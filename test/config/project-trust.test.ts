@@ -25,7 +25,7 @@ function setup() {
 describe('project trust', () => {
   test('an unknown project is untrusted with no approved servers, and nothing is written', () => {
     const { configDir, project } = setup();
-    expect(projectTrust(project, configDir)).toEqual({ trusted: false, approvedMcpServers: [] });
+    expect(projectTrust(project, configDir)).toEqual({ trusted: false, approvedMcpServers: [], approvedRules: [] });
     expect(() => statSync(trustFilePath(configDir))).toThrow();
   });
 
@@ -34,7 +34,7 @@ describe('project trust', () => {
     const other = join(project, '..', 'other');
     mkdirSync(other);
     trustProject(project, configDir);
-    expect(projectTrust(project, configDir)).toEqual({ trusted: true, approvedMcpServers: [] });
+    expect(projectTrust(project, configDir)).toEqual({ trusted: true, approvedMcpServers: [], approvedRules: [] });
     expect(projectTrust(other, configDir).trusted).toBe(false);
     untrustProject(project, configDir);
     expect(projectTrust(project, configDir).trusted).toBe(false);
@@ -46,7 +46,7 @@ describe('project trust', () => {
     approveMcpServers(project, ['db', 'browser'], configDir);
     trustProject(project, configDir);
     untrustProject(project, configDir);
-    expect(projectTrust(project, configDir)).toEqual({ trusted: false, approvedMcpServers: ['browser', 'db', 'github'] });
+    expect(projectTrust(project, configDir)).toEqual({ trusted: false, approvedMcpServers: ['browser', 'db', 'github'], approvedRules: [] });
   });
 
   test('a symlinked checkout is the same project as its target', () => {

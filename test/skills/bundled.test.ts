@@ -4,7 +4,8 @@
  * it what it claims to be.
  */
 import { describe, expect, test } from 'bun:test';
-import { bundledAgents, bundledSkills, expandSkill, SkillUsageError, type Skill } from '../../src/skills/index.ts';
+import { join } from 'node:path';
+import { bundledAgents, bundledSkills, expandSkill, parseAgentFile, parseSkillFile, SkillUsageError, type Skill } from '../../src/skills/index.ts';
 
 const skill = (name: string): Skill => {
   const s = bundledSkills().find((x) => x.name === name);
@@ -73,5 +74,23 @@ describe('bundled agents', () => {
     expect(byName.review?.tools).toEqual(['Read', 'Grep', 'Glob', 'LS']);
     expect(byName.review?.systemPrompt).toContain('| # | Severity | Location | Category | Finding | Suggested fix |');
     expect(byName.explore?.maxTurns).toBe(40);
+  });
+});
+
+describe('parsed while bundling', () => {
+  test('the bundled skills and agents are what parsing their files gives now', async () => {
+    const root = join(import.meta.dir, '../..');
+    const skills = await Promise.all(
+      ['code-review', 'commit', 'explain', 'write-tests'].map(async (folderName) =>
+        parseSkillFile(await Bun.file(join(root, 'skills', folderName, 'SKILL.md')).text(), { file: `<bundled>/skills/${folderName}/SKILL.md`, folderName, source: 'bundled' }),
+      ),
+    );
+    const agents = await Promise.all(
+      ['general', 'explore', 'review'].map(async (baseName) =>
+        parseAgentFile(await Bun.file(join(root, 'src/skills/bundled-agents', `${baseName}.md`)).text(), { file: `<bundled>/agents/${baseName}.md`, baseName, source: 'bundled' }),
+      ),
+    );
+    expect(bundledSkills()).toEqual(skills);
+    expect(bundledAgents()).toEqual(agents);
   });
 });

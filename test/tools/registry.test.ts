@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { z } from 'zod';
-import { builtinTools, defineTool, runTool, ToolRegistry, type AnyTool } from '../../src/tools/index.ts';
-import { makeContext } from './tool-context.ts';
+import { builtinTools, defineTool, ToolRegistry, type AnyTool } from '../../src/tools/index.ts';
+import { makeContext, runTool } from './tool-context.ts';
 import { MoatError } from '../../src/util/index.ts';
 
 const echo = defineTool({

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import type { FileState, TodoItem, ToolContext, ToolDisplay } from '../../src/tools/index.ts';
+import { abortedToolResult, invalidInputMessage, runWithPolicy, type AnyTool, type FileState, type TodoItem, type ToolContext, type ToolDisplay, type ToolResult } from '../../src/tools/index.ts';
 import { tempDir as makeTempDir } from '../support/temp.ts';
 
 /** A real temp folder (its real path: /tmp may be a symlink elsewhere). */
@@ -42,4 +42,16 @@ export function makeContext(cwd: string, overrides: Partial<ToolContext> = {}): 
     todoItems: () => todos,
     readSet,
   };
+}
+
+/**
+ * One call as the agent makes it: the input checked against the tool's schema
+ * (a failure is the instruction the model gets), then run without a
+ * per-tool policy. Never throws.
+ */
+export async function runTool(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
+  if (ctx.signal.aborted) return abortedToolResult();
+  const parsed = tool.inputSchema.safeParse(input);
+  if (!parsed.success) return { content: invalidInputMessage(tool.name, parsed.error.issues), isError: true };
+  return runWithPolicy(tool, parsed.data, ctx, undefined);
 }

@@ -1,18 +1,13 @@
 /** The TaskResult tool: waits for background sub-agents and returns their answers. */
-import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool, type ToolResult } from '../../tools/index.ts';
+import { inputJsonSchemaOf } from '../../util/index.ts';
+import { DEFAULT_RESULT_TIMEOUT_MS, taskResultInput } from './task-inputs.ts';
 import type { SubagentHost } from './host.ts';
 import type { AgentInfo, SubagentOutcome } from './manager.ts';
 import { outcomeText } from './summary.ts';
 import description from './task-result.md' with { type: 'text' };
 
-export const DEFAULT_RESULT_TIMEOUT_MS = 120_000;
-export const MAX_RESULT_TIMEOUT_MS = 600_000;
-
-const inputSchema = z.strictObject({
-  agent_id: z.string().min(1).optional().describe('The id task returned. Default: wait for all your background sub-agents.'),
-  timeout_ms: z.number().int().min(0).max(MAX_RESULT_TIMEOUT_MS).optional().describe(`How long to wait, in milliseconds (default ${DEFAULT_RESULT_TIMEOUT_MS}).`),
-});
+export { DEFAULT_RESULT_TIMEOUT_MS, MAX_RESULT_TIMEOUT_MS } from './task-inputs.ts';
 
 /** Resolves with the outcomes, or undefined for those still running when the time is up or the call is aborted. */
 async function waitAll(outcomes: Promise<SubagentOutcome>[], timeoutMs: number, signal: AbortSignal): Promise<(SubagentOutcome | undefined)[]> {
@@ -38,7 +33,8 @@ export function taskResultTool(host: SubagentHost): AnyTool {
   return defineTool({
     name: 'TaskResult',
     description: description.trim(),
-    inputSchema,
+    inputSchema: taskResultInput,
+    jsonSchema: inputJsonSchemaOf('agent/subagents/task-inputs.ts', 'taskResultInput'),
     effect: 'read',
     intent(input) {
       return { ruleName: 'Task', paths: [], summary: input.agent_id ? `wait for ${input.agent_id}` : 'wait for background sub-agents' };

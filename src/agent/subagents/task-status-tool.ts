@@ -1,19 +1,17 @@
 /** The TaskStatus tool: what each sub-agent of this session is doing. */
-import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool } from '../../tools/index.ts';
+import { inputJsonSchemaOf } from '../../util/index.ts';
+import { taskStatusInput } from './task-inputs.ts';
 import type { SubagentHost } from './host.ts';
 import { statusLine } from './summary.ts';
 import description from './task-status.md' with { type: 'text' };
-
-const inputSchema = z.strictObject({
-  agent_id: z.string().min(1).optional().describe('The id task returned. Default: every sub-agent you started.'),
-});
 
 export function taskStatusTool(host: SubagentHost): AnyTool {
   return defineTool({
     name: 'TaskStatus',
     description: description.trim(),
-    inputSchema,
+    inputSchema: taskStatusInput,
+    jsonSchema: inputJsonSchemaOf('agent/subagents/task-inputs.ts', 'taskStatusInput'),
     effect: 'read',
     intent(input) {
       return { ruleName: 'Task', paths: [], summary: input.agent_id ? `status of ${input.agent_id}` : 'status of sub-agents' };

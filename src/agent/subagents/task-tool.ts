@@ -1,33 +1,13 @@
 /** The Task tool: starts a sub-agent in the foreground or in the background. */
-import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool, type ToolResult } from '../../tools/index.ts';
+import { inputJsonSchemaOf } from '../../util/index.ts';
+import { taskInput } from './task-inputs.ts';
 import type { SubagentHost } from './host.ts';
 import { planSubagent } from './plan.ts';
 import { runSubagent } from './run-subagent.ts';
 import { outcomeText } from './summary.ts';
 import description from './task.md' with { type: 'text' };
 import { repoInfo } from './worktree.ts';
-
-const inputSchema = z.strictObject({
-  description: z.string().min(1).max(120).describe('A short (3-6 word) description of the task, shown to the user.'),
-  prompt: z.string().min(1).describe('The complete brief for the sub-agent: it sees nothing else of this conversation.'),
-  agent: z.string().min(1).optional().describe('A named agent definition to run (see the list in the description). Default: a general-purpose agent.'),
-  tools: z
-    .array(z.string().min(1))
-    .optional()
-    .describe('The tools it may use, a subset of yours (e.g. ["read", "grep", "glob"] for research). Default: your tools without task.'),
-  max_turns: z.number().int().min(1).max(500).optional().describe('Most model turns it may take. Default 10.'),
-  model: z.string().min(1).optional().describe('Model id or alias (sonnet, haiku, opus). Default: yours.'),
-  isolation: z
-    .enum(['worktree', 'none'])
-    .optional()
-    .describe('worktree: its own git worktree and branch; none: this folder. Default: worktree if it can edit files, else none.'),
-  base: z
-    .enum(['head', 'working-tree'])
-    .optional()
-    .describe('With worktree isolation: start from the last commit (head, default) or from the current files including uncommitted changes (working-tree).'),
-  run_in_background: z.boolean().optional().describe('Return an agent id at once and let it run; collect it with TaskResult. Default false.'),
-});
 
 function agentList(host: SubagentHost): string {
   const defs = host.support.catalog?.list() ?? [];
@@ -40,7 +20,8 @@ export function taskTool(host: SubagentHost): AnyTool {
   return defineTool({
     name: 'Task',
     description: `${description.trim()}${agentList(host)}`,
-    inputSchema,
+    inputSchema: taskInput,
+    jsonSchema: inputJsonSchemaOf('agent/subagents/task-inputs.ts', 'taskInput'),
     // The tool itself changes nothing: the sub-agent's own calls pass its own permission checks.
     effect: 'read',
     intent(input) {

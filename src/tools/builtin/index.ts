@@ -10,10 +10,19 @@ import { todoWriteTool } from './todo-write/index.ts';
 import { createWebFetchTool, webFetchTool } from './web-fetch/index.ts';
 import { writeTool } from './write/index.ts';
 import { createHttpRequestTool, httpRequestTool } from './http-request/index.ts';
+import { builtinJsonSchemas } from './json-schemas.ts';
+
+/** Each tool's input as JSON Schema, converted from its zod schema while bundling (json-schemas.ts). */
+const JSON_SCHEMAS: Record<string, Record<string, unknown>> = builtinJsonSchemas();
+
+/** The tools as offered: each carries its JSON Schema, so the first request need not convert them. */
+const BUILTINS: readonly AnyTool[] = [bashTool, globTool, grepTool, lsTool, readTool, editTool, writeTool, todoWriteTool, webFetchTool, httpRequestTool].map(
+  (tool: AnyTool): AnyTool => ({ ...tool, jsonSchema: JSON_SCHEMAS[tool.name] }),
+);
 
 /** The built-in tools, in the order the model sees them. */
 export function builtinTools(): AnyTool[] {
-  return [bashTool, globTool, grepTool, lsTool, readTool, editTool, writeTool, todoWriteTool, webFetchTool, httpRequestTool];
+  return [...BUILTINS];
 }
 
 export { bashTool, editTool, globTool, grepTool, lsTool, readTool, todoWriteTool, writeTool, webFetchTool, createWebFetchTool, httpRequestTool, createHttpRequestTool };

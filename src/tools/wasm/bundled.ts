@@ -1,6 +1,7 @@
 /** The first-party WebAssembly tools that ship with moat. */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isCompiledBinary } from '../../sandbox/index.ts';
 import type { ToolManifest } from './manifest.ts';
 import type { ToolSpecFromHelp } from './spec.ts';
 import { isSpecList } from './spec-cache.ts';
@@ -54,10 +55,6 @@ function isIndexFile(v: unknown): v is IndexFile {
 
 /** dist/tools beside the sources (dev and tests). */
 export const DEV_BUNDLED_DIR = join(import.meta.dir, '..', '..', '..', 'dist', 'tools');
-
-function isCompiledBinary(): boolean {
-  return import.meta.url.includes('$bunfs') || Bun.main.startsWith('/$bunfs/') || Bun.main.startsWith('B:/~BUN/');
-}
 
 function isEmbeddedList(v: unknown): v is EmbeddedTool[] {
   return Array.isArray(v) && v.every((t: unknown) => typeof t === 'object' && t !== null && 'hash' in t && 'entry' in t);

@@ -45,13 +45,15 @@ export const NO_MANIFEST: ToolManifest = Object.freeze({
   limits: {},
 }) as ToolManifest;
 
-const absolute = z
-  .string()
-  .min(1)
-  .refine((p) => p.startsWith('/'), 'must be an absolute path')
-  .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
+const absolute = () =>
+  z
+    .string()
+    .min(1)
+    .refine((p) => p.startsWith('/'), 'must be an absolute path')
+    .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
 
-const schema = z.strictObject({
+// Built when the first manifest is read: most runs read none (the bundled tools' manifests are precompiled).
+const schema = z.lazy(() => z.strictObject({
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
   filesystem: z
     .strictObject({
@@ -59,9 +61,9 @@ const schema = z.strictObject({
       paths: z
         .array(
           z.strictObject({
-            host: absolute,
+            host: absolute(),
             // "/" is the working folder's mount point; an extra grant there would shadow it.
-            guest: absolute.refine((p) => p !== '/', 'must not be "/" (that is the working folder)'),
+            guest: absolute().refine((p) => p !== '/', 'must not be "/" (that is the working folder)'),
           }),
         )
         .default([]),
@@ -75,7 +77,7 @@ const schema = z.strictObject({
       timeout_ms: z.number().int().min(1).max(600_000).optional(),
     })
     .default({}),
-});
+}));
 
 /** Parses manifest text; throws a `config` MoatError listing every problem with its line. */
 export function parseManifest(text: string, file: string): ToolManifest {

@@ -1,4 +1,5 @@
 /** A finished tool run to a tool result. */
+import { isRecord } from '../../util/index.ts';
 import type { ToolResult } from '../types.ts';
 import { decodeHelp } from './decode.ts';
 
@@ -35,9 +36,6 @@ interface Envelope {
   metadata: Record<string, unknown>;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The envelope, if stdout is one: an object with `content` and optionally `error` and `metadata`. */
 function envelope(out: string): Envelope | undefined {

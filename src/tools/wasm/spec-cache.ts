@@ -1,4 +1,5 @@
 /** What moat remembers about a component between runs. */
+import { isRecord } from '../../util/index.ts';
 import type { ToolSpecFromHelp } from './spec.ts';
 
 /**
@@ -28,9 +29,6 @@ export interface ComponentIndex {
   put(record: ComponentRecord): void;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** A light shape check of stored specs (they were written by this code, but a file can be edited). */
 export function isSpecList(v: unknown): v is ToolSpecFromHelp[] {

@@ -5,6 +5,7 @@
  */
 import { previewPartialJson } from '../../agent/index.ts';
 import type { ToolCallView } from '../state/types.ts';
+import { isRecord } from '../../util/index.ts';
 
 const DISPLAY_NAMES: Record<string, string> = {
   LS: 'List',
@@ -16,9 +17,6 @@ export function displayName(tool: string): string {
   return DISPLAY_NAMES[tool] ?? tool.replace(/(^|_)([a-z])/g, (_, __: string, ch: string) => ch.toUpperCase());
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The input fields known so far: the parsed input once complete, else what the partial JSON already settles. */
 export function knownInput(call: Pick<ToolCallView, 'input' | 'json'>): Record<string, unknown> {

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bashTool } from '../../../src/tools/builtin/index.ts';
-import { runTool, type ToolDisplay } from '../../../src/tools/index.ts';
-import { makeContext, removeDir, tempDir, type TestContext } from '../tool-context.ts';
+import type { ToolDisplay } from '../../../src/tools/index.ts';
+import { makeContext, removeDir, runTool, tempDir, type TestContext } from '../tool-context.ts';
+import { waitGone } from '../../support/process-gone.ts';
 
 let dir: string;
 let ctx: TestContext;
@@ -12,31 +13,6 @@ beforeEach(() => {
   ctx = makeContext(dir);
 });
 afterEach(() => removeDir(dir));
-
-/** Running, not merely a zombie waiting for init to reap it (which can take a while in containers). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (!existsSync('/proc/self/stat')) return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-async function waitGone(pid: number, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (!alive(pid)) return true;
-    await Bun.sleep(20);
-  }
-  return !alive(pid);
-}
 
 function withoutDuration(d: ToolDisplay | undefined): unknown {
   if (d?.type !== 'command') return d;

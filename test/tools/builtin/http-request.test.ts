@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Server } from 'bun';
-import { createHttpRequestTool, decidePermission, httpRequestTool, parseRuleList, runTool, type PermissionCall } from '../../../src/tools/index.ts';
-import { makeContext, removeDir, tempDir } from '../tool-context.ts';
+import { createHttpRequestTool, decidePermission, httpRequestTool, parseRuleList, type PermissionCall } from '../../../src/tools/index.ts';
+import { makeContext, removeDir, runTool, tempDir } from '../tool-context.ts';
 
 interface Seen {
   method: string;

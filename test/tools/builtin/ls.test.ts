@@ -2,8 +2,7 @@ import { afterEach, beforeEach, expect, test } from 'bun:test';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { lsTool } from '../../../src/tools/builtin/index.ts';
-import { runTool } from '../../../src/tools/index.ts';
-import { makeContext, removeDir, tempDir, type TestContext } from '../tool-context.ts';
+import { makeContext, removeDir, runTool, tempDir, type TestContext } from '../tool-context.ts';
 import { writeTree } from './tree.ts';
 
 let dir: string;

@@ -7,9 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTool } from '../../../src/tools/builtin/index.ts';
-import { runTool } from '../../../src/tools/index.ts';
 import { gif, NOTEBOOK, pdfWithPages, png, wav } from '../../support/document-fixtures.ts';
-import { makeContext, removeDir, tempDir } from '../tool-context.ts';
+import { makeContext, removeDir, runTool, tempDir } from '../tool-context.ts';
 
 let dir = '';
 beforeAll(() => {

@@ -2,8 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTool } from '../../../src/tools/builtin/index.ts';
-import { runTool } from '../../../src/tools/index.ts';
-import { makeContext, removeDir, tempDir, type TestContext } from '../tool-context.ts';
+import { makeContext, removeDir, runTool, tempDir, type TestContext } from '../tool-context.ts';
 
 let dir: string;
 let ctx: TestContext;

@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { todoWriteTool } from '../../../src/tools/builtin/index.ts';
-import { runTool, type TodoItem } from '../../../src/tools/index.ts';
-import { makeContext } from '../tool-context.ts';
+import type { TodoItem } from '../../../src/tools/index.ts';
+import { makeContext, runTool } from '../tool-context.ts';
 
 test('replaces the session list and confirms', async () => {
   const ctx = makeContext('/nowhere');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Server } from 'bun';
-import { createWebFetchTool, decidePermission, denialHint, parseRuleList, runTool, webFetchTool, type Decision, type PermissionCall } from '../../../src/tools/index.ts';
-import { makeContext, removeDir, tempDir } from '../tool-context.ts';
+import { createWebFetchTool, decidePermission, denialHint, parseRuleList, webFetchTool, type Decision, type PermissionCall } from '../../../src/tools/index.ts';
+import { makeContext, removeDir, runTool, tempDir } from '../tool-context.ts';
 
 /**
  * web_fetch against a loopback server. Loopback is a private address, so the

@@ -5,10 +5,10 @@ import { forgetLoaded } from '../../../src/sandbox/index.ts';
 import { transpileStats } from '../../../src/sandbox/transpile.ts';
 import { openStore, type Store } from '../../../src/store/index.ts';
 import { storeIndex } from '../../../src/cli/wasm-tools.ts';
-import { builtinTools, runTool, ToolRegistry, WasmCatalog, memoryIndex, type ComponentIndex, type ComponentRecord } from '../../../src/tools/index.ts';
+import { builtinTools, ToolRegistry, WasmCatalog, memoryIndex, type ComponentIndex, type ComponentRecord } from '../../../src/tools/index.ts';
 import { buildFixtures } from '../../sandbox/fixtures/build-fixtures.ts';
 import { waitUntil } from '../../support/run-moat.ts';
-import { makeContext, removeDir, tempDir } from '../tool-context.ts';
+import { makeContext, removeDir, runTool, tempDir } from '../tool-context.ts';
 import { buildGreet } from './fixtures/build-greet.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { DEFAULT_LIMITS } from '../../../src/sandbox/index.ts';
-import { effectiveLimits, NO_MANIFEST, runTool, type ToolManifest, type ToolOrigin } from '../../../src/tools/index.ts';
+import { effectiveLimits, NO_MANIFEST, type ToolManifest, type ToolOrigin } from '../../../src/tools/index.ts';
 import { parseHelp, wasmTool } from '../../../src/tools/wasm/index.ts';
 import { isParseError, type ToolSpecFromHelp } from '../../../src/tools/wasm/spec.ts';
-import { makeContext, removeDir, tempDir } from '../tool-context.ts';
+import { makeContext, removeDir, runTool, tempDir } from '../tool-context.ts';
 
 /** The Tool adapter of a WebAssembly command: effect, intent, grants narrowed to the session, limits. */
 

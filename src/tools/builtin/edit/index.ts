@@ -8,12 +8,14 @@ import { plural } from '../shared/format.ts';
 import { detectLineEnding, makePatch, toCrlf } from '../shared/patch.ts';
 import description from './description.md' with { type: 'text' };
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe('The file to modify: absolute, or relative to the working folder.'),
-  old_string: z.string().describe('The exact text to replace, including whitespace and indentation.'),
-  new_string: z.string().describe('The text to replace it with (must differ from old_string).'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence of old_string (default false).'),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file_path: z.string().describe('The file to modify: absolute, or relative to the working folder.'),
+    old_string: z.string().describe('The exact text to replace, including whitespace and indentation.'),
+    new_string: z.string().describe('The text to replace it with (must differ from old_string).'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence of old_string (default false).'),
+  }),
+);
 
 function countOccurrences(haystack: string, needle: string): number {
   let count = 0;

@@ -1,5 +1,4 @@
 /** The Glob tool: file names by pattern, honouring .gitignore. */
-import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { displayPath, expandHome, intentPath, resolveToolPath } from '../../paths.ts';
@@ -7,20 +6,22 @@ import { defineTool, ToolError, type ToolResult } from '../../types.ts';
 import { plural } from '../shared/format.ts';
 import { globFilter } from '../shared/glob-filter.ts';
 import { resolveSearchPath } from '../shared/search-root.ts';
-import { walkFiles } from '../shared/walk.ts';
+import { mtimeOf, walkFiles } from '../shared/walk.ts';
 import description from './description.md' with { type: 'text' };
 
 export const MAX_GLOB_RESULTS = 200;
 /** Yield to the event loop this often, so an abort can land during a long walk. */
 const YIELD_EVERY = 2000;
 
-const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}".'),
-  path: z
-    .string()
-    .optional()
-    .describe('The folder to search in: absolute, or relative to the working folder. Omit it to search the working folder.'),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}".'),
+    path: z
+      .string()
+      .optional()
+      .describe('The folder to search in: absolute, or relative to the working folder. Omit it to search the working folder.'),
+  }),
+);
 
 const MAGIC = /[*?[\]{}!]/;
 
@@ -43,18 +44,6 @@ function plan(pattern: string, path: string | undefined): { base: string | undef
   if (!p.startsWith('/')) return { base: path, pattern: p.startsWith('./') ? p.slice(2) : p };
   const { prefix, rest } = splitStaticPrefix(p);
   return { base: prefix, pattern: rest };
-}
-
-function mtimeOf(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    try {
-      return lstatSync(path).mtimeMs; // a dangling symlink still has its own time
-    } catch {
-      return 0;
-    }
-  }
 }
 
 export const globTool = defineTool({

@@ -1,5 +1,4 @@
 /** The Grep tool: regex search over files, like ripgrep. */
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { displayPath, intentPath } from '../../paths.ts';
@@ -8,7 +7,7 @@ import { plural } from '../shared/format.ts';
 import { globFilter, splitGlobList } from '../shared/glob-filter.ts';
 import { resolveSearchPath } from '../shared/search-root.ts';
 import { BINARY_SNIFF_BYTES } from '../shared/sniff.ts';
-import { walkFiles } from '../shared/walk.ts';
+import { mtimeOf, walkFiles } from '../shared/walk.ts';
 import description from './description.md' with { type: 'text' };
 import { FileReader, MAX_GREP_FILE_BYTES } from './file-reader.ts';
 import { KNOWN_TYPES, typeFilter } from './file-types.ts';
@@ -24,37 +23,39 @@ const YIELD_EVERY = 500;
 
 const contextLines = (what: string) => z.number().int().min(0).max(100).optional().describe(what);
 
-const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe('The regular expression to search for in file contents (JavaScript RegExp syntax).'),
-  path: z
-    .string()
-    .optional()
-    .describe('File or folder to search: absolute, or relative to the working folder. Defaults to the working folder.'),
-  glob: z
-    .string()
-    .optional()
-    .describe('Only search files matching this glob, e.g. "*.js" or "src/**/*.{ts,tsx}"; prefix with ! to exclude.'),
-  type: z.string().optional().describe('Only search files of this type, e.g. ts, js, py, rust, go, java, md. More efficient than glob for standard types.'),
-  output_mode: z
-    .enum(['files_with_matches', 'content', 'count'])
-    .optional()
-    .describe('"files_with_matches" (default) lists matching files; "content" shows matching lines; "count" shows matches per file.'),
-  '-i': z.boolean().optional().describe('Case-insensitive search.'),
-  '-n': z.boolean().optional().describe('Show line numbers (content mode only; default true).'),
-  '-A': contextLines('Lines to show after each match (content mode only).'),
-  '-B': contextLines('Lines to show before each match (content mode only).'),
-  '-C': contextLines('Lines to show before and after each match (content mode only).'),
-  head_limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('Show only the first N lines (content mode) or entries (other modes).'),
-  multiline: z
-    .boolean()
-    .optional()
-    .describe('Let patterns span lines: `.` matches newlines too. Default false (each line is matched on its own).'),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    pattern: z.string().min(1).describe('The regular expression to search for in file contents (JavaScript RegExp syntax).'),
+    path: z
+      .string()
+      .optional()
+      .describe('File or folder to search: absolute, or relative to the working folder. Defaults to the working folder.'),
+    glob: z
+      .string()
+      .optional()
+      .describe('Only search files matching this glob, e.g. "*.js" or "src/**/*.{ts,tsx}"; prefix with ! to exclude.'),
+    type: z.string().optional().describe('Only search files of this type, e.g. ts, js, py, rust, go, java, md. More efficient than glob for standard types.'),
+    output_mode: z
+      .enum(['files_with_matches', 'content', 'count'])
+      .optional()
+      .describe('"files_with_matches" (default) lists matching files; "content" shows matching lines; "count" shows matches per file.'),
+    '-i': z.boolean().optional().describe('Case-insensitive search.'),
+    '-n': z.boolean().optional().describe('Show line numbers (content mode only; default true).'),
+    '-A': contextLines('Lines to show after each match (content mode only).'),
+    '-B': contextLines('Lines to show before each match (content mode only).'),
+    '-C': contextLines('Lines to show before and after each match (content mode only).'),
+    head_limit: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Show only the first N lines (content mode) or entries (other modes).'),
+    multiline: z
+      .boolean()
+      .optional()
+      .describe('Let patterns span lines: `.` matches newlines too. Default false (each line is matched on its own).'),
+  }),
+);
 
 type Input = z.infer<typeof inputSchema>;
 type Mode = NonNullable<Input['output_mode']>;
@@ -147,14 +148,6 @@ async function search(input: Input, ctx: ToolContext, matcher: Matcher, mode: Mo
   }
   if (mode === 'count') return { rows: counts.slice(0, limit), total: counts.length, truncated: counts.length > limit, skippedBig };
   return { rows, total, truncated: false, skippedBig };
-}
-
-function mtimeOf(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
 }
 
 /** Join rows, stopping at the character cap; returns how many rows fit. */

@@ -24,17 +24,19 @@ export const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 /** Refusals that are not the policy's: the network failed. */
 export const RETRYABLE_REFUSAL = new Set(['timeout', 'connection', 'dns']);
 
-const inputSchema = z
-  .strictObject({
-    url: z.string().min(1).describe('The full http:// or https:// URL.'),
-    method: z.enum(METHODS).default('GET').describe('HTTP method (default GET).'),
-    headers: z.record(z.string(), z.string()).optional().describe('Request headers.'),
-    query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('Query parameters, added to the URL (encoded for you).'),
-    body: z.string().optional().describe('A text body, sent as it is.'),
-    json: z.unknown().optional().describe('A JSON body (sent with content-type: application/json).'),
-    timeout_ms: z.number().int().min(100).max(120_000).optional().describe('Give up after this long (default 30000).'),
-  })
-  .refine((i) => i.body === undefined || i.json === undefined, { message: 'give body or json, not both' });
+const inputSchema = z.lazy(() =>
+  z
+    .strictObject({
+      url: z.string().min(1).describe('The full http:// or https:// URL.'),
+      method: z.enum(METHODS).default('GET').describe('HTTP method (default GET).'),
+      headers: z.record(z.string(), z.string()).optional().describe('Request headers.'),
+      query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('Query parameters, added to the URL (encoded for you).'),
+      body: z.string().optional().describe('A text body, sent as it is.'),
+      json: z.unknown().optional().describe('A JSON body (sent with content-type: application/json).'),
+      timeout_ms: z.number().int().min(100).max(120_000).optional().describe('Give up after this long (default 30000).'),
+    })
+    .refine((i) => i.body === undefined || i.json === undefined, { message: 'give body or json, not both' }),
+);
 
 /** Header names whose values are secrets: shown as `***` to the user, never in a summary. */
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)$|token|secret|password|api[-_]?key/i;

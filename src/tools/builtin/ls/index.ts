@@ -10,13 +10,15 @@ import description from './description.md' with { type: 'text' };
 
 export const MAX_LS_ENTRIES = 1000;
 
-const inputSchema = z.strictObject({
-  path: z
-    .string()
-    .optional()
-    .describe('The folder to list: absolute, or relative to the working folder. Defaults to the working folder.'),
-  ignore: z.array(z.string()).optional().describe('Glob patterns of entry names to leave out, e.g. ["*.log", "node_modules"].'),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    path: z
+      .string()
+      .optional()
+      .describe('The folder to list: absolute, or relative to the working folder. Defaults to the working folder.'),
+    ignore: z.array(z.string()).optional().describe('Glob patterns of entry names to leave out, e.g. ["*.log", "node_modules"].'),
+  }),
+);
 
 interface Entry {
   name: string;

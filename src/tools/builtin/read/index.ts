@@ -6,7 +6,7 @@ import { defineTool, ToolError, type ToolResult } from '../../types.ts';
 import { formatSize } from '../shared/format.ts';
 import { readLineWindow } from '../shared/line-window.ts';
 import { BINARY_SNIFF_BYTES, looksBinary, sniffImage } from '../shared/sniff.ts';
-import { errnoCode } from '../shared/errno.ts';
+import { errnoCode } from '../../../util/index.ts';
 import description from './description.md' with { type: 'text' };
 import { imageDimensions, isMedia, isNotebook, isPdf, mediaMetadata, readNotebook, readPdf } from './documents.ts';
 
@@ -33,22 +33,24 @@ export const MAX_IMAGE_BYTES = Math.floor((5 * 1024 * 1024 * 3) / 4);
 /** Even with offset/limit, one result stops growing past this many characters. */
 const MAX_OUTPUT_CHARS = 256 * 1024;
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe('The file to read: absolute, or relative to the working folder.'),
-  offset: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('1-based line number to start reading from. Only needed for files too large to read at once.'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe(`How many lines to read (default ${DEFAULT_READ_LIMIT}). Only needed for files too large to read at once.`),
-  pages: z.string().optional().describe('PDF files only: the pages to read, "3", "1-5" or "2,4-6" (default: the first 20).'),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file_path: z.string().describe('The file to read: absolute, or relative to the working folder.'),
+    offset: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('1-based line number to start reading from. Only needed for files too large to read at once.'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(`How many lines to read (default ${DEFAULT_READ_LIMIT}). Only needed for files too large to read at once.`),
+    pages: z.string().optional().describe('PDF files only: the pages to read, "3", "1-5" or "2,4-6" (default: the first 20).'),
+  }),
+);
 
 function openForRead(realPath: string, shown: string, cwd: string): number {
   try {

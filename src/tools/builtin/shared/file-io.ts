@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ToolError } from '../../types.ts';
-import { errnoCode } from './errno.ts';
+import { errnoCode } from '../../../util/index.ts';
 
 /** What is at a path right now, for write and edit. */
 export type FileKind = 'missing' | 'file' | 'folder';

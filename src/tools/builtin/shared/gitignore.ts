@@ -22,7 +22,8 @@ function toPosix(p: string): string {
   return sep === '/' ? p : p.split(sep).join('/');
 }
 
-function readRules(file: string): string | undefined {
+/** A `.gitignore`'s text; undefined when it cannot be read. */
+export function readRules(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch {

@@ -4,9 +4,9 @@ import type { ImageMediaType } from '../../../providers/index.ts';
 /** How many leading bytes decide "binary": the same window git and ripgrep use. */
 export const BINARY_SNIFF_BYTES = 8192;
 
-/** A NUL byte in the first 8 KB means binary (text encodings we read never contain one). */
-export function looksBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, BINARY_SNIFF_BYTES);
+/** A NUL byte in the first `window` bytes (8 KB) means binary (text encodings we read never contain one). */
+export function looksBinary(bytes: Uint8Array, window = BINARY_SNIFF_BYTES): boolean {
+  const end = Math.min(bytes.length, window);
   const i = bytes.indexOf(0);
   return i !== -1 && i < end;
 }

@@ -1,6 +1,6 @@
-/** The file walk behind Glob and Grep. */
-import { readdirSync, readFileSync, type Dirent } from 'node:fs';
-import { ancestorLayers, isIgnored, layerFor, type IgnoreLayer } from './gitignore.ts';
+/** The file walk behind Glob, Grep and `@path` completion. */
+import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { ancestorLayers, isIgnored, layerFor, readRules, type IgnoreLayer } from './gitignore.ts';
 
 /**
  * The file walk behind glob and grep. Synchronous `readdirSync` with file
@@ -22,6 +22,8 @@ export interface WalkOptions {
   gitignore?: boolean;
   /** The folder the search is about, when the walk starts below it: its `.gitignore` rules apply even outside git. */
   floor?: string;
+  /** Folder names never entered, wherever they are (`.git` never is). */
+  skipFolders?: ReadonlySet<string>;
 }
 
 interface Frame {
@@ -43,6 +45,19 @@ function listDir(dir: string): Dirent[] {
   }
 }
 
+/** Modification time for newest-first listings; a dangling symlink has its own time, anything unreadable 0. */
+export function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    try {
+      return lstatSync(path).mtimeMs;
+    } catch {
+      return 0;
+    }
+  }
+}
+
 /** Files (and symlinks) under `root`, depth first, in directory order. */
 export function* walkFiles(root: string, options: WalkOptions = {}): Generator<WalkEntry> {
   const useIgnore = options.gitignore ?? true;
@@ -54,7 +69,7 @@ export function* walkFiles(root: string, options: WalkOptions = {}): Generator<W
     if (useIgnore) {
       for (const e of entries) {
         if (e.name === '.gitignore' && !e.isDirectory()) {
-          const rules = readRulesSafe(`${frame.dir}/.gitignore`);
+          const rules = readRules(`${frame.dir}/.gitignore`);
           if (rules !== undefined) layers = [...layers, layerFor(rules, frame.rel)];
           break;
         }
@@ -67,6 +82,7 @@ export function* walkFiles(root: string, options: WalkOptions = {}): Generator<W
       const rel = frame.rel === '' ? name : `${frame.rel}/${name}`;
       const isDir = e.isDirectory();
       if (!isDir && !e.isFile() && !e.isSymbolicLink()) continue;
+      if (isDir && options.skipFolders?.has(name) === true) continue;
       if (layers.length > 0 && isIgnored(layers, isDir ? `${rel}/` : rel)) continue;
       const path = frame.dir === '/' ? `/${name}` : `${frame.dir}/${name}`;
       if (isDir) subdirs.push({ dir: path, rel, layers });
@@ -77,13 +93,5 @@ export function* walkFiles(root: string, options: WalkOptions = {}): Generator<W
       const s = subdirs[i];
       if (s !== undefined) stack.push(s);
     }
-  }
-}
-
-function readRulesSafe(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
   }
 }

@@ -4,15 +4,18 @@ import { defineTool, type TodoItem, type ToolResult } from '../../types.ts';
 import { plural } from '../shared/format.ts';
 import description from './description.md' with { type: 'text' };
 
-const todoSchema = z.strictObject({
-  content: z.string().min(1).describe('What needs doing, in the imperative: "Run the tests".'),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-  activeForm: z.string().optional().describe('The same task in the present continuous, shown while it is in progress: "Running the tests".'),
-});
+const todoSchema = () =>
+  z.strictObject({
+    content: z.string().min(1).describe('What needs doing, in the imperative: "Run the tests".'),
+    status: z.enum(['pending', 'in_progress', 'completed']),
+    activeForm: z.string().optional().describe('The same task in the present continuous, shown while it is in progress: "Running the tests".'),
+  });
 
-const inputSchema = z.strictObject({
-  todos: z.array(todoSchema).describe('The complete, updated todo list. It replaces the previous list.'),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    todos: z.array(todoSchema()).describe('The complete, updated todo list. It replaces the previous list.'),
+  }),
+);
 
 export const todoWriteTool = defineTool({
   name: 'TodoWrite',

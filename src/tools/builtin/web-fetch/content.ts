@@ -1,5 +1,6 @@
 /** Turns a fetched body into text for the model. */
 import type { NodeHtmlMarkdown } from 'node-html-markdown';
+import { looksBinary } from '../shared/sniff.ts';
 
 /**
  * A response body → text for the model. HTML becomes Markdown through
@@ -28,12 +29,6 @@ function decode(body: Uint8Array, charset: string): string {
   }
 }
 
-function looksBinary(body: Uint8Array): boolean {
-  const n = Math.min(body.length, 4096);
-  for (let i = 0; i < n; i++) if (body[i] === 0) return true;
-  return false;
-}
-
 function looksLikeHtml(text: string): boolean {
   return /^\s*(<!doctype html|<html[\s>])/i.test(text.slice(0, 512));
 }
@@ -49,7 +44,7 @@ export async function convertBody(body: Uint8Array, contentType: string): Promis
   const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   const known = mediaType !== '' && mediaType !== 'application/octet-stream';
   if (known && !TEXT_TYPES.test(mediaType) && !HTML_TYPES.test(mediaType)) return { kind: 'binary', mediaType };
-  if (looksBinary(body)) return { kind: 'binary', mediaType: mediaType || 'application/octet-stream' };
+  if (looksBinary(body, 4096)) return { kind: 'binary', mediaType: mediaType || 'application/octet-stream' };
   const text = decode(body, charsetOf(contentType));
   if (HTML_TYPES.test(mediaType) || (!known && looksLikeHtml(text))) return { kind: 'text', text: await htmlToMarkdown(text), markdown: true };
   return { kind: 'text', text, markdown: false };

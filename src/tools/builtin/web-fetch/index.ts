@@ -29,10 +29,12 @@ export const WEB_FETCH_DEFAULTS = { maxRedirects: 5, maxBytes: 5 * 1024 * 1024, 
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-const inputSchema = z.strictObject({
-  url: z.string().min(1).describe('The full http:// or https:// URL to fetch.'),
-  max_length: z.number().int().min(1000).max(WEB_FETCH_DEFAULTS.maxChars).optional().describe('Return at most this many characters of content (default 100000).'),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    url: z.string().min(1).describe('The full http:// or https:// URL to fetch.'),
+    max_length: z.number().int().min(1000).max(WEB_FETCH_DEFAULTS.maxChars).optional().describe('Return at most this many characters of content (default 100000).'),
+  }),
+);
 
 function hostOf(raw: string): string | undefined {
   try {

@@ -9,10 +9,12 @@ import description from './description.md' with { type: 'text' };
 
 const PREVIEW_CHARS = 4000;
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe('The file to write: absolute, or relative to the working folder.'),
-  content: z.string().describe('The complete new content of the file.'),
-});
+const inputSchema = z.lazy(() =>
+  z.strictObject({
+    file_path: z.string().describe('The file to write: absolute, or relative to the working folder.'),
+    content: z.string().describe('The complete new content of the file.'),
+  }),
+);
 
 function countLines(text: string): number {
   if (text === '') return 0;
