@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { HOOK_EVENTS, HOOKS_SHAPE, PERMISSION_MODES, type ConfigFlags } from '../config/index.ts';
+import { HOOK_EVENTS, hooksShape, PERMISSION_MODES, type ConfigFlags } from '../config/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 
 /**
@@ -11,22 +11,23 @@ import { errorMessage, MoatError } from '../util/index.ts';
  * passes on the command line is theirs: its allow rules and hooks apply
  * without trusting the folder.
  */
-const FlagSettings = z.looseObject({
-  permissions: z
-    .looseObject({
-      allow: z.array(z.string()).optional(),
-      deny: z.array(z.string()).optional(),
-      ask: z.array(z.string()).optional(),
-      defaultMode: z.enum(PERMISSION_MODES).optional(),
-      additionalDirectories: z.array(z.string()).optional(),
-    })
-    .optional(),
-  model: z.string().optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  hooks: HOOKS_SHAPE.optional(),
-});
+const flagSettingsShape = () =>
+  z.looseObject({
+    permissions: z
+      .looseObject({
+        allow: z.array(z.string()).optional(),
+        deny: z.array(z.string()).optional(),
+        ask: z.array(z.string()).optional(),
+        defaultMode: z.enum(PERMISSION_MODES).optional(),
+        additionalDirectories: z.array(z.string()).optional(),
+      })
+      .optional(),
+    model: z.string().optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    hooks: hooksShape().optional(),
+  });
 
-export type FlagSettings = z.infer<typeof FlagSettings>;
+export type FlagSettings = z.infer<ReturnType<typeof flagSettingsShape>>;
 
 /**
  * Reads `--settings`: JSON text (starting with `{`) or a file holding it. A
@@ -50,7 +51,7 @@ export function settingsFlag(value: string | undefined, cwd: string): FlagSettin
   } catch (e) {
     throw new MoatError('usage', `${where}: not JSON: ${errorMessage(e)}`);
   }
-  const parsed = FlagSettings.safeParse(json);
+  const parsed = flagSettingsShape().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     let path = (issue?.path ?? []).map(String);

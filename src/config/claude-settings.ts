@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { errorMessage, MoatError, escapeRegExp } from '../util/index.ts';
-import { HOOK_EVENTS, HOOKS_SHAPE } from './hooks-config.ts';
+import { errorMessage, MoatError, escapeRegExp, once } from '../util/index.ts';
+import { HOOK_EVENTS, hooksShape } from './hooks-config.ts';
 import { formatKeyPath } from './issues.ts';
 import { PERMISSION_MODES } from './schema.ts';
 
@@ -11,23 +11,25 @@ import { PERMISSION_MODES } from './schema.ts';
 export type SettingSource = 'user' | 'project' | 'local';
 export const SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
 
-/** The part of Claude Code's settings moat applies; other keys (statusLine, theme, …) are accepted and left alone. */
-const SETTINGS_SHAPE = z.looseObject({
-  permissions: z
-    .looseObject({
-      allow: z.array(z.string().trim().min(1)).optional(),
-      deny: z.array(z.string().trim().min(1)).optional(),
-      ask: z.array(z.string().trim().min(1)).optional(),
-      defaultMode: z.enum(PERMISSION_MODES).optional(),
-      additionalDirectories: z.array(z.string().trim().min(1)).optional(),
-    })
-    .optional(),
-  model: z.string().trim().min(1).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  hooks: HOOKS_SHAPE.optional(),
-});
+/** The part of Claude Code's settings moat applies; other keys (statusLine, theme, …) are accepted and left alone. Built when a file is read. */
+const settingsShape = once(() =>
+  z.looseObject({
+    permissions: z
+      .looseObject({
+        allow: z.array(z.string().trim().min(1)).optional(),
+        deny: z.array(z.string().trim().min(1)).optional(),
+        ask: z.array(z.string().trim().min(1)).optional(),
+        defaultMode: z.enum(PERMISSION_MODES).optional(),
+        additionalDirectories: z.array(z.string().trim().min(1)).optional(),
+      })
+      .optional(),
+    model: z.string().trim().min(1).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    hooks: hooksShape().optional(),
+  }),
+);
 
-export type ClaudeSettings = z.infer<typeof SETTINGS_SHAPE>;
+export type ClaudeSettings = z.infer<ReturnType<typeof settingsShape>>;
 
 export interface ClaudeSettingsFile {
   source: SettingSource;
@@ -83,7 +85,7 @@ export function readClaudeSettings(source: SettingSource, path: string, display:
     const line = pos ? text.slice(0, Number(pos[1])).split('\n').length : 1;
     throw new MoatError('config', `${display}:${line}: not valid JSON: ${errorMessage(e)}`);
   }
-  const parsed = SETTINGS_SHAPE.safeParse(json);
+  const parsed = settingsShape().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     let keyPath = (issue?.path ?? []).map((p) => (typeof p === 'symbol' ? String(p) : p));

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { MoatError, errorMessage, lineOfPath, outlineToml, type TomlOutline } from '../util/index.ts';
 import { describeIssues, formatKeyPath } from './issues.ts';
-import { FILE_SHAPE, type FileConfig } from './schema.ts';
+import { fileShape, type FileConfig } from './schema.ts';
 
 /** One config file, parsed and validated. */
 export interface ConfigFile {
@@ -37,7 +37,7 @@ export function parseConfigText(source: string, path: string, display: string = 
     }
     throw new MoatError('config', `${display}: cannot parse: ${errorMessage(e)}`, { cause: e });
   }
-  const result = FILE_SHAPE.safeParse(raw);
+  const result = fileShape().safeParse(raw);
   if (!result.success) {
     const outline = outlineToml(source);
     const problems = describeIssues(result.error.issues, raw).map((p) => ({ ...p, line: lineOfPath(outline, p.path) }));

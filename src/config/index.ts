@@ -31,6 +31,6 @@ export {
 } from './project-trust.ts';
 export { lineOfPath, type TomlOutline } from '../util/index.ts';
 export { homeOf } from './paths.ts';
-export { HOOK_EVENTS, HOOKS_SHAPE, countHooks, type HookEvent, type HooksConfig, type CommandHook } from './hooks-config.ts';
+export { HOOK_EVENTS, hooksShape, countHooks, type HookEvent, type HooksConfig, type CommandHook } from './hooks-config.ts';
 export { claudeSettingsPaths, SETTING_SOURCES, type SettingSource } from './claude-settings.ts';
 export { addClaudeSettingsRules } from './claude-settings-rules.ts';

@@ -1,6 +1,6 @@
 /** Turns zod issues into short, keyed config problems. */
 import type { z } from 'zod';
-import { KNOWN_KEYS, RESERVED_SECTIONS } from './schema.ts';
+import { knownKeys, RESERVED_SECTIONS } from './schema.ts';
 
 /** One problem with a value: where (as zod paths go) and, in a few words, what. */
 export interface ConfigProblem {
@@ -68,7 +68,7 @@ function editDistance(a: string, b: string): number {
 function unknownKey(parent: readonly (string | number)[], key: string): string {
   if (parent.length === 0 && RESERVED_SECTIONS.includes(key)) return 'not supported by this version of moat';
   const wildcard = parent.map((p, i) => (i % 2 === 1 ? '*' : String(p))).join('.');
-  const known = KNOWN_KEYS[parent.join('.')] ?? KNOWN_KEYS[wildcard] ?? [];
+  const known = knownKeys()[parent.join('.')] ?? knownKeys()[wildcard] ?? [];
   const close = known
     .map((k) => ({ k, d: editDistance(key.toLowerCase(), k) }))
     .filter((c) => c.d <= 2)

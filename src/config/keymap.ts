@@ -11,6 +11,7 @@
  * config accepts is exactly what the TUI can match.
  */
 import { z } from 'zod';
+import { once } from '../util/index.ts';
 
 export const KEYMAP_ACTIONS = [
   // Whole app
@@ -77,22 +78,24 @@ export function normalizeKeySpec(spec: string): string {
   return [...MODIFIERS.filter((m) => mods.has(m)), key].join('+');
 }
 
-/** One action's value: a key or a non-empty list of keys; comes out normalised as a list. */
-const keys = z.unknown().transform((value, ctx): string[] => {
-  const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || list.length === 0 || list.some((v) => typeof v !== 'string')) {
-    ctx.addIssue({ code: 'custom', message: 'expected a key ("ctrl+o") or a list of keys (["alt+enter", "ctrl+j"])' });
-    return z.NEVER;
-  }
-  const out: string[] = [];
-  list.forEach((spec: string, i) => {
-    try {
-      out.push(normalizeKeySpec(spec));
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : String(e), path: Array.isArray(value) ? [i] : [] });
+/** The `[keymap]` table's shape, built on first use (start-up builds no config schema it does not parse with). */
+export const keymapShape = once(() => {
+  /** One action's value: a key or a non-empty list of keys; comes out normalised as a list. */
+  const keys = z.unknown().transform((value, ctx): string[] => {
+    const list = typeof value === 'string' ? [value] : value;
+    if (!Array.isArray(list) || list.length === 0 || list.some((v) => typeof v !== 'string')) {
+      ctx.addIssue({ code: 'custom', message: 'expected a key ("ctrl+o") or a list of keys (["alt+enter", "ctrl+j"])' });
+      return z.NEVER;
     }
+    const out: string[] = [];
+    list.forEach((spec: string, i) => {
+      try {
+        out.push(normalizeKeySpec(spec));
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : String(e), path: Array.isArray(value) ? [i] : [] });
+      }
+    });
+    return out;
   });
-  return out;
+  return z.strictObject(Object.fromEntries(KEYMAP_ACTIONS.map((a) => [a, keys.optional()])) as Record<KeymapAction, z.ZodOptional<typeof keys>>);
 });
-
-export const KEYMAP_SHAPE = z.strictObject(Object.fromEntries(KEYMAP_ACTIONS.map((a) => [a, keys.optional()])) as Record<KeymapAction, z.ZodOptional<typeof keys>>);

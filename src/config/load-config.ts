@@ -10,7 +10,7 @@ import {
   DEFAULT_MAX_TOKENS,
   DEFAULT_MODEL,
   DEFAULT_STREAM_IDLE_TIMEOUT_S,
-  FILE_SHAPE,
+  fileShapeFor,
   type FileConfig,
 } from './schema.ts';
 import { Secret } from './secret.ts';
@@ -203,7 +203,8 @@ function hooksOf(raw: FileConfig['hooks']): HooksConfig {
 function validated(raw: FileConfig, fail: (path: (string | number)[], message: string) => MoatError): FileConfig {
   // Nothing set (the usual case for env and flags): skip zod's first-use cost on the startup path.
   if (Object.keys(raw).length === 0) return raw;
-  const result = FILE_SHAPE.safeParse(raw);
+  // Only keys moat itself set come from the environment and the flags: just their schemas are built.
+  const result = fileShapeFor(Object.keys(raw)).safeParse(raw);
   if (result.success) return result.data;
   const [first] = describeIssues(result.error.issues, raw);
   throw first ? fail(first.path, first.message) : new MoatError('internal', 'validation failed without an issue');

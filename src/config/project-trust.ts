@@ -2,7 +2,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { realPathOrSelf } from '../util/index.ts';
+import { once, realPathOrSelf } from '../util/index.ts';
 import { moatPaths } from './paths.ts';
 
 /**
@@ -12,17 +12,21 @@ import { moatPaths } from './paths.ts';
  * start a program or widen its own permissions by itself, so the answer lives in
  * the user's config folder, never in the project.
  */
-const ProjectEntry = z.object({
-  trusted: z.boolean().default(false),
-  approvedMcpServers: z.array(z.string()).default([]),
-  /** Allow rules the user gave for this folder by answering "always": honoured from its files even untrusted. */
-  approvedRules: z.array(z.string()).default([]),
-});
-const TrustFile = z.object({
-  version: z.literal(1).default(1),
-  projects: z.record(z.string(), ProjectEntry).default({}),
-});
-type TrustFile = z.infer<typeof TrustFile>;
+const projectEntryShape = () =>
+  z.object({
+    trusted: z.boolean().default(false),
+    approvedMcpServers: z.array(z.string()).default([]),
+    /** Allow rules the user gave for this folder by answering "always": honoured from its files even untrusted. */
+    approvedRules: z.array(z.string()).default([]),
+  });
+/** Built when a trust file is read (a start-up without one builds no schema). */
+const trustFileShape = once(() =>
+  z.object({
+    version: z.literal(1).default(1),
+    projects: z.record(z.string(), projectEntryShape()).default({}),
+  }),
+);
+type TrustFile = z.infer<ReturnType<typeof trustFileShape>>;
 
 export interface ProjectTrust {
   trusted: boolean;
@@ -47,7 +51,7 @@ function readTrustFile(file: string): TrustFile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return TrustFile.parse({});
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, projects: {} };
     throw e;
   }
   let json: unknown;
@@ -56,7 +60,7 @@ function readTrustFile(file: string): TrustFile {
   } catch (e) {
     throw new TrustFileError(`${file}: not valid JSON (${(e as Error).message}); fix or delete it`);
   }
-  const parsed = TrustFile.safeParse(json);
+  const parsed = trustFileShape().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new TrustFileError(`${file}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);

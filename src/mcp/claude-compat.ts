@@ -33,11 +33,13 @@ export function serverDefaults(env: Env, problems: string[]): ServerDefaults {
   };
 }
 
-const APPROVALS = z.object({
-  enableAllProjectMcpServers: z.boolean().optional(),
-  enabledMcpjsonServers: z.array(z.string()).optional(),
-  disabledMcpjsonServers: z.array(z.string()).optional(),
-});
+/** Built when a file holds approvals (a start-up without one builds no schema). */
+const approvalsShape = () =>
+  z.object({
+    enableAllProjectMcpServers: z.boolean().optional(),
+    enabledMcpjsonServers: z.array(z.string()).optional(),
+    disabledMcpjsonServers: z.array(z.string()).optional(),
+  });
 
 /** Which `.mcp.json` servers the user approved (all, or by name) or turned down in Claude Code. */
 export interface ClaudeApprovals {
@@ -74,7 +76,7 @@ export function claudeApprovals(env: Env, projectRoot: string, problems: string[
     const json = readJson(file);
     const part = typeof json === 'object' && json !== null ? pick(json) : undefined;
     if (part === undefined || part === null) continue;
-    const parsed = APPROVALS.safeParse(part);
+    const parsed = approvalsShape().safeParse(part);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       problems.push(`${shown}: ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}; its MCP approvals are ignored`);

@@ -6,10 +6,10 @@ import { errorMessage } from '../util/index.ts';
 import { expandMap, expandVars } from './expand-vars.ts';
 import { claudeApprovals, serverDefaults, type ServerDefaults } from './claude-compat.ts';
 import {
-  CLAUDE_ENTRY,
-  CLAUDE_FILE,
+  claudeEntryShape,
+  claudeFileShape,
   SERVER_NAME,
-  TOML_ENTRY,
+  tomlEntryShape,
   type McpServerConfig,
   type ServerScope,
   type TomlEntry,
@@ -93,7 +93,7 @@ function fromClaude(name: string, raw: unknown, scope: ServerScope, origin: stri
   const entry = raw as Record<string, unknown>;
   if (entry.command === undefined && entry.url === undefined) throw new Error('needs command (a local server) or url (a remote one)');
   // One branch per shape, so the message is about the keys the entry has.
-  const parsed = (entry.command !== undefined ? CLAUDE_ENTRY.options[0] : CLAUDE_ENTRY.options[1]).safeParse(entry.url !== undefined && entry.type === undefined ? { ...entry, type: 'http' } : entry);
+  const parsed = (entry.command !== undefined ? claudeEntryShape().options[0] : claudeEntryShape().options[1]).safeParse(entry.url !== undefined && entry.type === undefined ? { ...entry, type: 'http' } : entry);
   if (!parsed.success) throw new Error(issueText(parsed.error));
   const e = parsed.data;
   if ('command' in e) {
@@ -193,7 +193,7 @@ class Collector {
   }
 
   claudeJson(json: unknown, shown: string, scope: ServerScope, baseDir: string): void {
-    const parsed = CLAUDE_FILE.safeParse(json);
+    const parsed = claudeFileShape().safeParse(json);
     if (!parsed.success) {
       this.problems.push(`${shown}: mcpServers: ${issueText(parsed.error)}`);
       return;
@@ -225,7 +225,7 @@ class Collector {
         this.problems.push(`${at()}: a server name may only have letters, digits, _ and - (it becomes part of tool names); server skipped`);
         continue;
       }
-      const parsed = TOML_ENTRY.safeParse(raw);
+      const parsed = tomlEntryShape().safeParse(raw);
       if (!parsed.success) {
         const first = parsed.error.issues[0];
         const key = first?.code === 'unrecognized_keys' ? first.keys[0] : first?.path[0];

@@ -1,6 +1,6 @@
 // OAuth 2.1 for remote MCP servers on the SDK's auth support: tokens kept in one moat file (mode 0600), login by browser.
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { dirname } from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -163,6 +163,8 @@ async function callbackServer(): Promise<{ url: string; code: Promise<string>; c
     resolveCode = res;
     rejectCode = rej;
   });
+  // Imported on login only: node:http costs every start-up ~2-3 ms.
+  const { createServer } = await import('node:http');
   const server: Server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (u.pathname !== '/callback') {

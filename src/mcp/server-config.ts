@@ -1,5 +1,6 @@
 // The two shapes MCP servers are configured in (Claude Code's JSON and Codex's TOML) and the one moat uses.
 import { z } from 'zod';
+import { once } from '../util/index.ts';
 
 /** Where a server's definition came from; project scopes need the user's approval before anything starts. */
 export type ServerScope = 'user' | 'claude-user' | 'project' | 'flag';
@@ -55,58 +56,70 @@ export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
 
-const stringMap = z.record(z.string(), z.string());
-const nonEmpty = z.string().min(1);
+const stringMap = () => z.record(z.string(), z.string());
+const nonEmpty = () => z.string().min(1);
+
+/*
+ * The entry shapes are built on first use: most runs have no MCP server and
+ * never parse with them.
+ */
 
 /**
  * Claude Code's entry (`.mcp.json`, `~/.claude.json`, `--mcp-config`). Keys
  * Claude Code adds that moat has no use for are ignored, not errors: the same
  * file serves both programs.
  */
-export const CLAUDE_ENTRY = z.union([
-  z.object({
-    type: z.literal('stdio').optional(),
-    command: nonEmpty,
-    args: z.array(z.string()).default([]),
-    env: stringMap.default({}),
-    cwd: z.string().optional(),
-  }),
-  z.object({
-    type: z.enum(['http', 'sse', 'streamable-http']),
-    url: nonEmpty,
-    headers: stringMap.default({}),
-  }),
-]);
-export type ClaudeEntry = z.infer<typeof CLAUDE_ENTRY>;
+export const claudeEntryShape = once(() =>
+  z.union([
+    z.object({
+      type: z.literal('stdio').optional(),
+      command: nonEmpty(),
+      args: z.array(z.string()).default([]),
+      env: stringMap().default({}),
+      cwd: z.string().optional(),
+    }),
+    z.object({
+      type: z.enum(['http', 'sse', 'streamable-http']),
+      url: nonEmpty(),
+      headers: stringMap().default({}),
+    }),
+  ]),
+);
+export type ClaudeEntry = z.infer<ReturnType<typeof claudeEntryShape>>;
 
-export const CLAUDE_FILE = z.object({ mcpServers: z.record(z.string(), z.unknown()).default({}) });
-
-const SANDBOX_TABLE = z.strictObject({
-  allow_write: z.array(nonEmpty).default([]),
-  network_allow: z.array(nonEmpty).default([]),
-});
+export const claudeFileShape = once(() => z.object({ mcpServers: z.record(z.string(), z.unknown()).default({}) }));
 
 /** Codex's `[mcp_servers.<name>]` table, plus moat's own keys (sandbox, trust_annotations, max_output_tokens). */
-export const TOML_ENTRY = z.strictObject({
-  command: nonEmpty.optional(),
-  args: z.array(z.string()).optional(),
-  env: stringMap.optional(),
-  cwd: z.string().optional(),
-  url: nonEmpty.optional(),
-  transport: z.enum(['stdio', 'http', 'sse']).optional(),
-  bearer_token_env_var: nonEmpty.optional(),
-  http_headers: stringMap.optional(),
-  startup_timeout_sec: z.number().positive().optional(),
-  startup_timeout_ms: z.number().int().positive().optional(),
-  tool_timeout_sec: z.number().positive().optional(),
-  enabled: z.boolean().optional(),
-  enabled_tools: z.array(nonEmpty).optional(),
-  disabled_tools: z.array(nonEmpty).optional(),
-  trust_annotations: z.boolean().optional(),
-  max_output_tokens: z.number().int().positive().optional(),
-  sandbox: z.union([z.literal(false), SANDBOX_TABLE]).optional(),
-});
-export type TomlEntry = z.infer<typeof TOML_ENTRY>;
+export const tomlEntryShape = once(() =>
+  z.strictObject({
+    command: nonEmpty().optional(),
+    args: z.array(z.string()).optional(),
+    env: stringMap().optional(),
+    cwd: z.string().optional(),
+    url: nonEmpty().optional(),
+    transport: z.enum(['stdio', 'http', 'sse']).optional(),
+    bearer_token_env_var: nonEmpty().optional(),
+    http_headers: stringMap().optional(),
+    startup_timeout_sec: z.number().positive().optional(),
+    startup_timeout_ms: z.number().int().positive().optional(),
+    tool_timeout_sec: z.number().positive().optional(),
+    enabled: z.boolean().optional(),
+    enabled_tools: z.array(nonEmpty()).optional(),
+    disabled_tools: z.array(nonEmpty()).optional(),
+    trust_annotations: z.boolean().optional(),
+    max_output_tokens: z.number().int().positive().optional(),
+    sandbox: z
+      .union([
+        z.literal(false),
+        z.strictObject({
+          allow_write: z.array(nonEmpty()).default([]),
+          network_allow: z.array(nonEmpty()).default([]),
+        }),
+      ])
+      .optional(),
+  }),
+);
+export type TomlEntry = z.infer<ReturnType<typeof tomlEntryShape>>;
 
 /** The valid name of a server: it becomes part of tool names (`mcp__<server>__<tool>`). */
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;

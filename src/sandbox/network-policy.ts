@@ -1,5 +1,4 @@
 /** The one network policy shared by WebAssembly tools, WebFetch and the OS sandbox. */
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { bareHost, parseHostPattern, patternMatches } from './host-pattern.ts';
 import { classifyAddress } from './ip-address.ts';
@@ -91,6 +90,8 @@ export async function resolveAndCheck(input: string | URL, grant: NetworkGrant):
   if (!checked.ok) return checked;
   const literal = isIP(checked.host);
   if (literal !== 0) return { ...checked, address: checked.host, family: literal === 4 ? 4 : 6 };
+  // Imported here, not at the top: loading node:dns costs every start-up ~2 ms, and most runs fetch nothing.
+  const { lookup } = await import('node:dns/promises');
   let addresses: { address: string; family: number }[];
   try {
     const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('DNS lookup timed out')), 5000).unref());
