@@ -1,5 +1,5 @@
 /** The Anthropic Messages API adapter: the SDK client configured so that moat alone decides retries and logging. */
-import Anthropic from '@anthropic-ai/sdk';
+import { BaseAnthropic } from '@anthropic-ai/sdk';
 import type { Provider } from '../types.ts';
 import { streamMessages } from './stream.ts';
 
@@ -28,7 +28,9 @@ const SILENT_LOGGER = {
 };
 
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
-  const client = new Anthropic({
+  // The base client: requests go through its `post` (stream.ts), so the ~20 resource
+  // objects `new Anthropic()` builds (messages, beta, organization, ...) would only cost start-up.
+  const client = new BaseAnthropic({
     apiKey: options.apiKey,
     baseURL: options.baseURL ?? DEFAULT_BASE_URL,
     // The agent's retry policy decides; the SDK retrying underneath would double the waits.
