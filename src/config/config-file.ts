@@ -1,9 +1,9 @@
 /** Reads and validates one TOML config file, with file:line errors. */
 import { readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
-import { MoatError, errorMessage, lineOfPath, outlineToml, type TomlOutline } from '../util/index.ts';
+import { MoatError, errorMessage, isRecord, lineOfPath, outlineToml, type TomlOutline } from '../util/index.ts';
 import { describeIssues, formatKeyPath } from './issues.ts';
-import { fileShape, type FileConfig } from './schema.ts';
+import { fileShape, fileShapeFor, type FileConfig } from './schema.ts';
 
 /** One config file, parsed and validated. */
 export interface ConfigFile {
@@ -37,7 +37,7 @@ export function parseConfigText(source: string, path: string, display: string = 
     }
     throw new MoatError('config', `${display}: cannot parse: ${errorMessage(e)}`, { cause: e });
   }
-  const result = fileShape().safeParse(raw);
+  const result = (isRecord(raw) ? fileShapeFor(Object.keys(raw)) : fileShape()).safeParse(raw);
   if (!result.success) {
     const outline = outlineToml(source);
     const problems = describeIssues(result.error.issues, raw).map((p) => ({ ...p, line: lineOfPath(outline, p.path) }));

@@ -203,7 +203,6 @@ function hooksOf(raw: FileConfig['hooks']): HooksConfig {
 function validated(raw: FileConfig, fail: (path: (string | number)[], message: string) => MoatError): FileConfig {
   // Nothing set (the usual case for env and flags): skip zod's first-use cost on the startup path.
   if (Object.keys(raw).length === 0) return raw;
-  // Only keys moat itself set come from the environment and the flags: just their schemas are built.
   const result = fileShapeFor(Object.keys(raw)).safeParse(raw);
   if (result.success) return result.data;
   const [first] = describeIssues(result.error.issues, raw);

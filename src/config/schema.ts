@@ -210,13 +210,16 @@ export type FileConfig = z.infer<ReturnType<typeof fileShape>>;
 export type FileKey = keyof FileConfig;
 
 /**
- * The shape for settings that hold only keys moat put there (the environment's
- * and the flags' layers): the same checks as `fileShape` for those keys,
- * without building the others.
+ * The shape to check settings with `keys` against: the same checks as
+ * `fileShape` for those keys, without building the others (a config file
+ * with `[sandbox]` alone builds the sandbox schema alone). An unknown key
+ * gets the whole shape, so the error is the one the whole file shape gives.
  */
 export function fileShapeFor(keys: readonly string[]): z.ZodType<FileConfig> {
   if (!keys.every((k) => Object.hasOwn(FILE_FIELDS, k))) return fileShape();
-  return z.strictObject(Object.fromEntries(keys.map((k) => [k, FILE_FIELDS[k as keyof FileFields]()])) as Partial<FileFields>) as z.ZodType<FileConfig>;
+  // In the whole shape's order, so that several problems are reported in the same order.
+  const present = (Object.keys(FILE_FIELDS) as (keyof FileFields)[]).filter((k) => keys.includes(k));
+  return z.strictObject(Object.fromEntries(present.map((k) => [k, FILE_FIELDS[k]()])) as Partial<FileFields>) as z.ZodType<FileConfig>;
 }
 
 /** Keys each table accepts, for "did you mean" hints. */
