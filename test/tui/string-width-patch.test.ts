@@ -1,0 +1,61 @@
+// The build-time change to string-width (scripts/string-width-patch.ts) keeps every width: A (the RGI test) implies P (the cheap one).
+import { describe, expect, test } from 'bun:test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import stringWidth from 'string-width';
+import { MAY_BE_RGI_EMOJI, patchStringWidth } from '../../scripts/string-width-patch.ts';
+import { tempDir } from '../support/temp.ts';
+
+const rgi = /^\p{RGI_Emoji}$/v;
+const mayBe = new RegExp(MAY_BE_RGI_EMOJI, 'v');
+
+describe('string-width patch', () => {
+  test('every code point that is an RGI emoji passes the cheap test', () => {
+    const missed: string[] = [];
+    let matched = 0;
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const s = String.fromCodePoint(cp);
+      if (!rgi.test(s)) continue;
+      matched++;
+      if (!mayBe.test(s)) missed.push(cp.toString(16));
+    }
+    expect(matched).toBeGreaterThan(1000);
+    expect(missed).toEqual([]);
+  });
+
+  test("every sequence in Unicode's emoji data that is an RGI emoji passes the cheap test", () => {
+    const sequences: string[] = [];
+    for (const file of ['emoji-test.txt', 'emoji-sequences.txt', 'emoji-zwj-sequences.txt']) {
+      for (const line of readFileSync(`/usr/share/unicode/emoji/${file}`, 'utf8').split('\n')) {
+        const field = /^([0-9A-F]+(?: [0-9A-F]+)*)\s*[;#]/.exec(line)?.[1];
+        if (field !== undefined) sequences.push(String.fromCodePoint(...field.split(' ').map((h) => Number.parseInt(h, 16))));
+      }
+    }
+    const rgiSequences = sequences.filter((s) => rgi.test(s));
+    expect(rgiSequences.length).toBeGreaterThan(3000);
+    expect(rgiSequences.filter((s) => !mayBe.test(s))).toEqual([]);
+  });
+
+  test('what the first frame shows does not reach the RGI test', () => {
+    for (const s of ['·', '⛨', '─', '…', '0', '#']) expect(mayBe.test(s)).toBe(false);
+  });
+
+  test('applies to the installed string-width, once', () => {
+    const source = readFileSync(Bun.resolveSync('string-width', import.meta.dir), 'utf8');
+    const patched = patchStringWidth(source);
+    expect(patched.match(/mayBeRgiEmoji\.test\(segment\) && rgiEmojiRegex\.test\(segment\)/g)?.length).toBe(1);
+    expect(() => patchStringWidth('export default () => 0;')).toThrow('string-width changed');
+  });
+
+  test('the patched module gives the widths the original gives', async () => {
+    const path = Bun.resolveSync('string-width', import.meta.dir);
+    // The patched copy outside node_modules: its two imports resolved from string-width's own folder.
+    const source = patchStringWidth(readFileSync(path, 'utf8')).replace(/from '(strip-ansi|get-east-asian-width)'/g, (_m, name: string) => `from '${Bun.resolveSync(name, path)}'`);
+    const dir = tempDir('string-width-');
+    writeFileSync(join(dir, 'index.js'), source);
+    const patched = ((await import(join(dir, 'index.js'))) as { default: (s: string) => number }).default;
+    const samples = ['abc', '· ⛨ sandboxed', '─'.repeat(10), '日本語', 'e\u0301', '😀', '👍🏽', '👨‍👩‍👧', '🇫🇷', '#️⃣', '1⃣', '❤', '❤️', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '\u001b[31mred\u001b[0m ✓', 'ﾃｽﾄ', '한국어', '\u1100\u1161', 'a\u200bb', '⛩ ☕ ©️ ™'];
+    for (const s of samples) expect(patched(s)).toBe(stringWidth(s));
+  });
+});
