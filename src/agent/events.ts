@@ -147,6 +147,9 @@ export type AgentEvent =
 export interface ModelUsage {
   usage: Usage;
   costUsd: number;
+  /** The model's context window and output cap, as the catalogue (or the user's config) gives them. */
+  contextWindow: number;
+  maxOutputTokens: number;
 }
 
 export type AgentEventType = AgentEvent['type'];

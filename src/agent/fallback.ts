@@ -66,7 +66,7 @@ export async function streamTurnOnChain({ chain, request, spend, ...turnRequest 
 }
 
 /** Adds one model's spending to a per-model tally. */
-export function tally(into: Map<string, ModelUsage>, model: string, usage: Usage, costUsd: number): void {
+export function tally(into: Map<string, ModelUsage>, model: string, spent: ModelUsage): void {
   const before = into.get(model);
-  into.set(model, before === undefined ? { usage, costUsd } : { usage: addUsage(before.usage, usage), costUsd: before.costUsd + costUsd });
+  into.set(model, before === undefined ? spent : { ...spent, usage: addUsage(before.usage, spent.usage), costUsd: before.costUsd + spent.costUsd });
 }

@@ -32,6 +32,11 @@ export function costUsd(model: string, usage: Usage, models: ModelLookup = BUILT
   return costOf(infoOf(model, models), usage);
 }
 
+/** What Claude Code's `modelUsage` reports of a model besides its spending. */
+export function modelLimits(model: string, models: ModelLookup = BUILTIN): { contextWindow: number; maxOutputTokens: number } {
+  return { contextWindow: contextWindow(model, models), maxOutputTokens: infoOf(model, models).maxOutput };
+}
+
 /** Context window in tokens, for the TUI's "context used" share and the compaction threshold. */
 export function contextWindow(model: string, models: ModelLookup = BUILTIN): number {
   // Claude Code's `[1m]` suffix asks for the 1M-token context beta.

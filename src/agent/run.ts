@@ -69,9 +69,9 @@ export class Run {
   }
 
   /** One request's spending, on the model it went to. */
-  spent(model: string, usage: Usage, costUsd: number): void {
-    this.meter.add(usage, costUsd);
-    tally(this.perModel, model, usage, costUsd);
+  spent(model: string, spent: ModelUsage): void {
+    this.meter.add(spent.usage, spent.costUsd);
+    tally(this.perModel, model, spent);
   }
 
   /** The turn number the next request gets (session-wide). */

@@ -12,7 +12,7 @@ import { mergeConsecutiveUsers } from './history.ts';
 import { runHooks, runPreToolUse, type HookCallbackSet, type HookInput, type HookOutcome } from './hooks.ts';
 import type { AskPermission, PermissionPolicy, RememberRule } from './permission-gate.ts';
 import { streamTurnOnChain } from './fallback.ts';
-import { costUsd, type ModelLookup } from './pricing.ts';
+import { costUsd, modelLimits, type ModelLookup } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { Run } from './run.ts';
 import {
@@ -598,7 +598,7 @@ export class AgentSession {
   /** Counts one request's usage on the model it was spent on (after a fallback, not the session's). */
   private account(turn: number, usage: Usage, run: Run, model: string): void {
     const cost = costUsd(model, usage, this.deps.models);
-    run.spent(model, usage, cost);
+    run.spent(model, { usage, costUsd: cost, ...modelLimits(model, this.deps.models) });
     this.deps.store.usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
     const s = this.sessionMeter;
     run.emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd, model });

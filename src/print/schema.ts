@@ -241,7 +241,11 @@ const modelUsage = z.object({
   outputTokens: z.number().int(),
   cacheReadInputTokens: z.number().int(),
   cacheCreationInputTokens: z.number().int(),
+  /** moat has no server-side web search: always 0, present because the Agent SDK's type requires it. */
+  webSearchRequests: z.number().int(),
   costUSD: z.number(),
+  contextWindow: z.number().int(),
+  maxOutputTokens: z.number().int(),
 });
 
 export const ResultLine = z.object({

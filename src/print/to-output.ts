@@ -316,6 +316,8 @@ export class OutputMapper {
 
 function wireModelUsage(m: Record<string, ModelUsage>): NonNullable<ResultLine['modelUsage']> {
   const out: NonNullable<ResultLine['modelUsage']> = {};
-  for (const [model, { usage, costUsd }] of Object.entries(m)) out[model] = { ...usage, costUSD: costUsd };
+  for (const [model, { usage, costUsd, contextWindow, maxOutputTokens }] of Object.entries(m)) {
+    out[model] = { ...usage, webSearchRequests: 0, costUSD: costUsd, contextWindow, maxOutputTokens };
+  }
   return out;
 }

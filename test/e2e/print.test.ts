@@ -170,6 +170,8 @@ describe('moat -p', () => {
     expect(user?.type === 'user' && user.tool_use_result).toMatchObject({ type: 'text', file: { numLines: 1, startLine: 1, totalLines: 1 } });
     const result = lines.at(-1);
     expect(result?.type === 'result' && Object.keys(result.modelUsage)).toEqual(['claude-sonnet-4-5']);
+    // The Agent SDK's ModelUsage type requires these three.
+    expect(result?.type === 'result' && result.modelUsage['claude-sonnet-4-5']).toMatchObject({ webSearchRequests: 0, contextWindow: 200_000, maxOutputTokens: 64_000 });
     expect(result?.type === 'result' && result.permission_denials).toEqual([]);
     const sessionIds = new Set(lines.map((l) => l.session_id));
     expect(sessionIds.size).toBe(1);

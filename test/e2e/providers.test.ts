@@ -167,7 +167,7 @@ describe('fallback', () => {
     const result = lines.at(-1) as ResultLine;
     expect(result.result).toBe('from the fallback');
     expect(Object.keys(result.modelUsage ?? {}).sort()).toEqual(['claude-sonnet-4-5', 'openai/gpt-5.1']);
-    expect(result.modelUsage?.['openai/gpt-5.1']).toMatchObject({ inputTokens: 40, outputTokens: 9 });
+    expect(result.modelUsage?.['openai/gpt-5.1']).toMatchObject({ inputTokens: 40, outputTokens: 9, contextWindow: 400_000, maxOutputTokens: 128_000 });
     expect(result.modelUsage?.['openai/gpt-5.1']?.costUSD).toBeCloseTo((40 * 1.25 + 9 * 10) / 1e6, 12);
     expect(result.modelUsage?.['claude-sonnet-4-5']).toMatchObject({ inputTokens: 0, outputTokens: 0, costUSD: 0 });
   });
