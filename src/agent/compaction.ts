@@ -1,6 +1,6 @@
 /** When the context is nearly full and how the history is replaced by a summary. */
 import type { Message, Provider, ProviderRequest, Usage, UserMessage } from '../providers/index.ts';
-import { ZERO_USAGE } from '../providers/index.ts';
+import { addUsage, ZERO_USAGE } from '../providers/index.ts';
 import { mergeConsecutiveUsers } from './history.ts';
 import { contextWindow, type ModelLookup } from './pricing.ts';
 import { streamWithRetry } from './retry.ts';
@@ -37,19 +37,64 @@ export function summaryMessage(summary: string): UserMessage {
   };
 }
 
-export type CompactionOutcome = { ok: true; summary: string; usage: Usage } | { ok: false; message: string; usage: Usage };
+/**
+ * `usage`: every summary request's, to account for. `read`: the tokens of the history the summary was made from;
+ * `wrote`: the summary's.
+ * `dropped`: the oldest messages left out because even the summary request did not fit.
+ */
+export type CompactionOutcome = { ok: true; summary: string; usage: Usage; read: number; wrote: number; dropped: number } | { ok: false; message: string; usage: Usage };
+
+/** Summary requests refused as too long are tried again this many times, each on the later half of what was left. */
+const MAX_TRUNCATIONS = 2;
+
+/**
+ * Where a shorter history may start: the first user prompt (a user message
+ * without tool results, whose calls would be cut off from them) at or after
+ * the middle; undefined when there is none.
+ */
+export function laterStart(messages: readonly Message[]): number | undefined {
+  for (let i = Math.max(1, Math.floor(messages.length / 2)); i < messages.length; i++) {
+    const m = messages[i];
+    if (m?.role === 'user' && m.content.every((p) => p.type !== 'tool_result')) return i;
+  }
+  return undefined;
+}
 
 /**
  * Asks the model for a summary of the history. The tool specs are sent along
  * because the API refuses tool_use blocks in a request that defines no tools;
- * the instruction forbids calling them.
+ * the instruction forbids calling them. A history the API refuses as too long
+ * (the compaction after such a refusal) loses its oldest half and is tried
+ * again, as Claude Code does: a summary of the recent part beats none.
  */
 export async function summarize(
   provider: Provider,
   request: Omit<ProviderRequest, 'messages'> & { messages: Message[] },
-  opts: { signal: AbortSignal; idleTimeoutMs: number; retryBaseMs: number },
+  opts: { signal: AbortSignal; idleTimeoutMs: number; retryBaseMs: number; instructions?: string },
 ): Promise<CompactionOutcome> {
-  const messages = mergeConsecutiveUsers([...request.messages, { role: 'user', content: [{ type: 'text', text: SUMMARY_REQUEST }] }]);
+  let history = request.messages;
+  let usage = ZERO_USAGE;
+  for (let truncations = 0; ; truncations++) {
+    const outcome = await summarizeOnce(provider, { ...request, messages: history }, opts);
+    usage = addUsage(usage, outcome.usage);
+    if (outcome.ok) {
+      const read = contextTokens(outcome.usage) - outcome.usage.outputTokens;
+      return { ok: true, summary: outcome.summary, usage, read, wrote: outcome.usage.outputTokens, dropped: request.messages.length - history.length };
+    }
+    const start = outcome.tooLong && truncations < MAX_TRUNCATIONS ? laterStart(history) : undefined;
+    if (start === undefined) return { ok: false, message: outcome.message, usage };
+    history = history.slice(start);
+  }
+}
+
+async function summarizeOnce(
+  provider: Provider,
+  request: Omit<ProviderRequest, 'messages'> & { messages: Message[] },
+  opts: { signal: AbortSignal; idleTimeoutMs: number; retryBaseMs: number; instructions?: string },
+): Promise<{ ok: true; summary: string; usage: Usage } | { ok: false; message: string; usage: Usage; tooLong: boolean }> {
+  // The user's own instructions (`/compact focus on the tests`) follow the standard request.
+  const ask = opts.instructions ? `${SUMMARY_REQUEST}\n\nAdditional instructions from the user:\n${opts.instructions}` : SUMMARY_REQUEST;
+  const messages = mergeConsecutiveUsers([...request.messages, { role: 'user', content: [{ type: 'text', text: ask }] }]);
   for await (const item of streamWithRetry(provider, { ...request, messages }, {
     signal: opts.signal,
     idleTimeoutMs: opts.idleTimeoutMs,
@@ -62,10 +107,10 @@ export async function summarize(
         .filter((p) => p.type === 'text')
         .map((p) => p.text)
         .join('');
-      if (!text.trim()) return { ok: false, message: 'the model returned an empty summary', usage: ev.usage };
+      if (!text.trim()) return { ok: false, message: 'the model returned an empty summary', usage: ev.usage, tooLong: false };
       return { ok: true, summary: text, usage: ev.usage };
     }
-    if (ev.type === 'error') return { ok: false, message: ev.error.message, usage: ev.usage };
+    if (ev.type === 'error') return { ok: false, message: ev.error.message, usage: ev.usage, tooLong: ev.error.reason === 'context_too_long' };
   }
-  return { ok: false, message: 'the summary stream ended without a result', usage: ZERO_USAGE };
+  return { ok: false, message: 'the summary stream ended without a result', usage: ZERO_USAGE, tooLong: false };
 }

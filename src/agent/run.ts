@@ -52,6 +52,8 @@ export class Run {
   /** With an output schema: the answer the model gave through StructuredOutput. */
   structuredOutput: unknown;
   private structuredReminders = 0;
+  /** The API refused the conversation as too long and it was compacted: a second refusal ends the run. */
+  compactedOnRefusal = false;
   /** Times a Stop hook sent the model back to work in this run. */
   stopHookRounds = 0;
   /** A hook's `continue: false` (with its stopReason): the loop ends before the next request. */

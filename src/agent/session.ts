@@ -284,6 +284,31 @@ export class AgentSession {
     return queue;
   }
 
+  /**
+   * `/compact [instructions]`: replaces the history with a summary now, as a
+   * run of its own (its events end with one `run_finished`). PreCompact runs
+   * with trigger `manual`; the instructions are added to the summary request.
+   */
+  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<AgentEvent> {
+    const queue = new AsyncQueue<AgentEvent>();
+    const run = new Run({ emit: (e) => queue.push(e), limitUsd: this.settings.maxBudgetUsd, parentMeter: this.sessionMeter, turnBase: this.turnBase, models: this.settings });
+    this.current = run;
+    const go = async (): Promise<void> => {
+      const offered = run.tools(this.offeredTools(), this.registry);
+      this.announce(run, offered.names);
+      if (this.history.length === 0) return this.finish(run, 'error', 'nothing to compact yet: the conversation is empty');
+      const done = await this.compactHistory({ system: await this.systemPrompt(), specs: offered.specs, signal, run, trigger: 'manual', instructions });
+      if (signal.aborted) return this.finish(run, 'aborted');
+      if (!done.ok) return this.finish(run, 'error', `could not compact the conversation: ${done.message}`);
+      run.lastText = done.notice;
+      return this.finish(run, 'end_turn');
+    };
+    go()
+      .catch((e: unknown) => this.finish(run, 'error', errorMessage(e)))
+      .finally(() => queue.close());
+    return queue;
+  }
+
   /** One finished message: into the history and the store (which also stamps the session's updated_at). */
   private persist(message: Message, turn: number): void {
     this.history.push(message);
@@ -362,6 +387,36 @@ export class AgentSession {
     };
   }
 
+  /** Every run starts with `session_started`: the session, its folder, the run's model and tools. */
+  private announce(run: Run, tools: ReadonlySet<string>): void {
+    const { settings } = this;
+    run.emit({
+      type: 'session_started',
+      sessionId: this.id,
+      cwd: settings.cwd,
+      model: run.chain.current,
+      tools: [...tools],
+      permissionMode: settings.permissionMode,
+      resumed: this.resumed,
+    });
+  }
+
+  /** The system prompt of the next request. */
+  private async systemPrompt(): Promise<string> {
+    const { settings } = this;
+    return buildSystemPrompt({
+      cwd: settings.cwd,
+      addDirs: settings.addDirs,
+      git: await this.git,
+      home: settings.home,
+      override: settings.systemPrompt,
+      append: settings.outputSchema === undefined ? settings.appendSystemPrompt : [settings.appendSystemPrompt, STRUCTURED_OUTPUT_INSTRUCTION].filter(Boolean).join('\n\n'),
+      // Skills and agent definitions: listed by name and description only.
+      skills: settings.skills,
+      agents: settings.agents,
+    });
+  }
+
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
     const { provider, store } = this.deps;
     const { settings, registry } = this;
@@ -370,15 +425,7 @@ export class AgentSession {
     // The run's own model: the session's, or one given for this run alone.
     const runModel = run.chain.current;
 
-    emit({
-      type: 'session_started',
-      sessionId: this.id,
-      cwd: settings.cwd,
-      model: runModel,
-      tools: [...first.names],
-      permissionMode: settings.permissionMode,
-      resumed: this.resumed,
-    });
+    this.announce(run, first.names);
 
     const content: UserPart[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
     // Hooks may add context to the prompt (SessionStart once, UserPromptSubmit each time) or refuse it.
@@ -403,17 +450,7 @@ export class AgentSession {
     this.persist(userMessage, run.turn + 1);
     emit({ type: 'user_message', message: userMessage });
 
-    const system = buildSystemPrompt({
-      cwd: settings.cwd,
-      addDirs: settings.addDirs,
-      git: await this.git,
-      home: settings.home,
-      override: settings.systemPrompt,
-      append: settings.outputSchema === undefined ? settings.appendSystemPrompt : [settings.appendSystemPrompt, STRUCTURED_OUTPUT_INSTRUCTION].filter(Boolean).join('\n\n'),
-      // Skills and agent definitions: listed by name and description only.
-      skills: settings.skills,
-      agents: settings.agents,
-    });
+    const system = await this.systemPrompt();
     // Built once per run: the tool context of every call in it.
     const contextSource = {
       sessionId: this.id,
@@ -439,7 +476,7 @@ export class AgentSession {
       // The tool list can change between turns (ToolSearch found some; a drop-in tool came or went).
       const offered = run.turns === 0 ? first : run.tools(this.offeredTools(), registry);
       if (needsCompaction(run.lastUsage, run.chain.current, this.deps.models)) {
-        await this.compact({ system, specs: offered.specs, signal, run });
+        await this.compactHistory({ system, specs: offered.specs, signal, run, trigger: 'auto' });
         run.lastUsage = undefined;
       }
 
@@ -479,6 +516,16 @@ export class AgentSession {
           }
           emit({ type: 'turn_aborted', turn });
           return this.finish(run, 'aborted');
+        }
+        // As in Claude Code, a conversation the API refuses as too long is compacted once and the turn sent again.
+        if (outcome.error.reason === 'context_too_long' && !run.compactedOnRefusal && this.history.length > 1) {
+          run.compactedOnRefusal = true;
+          const done = await this.compactHistory({ system, specs: offered.specs, signal, run, trigger: 'auto' });
+          run.lastUsage = undefined;
+          if (done.ok) {
+            run.turns--;
+            continue;
+          }
         }
         return this.finish(run, 'error', outcome.error.message);
       }
@@ -530,30 +577,45 @@ export class AgentSession {
    * Replaces the history with a model-written summary when the context is
    * nearly full. The old messages stay in the store (exports keep the whole
    * transcript); resume replays from the summary on. A failed summary is a
-   * warning, not the end of the run.
+   * warning, not the end of the run. `manual` is the user's /compact, with
+   * optional instructions for the summary; the notice gives the tokens the
+   * history took (what the summary request read) and what the summary takes.
    */
-  private async compact(o: { system: string; specs: ToolSpec[]; signal: AbortSignal; run: Run }): Promise<void> {
+  private async compactHistory(o: {
+    system: string;
+    specs: ToolSpec[];
+    signal: AbortSignal;
+    run: Run;
+    trigger: 'auto' | 'manual';
+    instructions?: string | undefined;
+  }): Promise<{ ok: true; notice: string } | { ok: false; message: string }> {
     const { settings } = this;
-    await this.hook(o.run, 'PreCompact', { trigger: 'auto', custom_instructions: '' }, o.signal, 'auto');
+    const instructions = o.instructions?.trim() ?? '';
+    await this.hook(o.run, 'PreCompact', { trigger: o.trigger, custom_instructions: instructions }, o.signal, o.trigger);
     const before = this.history.length;
     const outcome = await summarize(
       this.deps.provider,
       { model: o.run.chain.current, system: o.system, tools: o.specs, maxTokens: settings.maxTokens, messages: this.history },
-      { signal: o.signal, idleTimeoutMs: settings.idleTimeoutMs, retryBaseMs: settings.retryBaseMs },
+      { signal: o.signal, idleTimeoutMs: settings.idleTimeoutMs, retryBaseMs: settings.retryBaseMs, ...(instructions ? { instructions } : {}) },
     );
     this.account(o.run.turn, outcome.usage, o.run, o.run.chain.current);
     if (!outcome.ok) {
-      o.run.emit({ type: 'notice', level: 'warning', message: `could not compact the conversation: ${outcome.message}` });
-      return;
+      // A manual compaction's failure is its run's error; an automatic one's is a warning and the run goes on.
+      if (o.trigger === 'auto') o.run.emit({ type: 'notice', level: 'warning', message: `could not compact the conversation: ${outcome.message}` });
+      return { ok: false, message: outcome.message };
     }
     const message = summaryMessage(outcome.summary);
     const seq = this.deps.store.messages.append(this.id, message, o.run.turn);
     this.deps.store.sessions.setHistoryStart(this.id, seq);
     this.history = [message];
-    o.run.emit({ type: 'notice', level: 'info', message: `context compacted: ${before} messages summarized` });
+    const tokens = (n: number) => n.toLocaleString('en-US');
+    const dropped = outcome.dropped === 0 ? '' : `, the oldest ${outcome.dropped} left out as they did not fit`;
+    const notice = `context compacted: ${before} messages summarized${dropped} (${tokens(outcome.read)} → ${tokens(outcome.wrote)} tokens)`;
+    o.run.emit({ type: 'notice', level: 'info', message: notice });
     // As in Claude Code, SessionStart runs again after a compaction: what it adds follows the summary.
     const restart = await this.hook(o.run, 'SessionStart', { source: 'compact' }, o.signal, 'compact');
     if (restart.context.length > 0) this.persist({ role: 'user', content: [{ type: 'text', text: restart.context.join('\n\n') }] }, o.run.turn);
+    return { ok: true, notice };
   }
 
   /**

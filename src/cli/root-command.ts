@@ -8,7 +8,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { AgentSession, gitInfo, resolveModel } from '../agent/index.ts';
 import { loadConfig, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
-import { SessionHost } from '../protocol/index.ts';
+import { compactOp, SessionHost } from '../protocol/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
@@ -135,7 +135,9 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   const skills = loadSkillsReporting(definitionRoots(cwd, env));
   // `/mcp__server__prompt args` is an MCP server's prompt, fetched once the servers are up; anything else may be a skill.
   const mcpPromptCall = /^\/(mcp__\S+)([\s\S]*)$/.exec(typed.trim());
-  const invoked = mcpPromptCall ? { prompt: typed } : promptWithSkill(typed, skills);
+  // `/compact [instructions]` is a command for the session (as in Claude Code), not a prompt or a skill.
+  const compact = compactOp(typed);
+  const invoked = mcpPromptCall || compact ? { prompt: typed } : promptWithSkill(typed, skills);
 
   const settings = settingsFrom(loaded, opts, cwd);
   // A custom command's `model` runs this prompt on that model (unless --model chose one).
@@ -196,7 +198,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     // -p is a client of the session protocol: one user message, its events, its result.
     const host = new SessionHost(session);
     const sent = mcpPromptCall ? await mcpPromptText(parts.mcp, loaded, mcpPromptCall[1] ?? '', (mcpPromptCall[2] ?? '').trim()) : prompt;
-    const finished = await printRun(host.turn(sent, controller.signal), {
+    const events = compact ? host.compact(compact.instructions, controller.signal) : host.turn(sent, controller.signal);
+    const finished = await printRun(events, {
       format: opts.outputFormat,
       verbose: opts.verbose ?? false,
       debug: opts.debug !== undefined && opts.debug !== false,

@@ -178,6 +178,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
         yield* host.turn(await partsOf(prompt, signal), signal, model);
       })();
     },
+    compact: (instructions, signal) => host.compact(instructions, signal),
     respondPermission: (requestId, decision) => host.submit({ type: 'permission_answer', requestId, decision }),
     setPermissionMode: (mode: PermissionMode) => {
       host.submit({ type: 'set_permission_mode', mode });

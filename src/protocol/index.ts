@@ -1,4 +1,5 @@
 /** The session protocol: operations in, typed events out; the TUI, `-p` and stream-json input are its clients. */
 export type { SessionOp, SessionOpType } from './ops.ts';
 export type { SessionEvent, RunFinishedEvent, PermissionRequestEvent } from './events.ts';
+export { compactOp } from './compact-command.ts';
 export { SessionHost, type ProtocolAgent, type PermissionAnswers } from './session-host.ts';

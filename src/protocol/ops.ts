@@ -12,6 +12,11 @@ export type SessionOp =
    * `model`: this run's model alone (a custom command's `model`); the next run is on the session's again.
    */
   | { type: 'user_message'; content: string | UserPart[]; model?: string }
+  /**
+   * `/compact [instructions]`: replaces the history with a model-written summary now, as a run of its own
+   * (queued like a user message; PreCompact hooks see trigger `manual` and the instructions).
+   */
+  | { type: 'compact'; instructions?: string }
   /** Aborts the run in progress through its one AbortSignal; it ends with `run_finished` stopReason `aborted`. */
   | { type: 'interrupt' }
   /** The answer to one `permission_request` event, from a dialog, an SDK's can_use_tool reply or a hook. */

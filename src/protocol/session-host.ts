@@ -7,6 +7,8 @@ import type { SessionOp } from './ops.ts';
 /** What the host drives: an AgentSession. */
 export interface ProtocolAgent {
   run(prompt: string | UserPart[], signal: AbortSignal, opts?: RunOptions): AsyncIterable<SessionEvent>;
+  /** `/compact`: a run of its own that replaces the history with a summary. */
+  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<SessionEvent>;
   setModel(model: string): void;
   setPermissionMode(mode: PermissionMode): void;
   setThinkingBudget(tokens: number | undefined): void;
@@ -15,11 +17,8 @@ export interface ProtocolAgent {
   applyConfig(settings: ReloadableSettings, hooks: HookCallbackSet | undefined): void;
 }
 
-/** A user message waiting for its run. */
-interface Waiting {
-  content: string | UserPart[];
-  model: string | undefined;
-}
+/** A user message or a compaction waiting for its run. */
+type Waiting = { kind: 'message'; content: string | UserPart[]; model: string | undefined } | { kind: 'compact'; instructions: string | undefined };
 
 /** Where permission answers go: the PermissionBroker whose `ask` the session was opened with. */
 export interface PermissionAnswers {
@@ -59,7 +58,11 @@ export class SessionHost {
   submit(op: SessionOp): void {
     switch (op.type) {
       case 'user_message':
-        this.waiting.push({ content: op.content, model: op.model });
+        this.waiting.push({ kind: 'message', content: op.content, model: op.model });
+        this.pump();
+        return;
+      case 'compact':
+        this.waiting.push({ kind: 'compact', instructions: op.instructions });
         this.pump();
         return;
       case 'interrupt':
@@ -100,9 +103,18 @@ export class SessionHost {
    * and yields its events up to and including its `run_finished`. Aborting
    * `signal` sends `interrupt`; `model` is this run's alone.
    */
-  async *turn(content: string | UserPart[], signal: AbortSignal, model?: string): AsyncIterable<SessionEvent> {
+  turn(content: string | UserPart[], signal: AbortSignal, model?: string): AsyncIterable<SessionEvent> {
+    return this.follow({ type: 'user_message', content, ...(model === undefined ? {} : { model }) }, signal);
+  }
+
+  /** Like `turn`, for `/compact [instructions]`: its events up to its `run_finished`. */
+  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<SessionEvent> {
+    return this.follow({ type: 'compact', ...(instructions === undefined ? {} : { instructions }) }, signal);
+  }
+
+  private async *follow(op: Extract<SessionOp, { type: 'user_message' | 'compact' }>, signal: AbortSignal): AsyncIterable<SessionEvent> {
     const interrupt = () => this.submit({ type: 'interrupt' });
-    this.submit({ type: 'user_message', content, ...(model === undefined ? {} : { model }) });
+    this.submit(op);
     if (signal.aborted) interrupt();
     signal.addEventListener('abort', interrupt, { once: true });
     let finished = false;
@@ -146,7 +158,10 @@ export class SessionHost {
   }
 
   private async drive(next: Waiting, controller: AbortController): Promise<void> {
-    const opts = next.model === undefined ? {} : { model: next.model };
-    for await (const e of this.agent.run(next.content, controller.signal, opts)) this.out.push(e);
+    const events =
+      next.kind === 'compact'
+        ? this.agent.compact(next.instructions, controller.signal)
+        : this.agent.run(next.content, controller.signal, next.model === undefined ? {} : { model: next.model });
+    for await (const e of events) this.out.push(e);
   }
 }

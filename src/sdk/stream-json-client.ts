@@ -5,7 +5,7 @@
  */
 import type { AgentEvent, PermissionDecision, UserPart } from '../agent/index.ts';
 import { makeColors, progressLine, type OutputMapper } from '../print/index.ts';
-import type { RunFinishedEvent, SessionHost } from '../protocol/index.ts';
+import { compactOp, type RunFinishedEvent, type SessionHost } from '../protocol/index.ts';
 import { errorMessage, newId } from '../util/index.ts';
 import { hookCallbacks, type HookCallbackSet, type SendHookCallback } from './hook-callbacks.ts';
 import {
@@ -278,9 +278,12 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
     const line = parsed.data;
     deps.debug(`moat: <- ${line.type}${line.type === 'control_request' ? ` ${line.request.subtype}` : ''}`);
     switch (line.type) {
-      case 'user':
-        (await open(undefined)).host.submit({ type: 'user_message', content: userParts(line.message.content) });
+      case 'user': {
+        // `/compact [instructions]` is a command for the session, as in Claude Code, not a prompt.
+        const content = userParts(line.message.content);
+        (await open(undefined)).host.submit(compactOp(content) ?? { type: 'user_message', content });
         break;
+      }
       case 'control_request':
         await control(line);
         break;

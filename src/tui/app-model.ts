@@ -5,7 +5,7 @@
  * calls its methods. Keeping it here makes every behaviour testable without a
  * terminal.
  */
-import type { PermissionDecision, PermissionMode } from '../agent/index.ts';
+import type { AgentEvent, PermissionDecision, PermissionMode } from '../agent/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { COMMANDS, isBuiltinCommand, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
 import type { ShellResult, TuiController, TuiInfo } from './controller.ts';
@@ -307,13 +307,23 @@ export class AppModel {
     const resources = servers.size === 0 ? [] : mentionedResources(text, servers);
     const shellContext = this.shellContext;
     this.shellContext = [];
+    await this.follow((signal) => this.controller.run({ text: sent, attachments, shellContext, ...(resources.length > 0 ? { resources } : {}) }, signal));
+  }
+
+  /** `/compact [instructions]`: a run of its own; its notice says how many tokens the history took before and after. */
+  async runCompact(instructions: string): Promise<void> {
+    this.transcript.commit({ kind: 'user', text: instructions ? `/compact ${instructions}` : '/compact' });
+    await this.follow((signal) => this.controller.compact(instructions || undefined, signal));
+  }
+
+  /** Shows one run's events until its end; Esc aborts it. */
+  private async follow(events: (signal: AbortSignal) => AsyncIterable<AgentEvent>): Promise<void> {
+    const t = this.transcript;
     const abort = new AbortController();
     this.abort = abort;
     t.startRun();
     try {
-      for await (const event of this.controller.run({ text: sent, attachments, shellContext, ...(resources.length > 0 ? { resources } : {}) }, abort.signal)) {
-        t.apply(event);
-      }
+      for await (const event of events(abort.signal)) t.apply(event);
     } catch (e) {
       // The agent reports failures as events; reaching here is a bug below us. Say it in one line, log the rest.
       this.controller.log(`run failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -443,6 +453,9 @@ export class AppModel {
       openPicker: (p) => this.openPicker(p),
       prompt: (text) => {
         this.idle = this.runPrompt(text);
+      },
+      compact: (instructions) => {
+        this.idle = this.runCompact(instructions);
       },
       setInfo: (info) => this.setInfo(info),
       showHistory: (id) => {

@@ -141,6 +141,8 @@ export interface TuiController {
   initialMessages(): Message[];
   /** Runs one prompt; the stream ends with exactly one `run_finished`. */
   run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<AgentEvent>;
+  /** `/compact [instructions]`: replaces the conversation with a summary; the stream ends with exactly one `run_finished`. */
+  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<AgentEvent>;
   respondPermission(requestId: string, decision: PermissionDecision): void;
   setPermissionMode(mode: PermissionMode): void;
   setModel(model: string): void;

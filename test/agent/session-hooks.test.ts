@@ -147,6 +147,24 @@ describe('matchers of events without a tool', () => {
     expect(after).toContain('AFTER-COMPACT');
   });
 
+  test('/compact runs PreCompact behind the manual trigger with the instructions, then SessionStart with source compact', async () => {
+    const seen: HookInput[] = [];
+    const hooks: HookCallbackSet = {
+      PreCompact: [{ matcher: 'auto', callbacks: [recording(seen)] }, { matcher: 'manual', callbacks: [recording(seen)] }],
+      SessionStart: [{ matcher: 'compact', callbacks: [recording(seen, { hookSpecificOutput: { additionalContext: 'AFTER-COMPACT' } })] }],
+    };
+    server.script(reply().text('one'), reply().text('SUMMARY: one.'), reply().text('two'));
+    const s = open(hooks);
+    await run(s);
+    expect(finished(await collect(s.compact('focus on tests', new AbortController().signal))).stopReason).toBe('end_turn');
+    expect(seen.map((i) => `${i.hook_event_name}:${String(i['trigger'] ?? i['source'])}`)).toEqual(['PreCompact:manual', 'SessionStart:compact']);
+    expect(seen[0]!['custom_instructions']).toBe('focus on tests');
+    await run(s, 'next');
+    const after = JSON.stringify((server.requests[2]!.body as { messages: unknown[] }).messages);
+    expect(after).toContain('SUMMARY: one.');
+    expect(after).toContain('AFTER-COMPACT');
+  });
+
   test('Notification runs when moat waits for an approval, behind the permission_prompt matcher', async () => {
     const seen: HookInput[] = [];
     const broker = new PermissionBroker();

@@ -7,12 +7,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentSession, PermissionBroker, type AgentEvent, type AgentSettings } from '../../src/agent/index.ts';
+import { laterStart } from '../../src/agent/compaction.ts';
 import { createAnthropicProvider } from '../../src/providers/index.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import { builtinTools, defineTool, ToolRegistry, type AnyTool } from '../../src/tools/index.ts';
 import { z } from 'zod';
 import { testSettings } from '../support/agent-settings.ts';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { contextTooLong, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { tempDir } from '../support/temp.ts';
 
 let server: FakeAnthropic;
@@ -337,4 +338,85 @@ describe('agent loop', () => {
     expect(resumed.messages().length).toBe(2);
     expect(resumed.messages()[0]!.role).toBe('user');
   });
+});
+
+describe('manual compaction and the context-too-long retry', () => {
+  const bodies = () => server.requests.map((r) => JSON.stringify((r.body as { messages: unknown[] }).messages));
+  // A fresh fake server: an earlier test may leave responses it scripted but never used.
+  beforeAll(async () => {
+    const old = server;
+    server = await startFakeAnthropic();
+    await old.close();
+  });
+
+  test('/compact summarizes now with the user\'s instructions; the notice and the result give the tokens before and after', async () => {
+    server.script(reply().text('First answer.'), reply().text('SUMMARY: the user said hello.').usage({ input: 12_345, output: 67 }), reply().text('Next answer.'));
+    const s = open();
+    await collect(s.run('hello', new AbortController().signal));
+    const events = await collect(s.compact('keep the file names', new AbortController().signal));
+    const notice = events.find((e) => e.type === 'notice');
+    expect(notice).toMatchObject({ level: 'info', message: 'context compacted: 2 messages summarized (12,345 → 67 tokens)' });
+    expect(finished(events)).toMatchObject({ stopReason: 'end_turn', result: 'context compacted: 2 messages summarized (12,345 → 67 tokens)' });
+    expect(bodies()[1]).toContain('about to be replaced by a summary');
+    expect(bodies()[1]).toContain('Additional instructions from the user:\\nkeep the file names');
+    expect(s.messages().length).toBe(1);
+    // the next prompt goes on from the summary
+    await collect(s.run('and now?', new AbortController().signal));
+    const next = (server.requests[2]!.body as { messages: { content: { text?: string }[] }[] }).messages;
+    expect(next.length).toBe(1);
+    expect(JSON.stringify(next)).toContain('SUMMARY: the user said hello.');
+  });
+
+  test('/compact with nothing to compact is an error run that sends no request', async () => {
+    const events = await collect(open().compact(undefined, new AbortController().signal));
+    expect(finished(events)).toMatchObject({ stopReason: 'error', error: 'nothing to compact yet: the conversation is empty' });
+    expect(server.requests.length).toBe(0);
+  });
+
+  test('a refusal as too long compacts once and sends the turn again', async () => {
+    server.script(reply().text('First answer.'), contextTooLong(), reply().text('SUMMARY: hello was said.'), reply().text('Second answer.'));
+    const s = open();
+    await collect(s.run('hello', new AbortController().signal));
+    const events = await collect(s.run('go on', new AbortController().signal));
+    expect(finished(events)).toMatchObject({ stopReason: 'end_turn', result: 'Second answer.' });
+    expect(events.some((e) => e.type === 'notice' && e.message.startsWith('context compacted: 3 messages summarized'))).toBe(true);
+    expect(server.requests.length).toBe(4);
+    expect(bodies()[2]).toContain('about to be replaced by a summary');
+    expect(bodies()[3]).toContain('SUMMARY: hello was said.');
+    expect(bodies()[3]).not.toContain('First answer.');
+  });
+
+  test('a summary request refused as too long is sent again without the oldest half; the notice says so', async () => {
+    server.script(reply().text('First answer.'), contextTooLong(), contextTooLong(), reply().text('SUMMARY: go on was asked.').usage({ input: 50, output: 7 }), reply().text('Second answer.'));
+    const s = open();
+    await collect(s.run('hello', new AbortController().signal));
+    const events = await collect(s.run('go on', new AbortController().signal));
+    expect(finished(events)).toMatchObject({ stopReason: 'end_turn', result: 'Second answer.' });
+    expect(events.some((e) => e.type === 'notice' && e.message === 'context compacted: 3 messages summarized, the oldest 2 left out as they did not fit (50 → 7 tokens)')).toBe(true);
+    // the second summary request starts at the latest prompt
+    expect(bodies()[3]).not.toContain('First answer.');
+    expect(bodies()[3]).toContain('go on');
+    expect(bodies()[3]).toContain('about to be replaced by a summary');
+  });
+
+  test('a second refusal after the compaction ends the run with the clear error', async () => {
+    server.script(reply().text('First answer.'), contextTooLong(), reply().text('SUMMARY: hello was said.'), contextTooLong());
+    const s = open();
+    await collect(s.run('hello', new AbortController().signal));
+    const events = await collect(s.run('go on', new AbortController().signal));
+    const end = finished(events);
+    expect(end.stopReason).toBe('error');
+    expect(end.error).toContain("the conversation no longer fits the model's context window");
+    expect(server.requests.length).toBe(4);
+  });
+});
+
+test('laterStart: a shorter history starts at a prompt from the middle on, never at tool results cut off from their calls', () => {
+  const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
+  const assistant = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'a' }] };
+  const results = { role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: 't', content: [{ type: 'text' as const, text: 'r' }], isError: false }] };
+  expect(laterStart([user('1'), assistant, user('2'), assistant])).toBe(2);
+  expect(laterStart([user('1'), assistant, results, assistant, user('2'), assistant])).toBe(4);
+  expect(laterStart([user('1'), assistant, results, assistant])).toBeUndefined();
+  expect(laterStart([user('1')])).toBeUndefined();
 });

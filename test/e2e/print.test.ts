@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OutputLine, ResultLine } from '../../src/print/schema.ts';
-import { httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { contextTooLong, httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { MOAT_BIN, makeSandbox, runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
 
 interface WireMessage {
@@ -235,6 +235,33 @@ describe('moat -p', () => {
       ['assistant', 'first answer'],
       ['user', 'second question'],
     ]);
+  });
+
+  test('/compact [instructions] in -p is a command: the session is summarized now and the next prompt goes on from the summary', async () => {
+    server.script(reply().text('first answer'), reply().text('SUMMARY: the user asked a first question.').usage({ input: 4_321, output: 12 }), reply().text('after'));
+    const first = JSON.parse((await moat(['-p', 'first question', '--output-format', 'json'])).stdout);
+    const compacted = await moat(['-p', '/compact keep the question', '-c', '--output-format', 'json']);
+    expect(compacted.code).toBe(0);
+    const result = JSON.parse(compacted.stdout);
+    expect(result).toMatchObject({ session_id: first.session_id, subtype: 'success', result: 'context compacted: 2 messages summarized (4,321 → 12 tokens)' });
+    // the summary request: the history, the standard request and the user's instructions; no skill warning
+    const ask = bodyOf(server, 1).messages.at(-1)!.content.map((c) => c.text).join('');
+    expect(ask).toContain('about to be replaced by a summary');
+    expect(ask).toContain('keep the question');
+    expect(compacted.stderr).toBe('');
+    expect((await moat(['-p', 'next', '-c'])).stdout).toBe('after\n');
+    const next = bodyOf(server, 2).messages.map((m) => m.content.map((c) => c.text).join(''));
+    expect(next).toHaveLength(1);
+    expect(next[0]).toContain('SUMMARY: the user asked a first question.');
+    expect(next[0]).toContain('next');
+  });
+
+  test('a conversation refused as too long is compacted once and the turn sent again', async () => {
+    server.script(reply().text('first answer'), contextTooLong(), reply().text('SUMMARY: one question.'), reply().text('second answer'));
+    await moat(['-p', 'first question']);
+    const r = await moat(['-p', 'second question', '-c']);
+    expect(r).toMatchObject({ code: 0, stdout: 'second answer\n' });
+    expect(JSON.stringify(bodyOf(server, 3).messages)).toContain('SUMMARY: one question.');
   });
 
   test('--resume takes an id prefix', async () => {

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentSession, PermissionBroker } from '../../src/agent/index.ts';
-import { SessionHost, type SessionEvent } from '../../src/protocol/index.ts';
+import { compactOp, SessionHost, type SessionEvent } from '../../src/protocol/index.ts';
 import { createAnthropicProvider } from '../../src/providers/index.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import { builtinTools, parseRuleList, ToolRegistry } from '../../src/tools/index.ts';
@@ -67,6 +67,43 @@ describe('session host', () => {
     const types = events.map((e) => e.type);
     expect(types.indexOf('run_finished')).toBeLessThan(types.lastIndexOf('session_started'));
     expect(server.requests).toHaveLength(2);
+  });
+
+  test('compact queues behind the running message as a run of its own; the next message starts from the summary', async () => {
+    server.script(reply().text('one'), reply().text('SUMMARY: one was said.'), reply().text('two'));
+    const { host: h, session } = host(false);
+    h.submit({ type: 'user_message', content: 'first' });
+    h.submit({ type: 'compact', instructions: 'be brief' });
+    h.submit({ type: 'user_message', content: 'second' });
+    h.submit({ type: 'end' });
+    const events: SessionEvent[] = [];
+    for await (const e of h.events) events.push(e);
+    const finished = events.filter((e) => e.type === 'run_finished');
+    expect(finished.map((e) => e.stopReason)).toEqual(['end_turn', 'end_turn', 'end_turn']);
+    expect(finished[1]!.result).toStartWith('context compacted: 2 messages summarized');
+    expect(JSON.stringify((server.requests[1]!.body as { messages: unknown[] }).messages)).toContain('be brief');
+    expect((server.requests[2]!.body as { messages: unknown[] }).messages).toHaveLength(1);
+    expect(session.messages().map((m) => m.role)).toEqual(['user', 'user', 'assistant']);
+  });
+
+  test('host.compact yields the compaction\'s events up to its run_finished', async () => {
+    server.script(reply().text('one'), reply().text('SUMMARY.'));
+    const { host: h } = host(false);
+    const signal = new AbortController().signal;
+    for await (const _ of h.turn('x', signal));
+    const types: string[] = [];
+    for await (const e of h.compact(undefined, signal)) types.push(e.type);
+    expect(types.at(-1)).toBe('run_finished');
+    expect(types).toContain('notice');
+  });
+
+  test('compactOp: a prompt that is /compact is the command, its rest the instructions; anything else is a prompt', () => {
+    expect(compactOp('/compact')).toEqual({ type: 'compact' });
+    expect(compactOp('  /compact  keep the paths \n and names ')).toEqual({ type: 'compact', instructions: 'keep the paths \n and names' });
+    expect(compactOp([{ type: 'text', text: '/compact tests' }])).toEqual({ type: 'compact', instructions: 'tests' });
+    expect(compactOp('/compacting')).toBeUndefined();
+    expect(compactOp('please /compact')).toBeUndefined();
+    expect(compactOp([{ type: 'text', text: '/compact' }, { type: 'image', mediaType: 'image/png', data: 'AA==' }])).toBeUndefined();
   });
 
   test('set_model takes effect from the next request', async () => {

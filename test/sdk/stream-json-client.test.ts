@@ -117,6 +117,15 @@ describe('stream-json client', () => {
     expect(JSON.stringify((server.requests[1]!.body as { messages: unknown[] }).messages.at(-1))).toContain('nope');
   });
 
+  test('a user line /compact [instructions] is a compaction, not a prompt: its result line says what it freed', async () => {
+    server.script(reply().text('hello back'), reply().text('SUMMARY: greetings.').usage({ input: 800, output: 9 }));
+    const { out } = await drive([user('hello'), user('/compact mention the greeting')], () => undefined, false);
+    const results = out.filter((l) => l['type'] === 'result');
+    expect(results.map((r) => r['result'])).toEqual(['hello back', 'context compacted: 2 messages summarized (800 → 9 tokens)']);
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.stringify((server.requests[1]!.body as { messages: unknown[] }).messages.at(-1))).toContain('mention the greeting');
+  });
+
   test('a question withdrawn by an interrupt is cancelled with control_cancel_request; the turn ends aborted', async () => {
     server.script(reply().toolUse('Write', { file_path: 'x.txt', content: 'x' }).stop('tool_use'));
     const { out, outcome } = await drive(

@@ -194,6 +194,28 @@ describe('control', () => {
     expect(h.exited()).toBe(0);
   });
 
+  test('/compact [instructions] compacts through the controller and shows the notice with the tokens before and after', async () => {
+    const h = start((c) => {
+      c.scripts.push([{ type: 'notice', level: 'info', message: 'context compacted: 4 messages summarized (52,000 → 900 tokens)' }, finished('end_turn')]);
+      c.scripts.push([{ type: 'turn_started', turn: 2 }, ...deltas('After the summary.'), finished('end_turn')]);
+    });
+    await send(h, '/compact keep the file names');
+    await h.until('context compacted: 4 messages summarized (52,000 → 900 tokens)');
+    await waitFor(() => h.app.transcript.run.get().phase === 'idle', 'idle');
+    expect(h.controller.compactions).toEqual(['keep the file names']);
+    expect(h.controller.prompts).toHaveLength(0);
+    await send(h, 'next');
+    await h.until('After the summary.');
+    expect(h.controller.prompts.map((p) => p.text)).toEqual(['next']);
+  });
+
+  test('/compact alone sends no instructions; a failure is one error line', async () => {
+    const h = start((c) => c.scripts.push([finished('error', 'nothing to compact yet: the conversation is empty')]));
+    await send(h, '/compact');
+    await h.until('✗ nothing to compact yet: the conversation is empty');
+    expect(h.controller.compactions).toEqual([undefined]);
+  });
+
   test('Ctrl-C clears the input, a second Ctrl-C within 2 s exits', async () => {
     const h = start();
     await h.until('Ask moat');

@@ -83,8 +83,12 @@ export class FakeController implements TuiController {
   initialMessages(): Message[] {
     return this.earlier;
   }
-  async *run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
+  run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
     this.prompts.push(prompt);
+    return this.play(signal);
+  }
+  /** Plays the next script. */
+  private async *play(signal: AbortSignal): AsyncIterable<AgentEvent> {
     const script = this.scripts.shift() ?? [];
     for (const step of script) {
       if (signal.aborted) break;
@@ -103,6 +107,12 @@ export class FakeController implements TuiController {
       yield { type: 'turn_aborted', turn: 1 };
       yield finished('aborted');
     }
+  }
+  /** The instructions of each `/compact` (undefined: none); it plays the next script like a run. */
+  compactions: (string | undefined)[] = [];
+  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<AgentEvent> {
+    this.compactions.push(instructions);
+    return this.play(signal);
   }
   respondPermission(requestId: string, decision: PermissionDecision): void {
     this.decisions.push({ requestId, decision });

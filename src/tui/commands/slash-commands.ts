@@ -14,6 +14,7 @@ export const COMMANDS: CommandSpec[] = [
   { name: 'help', description: 'commands and keys' },
   { name: 'clear', description: 'start a new session' },
   { name: 'model', description: 'show or switch the model', args: '[name]' },
+  { name: 'compact', description: 'replace the conversation with a summary to free context', args: '[instructions]' },
   { name: 'cost', description: 'tokens and cost of this session' },
   { name: 'resume', description: 'pick an earlier session to continue' },
   { name: 'sessions', description: 'list saved sessions in this folder' },
@@ -51,6 +52,8 @@ export interface CommandContext {
   openPicker(picker: Omit<Picker, 'index'>): void;
   /** Sends a prompt to the model as if typed. */
   prompt(text: string): void;
+  /** `/compact`: summarizes the conversation now, the instructions added to the summary request. */
+  compact(instructions: string): void;
   /** After /clear, /resume, /model: the status line must follow. */
   setInfo(info: TuiInfo): void;
   showHistory(id: string): void;
@@ -129,6 +132,9 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
       });
       return;
     }
+    case 'compact':
+      ctx.compact(arg);
+      return;
     case 'cost': {
       const cost = controller.cost();
       const u = cost.usage;
