@@ -74,7 +74,7 @@ async function firstRequest(variants: string[][]): Promise<number[][]> {
 }
 
 async function toolCalls(): Promise<{ moat: number[]; bare: number[]; sandboxed: boolean }> {
-  const m = new McpManager([everything()], { launch: { cwd: process.cwd(), env: process.env, sandbox: DEFAULT_SERVER_SANDBOX }, roots: () => [process.cwd()], clientVersion: 'bench' });
+  const m = new McpManager([everything()], { launch: { cwd: process.cwd(), env: process.env, sandbox: DEFAULT_SERVER_SANDBOX }, roots: [process.cwd()], clientVersion: 'bench' });
   const bare = new Client({ name: 'bench', version: '0' });
   await bare.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_JS, 'stdio'], stderr: 'ignore' }));
   try {

@@ -168,7 +168,7 @@ async function connectAll(cwdFlag: string | undefined): Promise<{ manager: McpMa
   const loaded = servers(cwdFlag);
   const manager = new McpManager(loaded.servers, {
     launch: { cwd: loaded.cwd, env, sandbox: mcpSandbox(loaded.loaded, env) },
-    roots: () => [loaded.cwd],
+    roots: [loaded.cwd],
     clientVersion: pkg.version,
     needsApproval: loaded.needsApproval,
     authProvider: (server) => mcpAuthProvider(server, env),

@@ -80,7 +80,7 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
   }
   const manager = new McpManager(loaded.servers, {
     launch: { cwd: o.cwd, env: o.env, sandbox: mcpSandbox(o.loaded, o.env) },
-    roots: () => [o.cwd, ...o.addDirs],
+    roots: [o.cwd, ...o.addDirs],
     clientVersion: pkg.version,
     needsApproval: loaded.needsApproval,
     authProvider: (server) => mcpAuthProvider(server, o.env),

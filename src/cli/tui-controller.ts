@@ -144,6 +144,8 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     if (grants.ask === undefined) delete settings.ask;
     else settings.ask = grants.ask;
     settings.addDirs = grants.addDirs;
+    // MCP servers hear of the new folders too (roots/list_changed); setRoots never throws.
+    void deps.mcp?.setRoots([settings.cwd, ...grants.addDirs]);
     if (grants.processSandbox !== undefined) settings.processSandbox = grants.processSandbox;
     const hooks = settingsHooks(next, settings);
     if (hooks === undefined) delete agentDeps.hooks;

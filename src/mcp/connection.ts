@@ -20,7 +20,7 @@ export type ServerState =
 
 export interface ConnectionOptions {
   launch: LaunchOptions;
-  /** Folders announced as roots: the working folder and --add-dir folders. */
+  /** Folders announced as roots, read at each roots/list request: the working folder and --add-dir folders. */
   roots(): readonly string[];
   clientVersion: string;
   /** OAuth for remote servers (tokens stored by moat); none: a 401 fails the server. */
@@ -265,7 +265,7 @@ export class McpConnection {
     return this.requireClient().getPrompt({ name, arguments: args }, { timeout: this.config.toolTimeoutMs });
   }
 
-  /** Tell the server the roots changed (--add-dir at run time). */
+  /** Tells the server the roots changed (notifications/roots/list_changed); a server gone or going is not told. */
   async rootsChanged(): Promise<void> {
     await this.client?.sendRootsListChanged().catch(() => undefined);
   }

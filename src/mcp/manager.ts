@@ -20,7 +20,9 @@ export interface ServerStatus {
   resources: number;
 }
 
-export interface ManagerOptions extends Omit<ConnectionOptions, 'onChange'> {
+export interface ManagerOptions extends Omit<ConnectionOptions, 'onChange' | 'roots'> {
+  /** Folders announced as roots at first: the working folder and --add-dir folders (setRoots replaces them). */
+  roots: readonly string[];
   /** Project servers waiting for the user's approval: listed, not started. */
   needsApproval?: readonly string[];
   /** Called once per server that fails or needs login (the TUI status line, -p's stderr). */
@@ -41,14 +43,16 @@ export class McpManager implements ToolSource {
   private readonly toolCache = new WeakMap<McpConnection, { from: McpTool[]; tools: AnyTool[] }>();
   private resourceToolList: AnyTool[] | undefined;
   private started = false;
+  private roots: readonly string[];
 
   constructor(
     servers: readonly McpServerConfig[],
     private readonly o: ManagerOptions,
   ) {
+    this.roots = [...o.roots];
     const needs = new Set(o.needsApproval ?? []);
     for (const config of servers) {
-      const conn = new McpConnection(config, { ...o, onChange: () => this.changed(conn) });
+      const conn = new McpConnection(config, { ...o, roots: () => this.roots, onChange: () => this.changed(conn) });
       if (needs.has(config.name)) {
         conn.state = { status: 'needs-approval' };
         this.pending.add(config.name);
@@ -77,6 +81,20 @@ export class McpManager implements ToolSource {
       conn.state = { status: 'connecting' };
       void conn.start();
     }
+  }
+
+  /**
+   * The session's folders changed (the folder was trusted and its settings add
+   * folders): later roots/list requests get the new list, and every server
+   * that finished connecting is sent notifications/roots/list_changed (moat
+   * declares roots.listChanged, so servers may rely on it). A server still
+   * connecting asks for the list itself; the same list again sends nothing.
+   */
+  async setRoots(paths: readonly string[]): Promise<void> {
+    const next = [...new Set(paths)];
+    if (next.length === this.roots.length && next.every((p, i) => p === this.roots[i])) return;
+    this.roots = next;
+    await Promise.all(this.connected().map((c) => c.rootsChanged()));
   }
 
   /** Resolves when every start attempt under way has settled (tests, and `moat mcp list`). */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { AgentEvent, AgentSettings } from '../../src/agent/index.ts';
 import { createTuiController } from '../../src/cli/tui-controller.ts';
 import { loadConfig, trustProject } from '../../src/config/index.ts';
+import { DEFAULT_SERVER_SANDBOX, McpManager } from '../../src/mcp/index.ts';
 import { BUILTIN_PROVIDERS, createAnthropicProvider, ModelRouter } from '../../src/providers/index.ts';
 import type { Skill } from '../../src/skills/index.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -316,4 +317,30 @@ test("trusting the folder applies its settings at once: allow rules, hooks and /
   expect(await asked('second')).toBe(0);
   expect(JSON.stringify((server.requests[2]!.body as { messages: unknown[] }).messages.at(-1))).toContain('TRUSTED-HOOK-CONTEXT');
   expect(c.permissionRules().map((r) => r.rule)).toContain('Write');
+});
+
+test('trusting the folder gives MCP servers the folders its settings add (setRoots)', () => {
+  const extra = tempDir('moat-tui-ctl-extra-');
+  mkdirSync(join(root, '.claude'), { recursive: true });
+  writeFileSync(join(root, '.claude', 'settings.json'), JSON.stringify({ permissions: { additionalDirectories: [extra] } }));
+  const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
+  const loaded = loadConfig({ cwd: root, env });
+  const mcp = new McpManager([], { launch: { cwd: root, env: {}, sandbox: DEFAULT_SERVER_SANDBOX }, roots: [root], clientVersion: '0.0.0-test' });
+  const told: string[][] = [];
+  mcp.setRoots = (paths) => {
+    told.push([...paths]);
+    return Promise.resolve();
+  };
+  const c = createTuiController({
+    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+    registry: new ToolRegistry(builtinTools()),
+    store: openStore(join(root, '.db', 'moat.db')),
+    settings: testSettings(root, { home: env.HOME }),
+    loaded,
+    logFile: join(root, 'tui.log'),
+    mcp,
+  });
+  controller = c;
+  c.trustProject();
+  expect(told).toEqual([[root, extra]]);
 });

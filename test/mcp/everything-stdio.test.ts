@@ -139,6 +139,31 @@ describe('roots', () => {
       await session.close();
     }
   });
+
+  test('setRoots: the server is told (roots/list_changed), asks again and sees the new list', async () => {
+    const cwd = tempDir('moat-mcp-setroots-cwd-');
+    const added = tempDir('moat-mcp-setroots-added-');
+    const one = manager([everything()], cwd);
+    try {
+      one.startAll();
+      await one.settled();
+      const roots = one.tools().find((t) => t.name === 'mcp__everything__get-roots-list') as AnyTool;
+      const listed = async () => String((await roots.execute({}, toolContext())).content);
+      expect(await listed()).toContain('(1 total)');
+      await one.setRoots([cwd, added]);
+      // The server re-asks on the notification, in the background: wait for its answer to land.
+      let text = await listed();
+      for (let i = 0; i < 100 && !text.includes('(2 total)'); i++) {
+        await Bun.sleep(20);
+        text = await listed();
+      }
+      expect(text).toContain('(2 total)');
+      expect(text).toContain(`URI: ${pathToFileURL(cwd).href}`);
+      expect(text).toContain(`URI: ${pathToFileURL(added).href}`);
+    } finally {
+      await one.close();
+    }
+  });
 });
 
 describe('limits', () => {

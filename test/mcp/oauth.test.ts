@@ -34,7 +34,7 @@ function connect(): McpManager {
   const server = httpServer('secure', as.mcpUrl);
   return new McpManager([server], {
     launch: { cwd: dir, env: {}, sandbox: DEFAULT_SERVER_SANDBOX },
-    roots: () => [dir],
+    roots: [dir],
     clientVersion: '0.0.0-test',
     authProvider: (s) => (s.transport === 'stdio' ? undefined : sessionAuthProvider(store, s.name, s.url)),
   });

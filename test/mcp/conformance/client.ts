@@ -32,7 +32,7 @@ async function main(): Promise<number> {
   if (scenario.startsWith('auth/')) await login({ store, server: 'conformance', url, open: browser, timeoutMs: 20_000 });
   const m = new McpManager([httpServer('conformance', url)], {
     launch: { cwd: dir, env: {}, sandbox: DEFAULT_SERVER_SANDBOX },
-    roots: () => [dir],
+    roots: [dir],
     clientVersion: '0.0.0-conformance',
     authProvider: (s) => (s.transport === 'stdio' ? undefined : sessionAuthProvider(store, s.name, s.url)),
   });
