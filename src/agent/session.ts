@@ -1,7 +1,6 @@
 /** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
-import type { AssistantMessage, Message, Provider, ToolSpec, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
+import type { AssistantMessage, Message, ToolSpec, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 import { textOf, ZERO_USAGE } from '../providers/index.ts';
-import type { Store } from '../store/index.ts';
 import { deniedOutright, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import { AsyncQueue, errorMessage, realPathOrSelf } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
@@ -9,10 +8,12 @@ import { CostMeter } from './cost-meter.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
 import { gitHead, gitInfo, type GitInfo } from './git-info.ts';
 import { mergeConsecutiveUsers } from './history.ts';
-import { runHooks, runPreToolUse, type HookCallbackSet, type HookInput, type HookOutcome } from './hooks.ts';
-import type { AskPermission, PermissionPolicy, RememberRule } from './permission-gate.ts';
+import { runHooks, runPreToolUse, type HookCallbackSet } from './hooks.ts';
+import { SessionHookRunner } from './session-hook-runner.ts';
+import type { AgentDeps, OpenOptions, RunOptions } from './session-options.ts';
+import type { PermissionPolicy } from './permission-gate.ts';
 import { streamTurnOnChain } from './fallback.ts';
-import { costUsd, modelLimits, type ModelLookup } from './pricing.ts';
+import { costUsd, modelLimits } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { Run } from './run.ts';
 import {
@@ -23,60 +24,17 @@ import {
   structuredOutputTool,
 } from './structured-output.ts';
 import { CONTINUE_PROMPT, type AgentSettings, type ReloadableSettings } from './settings.ts';
-import type { SubagentSupport } from './subagents/index.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
-import { TranscriptFile } from './transcript-file.ts';
 import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
 import { keepPartial } from './turn.ts';
+
+export type { AgentDeps, OpenOptions, RunOptions };
 
 /** A Stop hook that keeps blocking cannot keep the run going forever. */
 const MAX_STOP_HOOK_ROUNDS = 5;
 /** SessionEnd hooks run while moat exits: they may not hold it up for long. */
 const SESSION_END_TIMEOUT_MS = 10_000;
-
-export interface AgentDeps {
-  provider: Provider;
-  registry: ToolRegistry;
-  store: Store;
-  settings: AgentSettings;
-  /** Absent in -p mode: calls that would need a prompt are denied with a hint. */
-  ask?: AskPermission;
-  remember?: RememberRule;
-  /** Sub-agent support (the process-wide manager, agent definitions); without it no task tools are offered. */
-  subagents?: SubagentSupport;
-  /** Hooks implemented as callbacks (an SDK program's); run for this session and its sub-agents. */
-  hooks?: HookCallbackSet;
-  /** What each `provider/model` costs and holds (the model router, with the user's catalogue entries). */
-  models?: ModelLookup;
-}
-
-export interface OpenOptions {
-  /** A session id (or unique prefix) to resume, or 'latest' for the newest session in cwd. */
-  resume?: string;
-  /** With `resume`: go on in a new session that starts with a copy of the history; the old one stays as it was. */
-  fork?: boolean;
-  /** The id a new session gets (default: a fresh UUID). */
-  sessionId?: string;
-  parentId?: string;
-  /** For a sub-agent's session: its agent id, its depth (parent + 1) and the meter its spending rolls up into. */
-  agentId?: string;
-  depth?: number;
-  parentMeter?: CostMeter;
-  /** False: no task tools even with sub-agent support (a sub-agent whose tools did not list task). */
-  allowSubagents?: boolean;
-  /** SessionStart's `source` for a new session opened by /clear (otherwise `startup`, or `resume` when resumed). */
-  startSource?: 'clear';
-  /** The folder's git facts, started earlier (`gitInfo(cwd)`) so git runs while start-up does other work; default: started here. */
-  git?: Promise<GitInfo | undefined>;
-}
-
-/** What one run may set for itself alone. */
-export interface RunOptions {
-  /** This run's model (a custom command's `model`); the session's model again from the next run. */
-  model?: string;
-}
-
 
 /**
  * A conversation: its history, its tools, and the loop that runs it. Every
@@ -110,8 +68,8 @@ export class AgentSession {
   private started = false;
   private readonly depth: number;
   private readonly startSource: 'startup' | 'clear';
-  /** Claude Code's JSONL transcript for hooks' `transcript_path`, written only when a hook runs. */
-  private transcript: TranscriptFile | undefined;
+  /** Runs the hooks in force, with Claude Code's JSONL transcript for `transcript_path`. */
+  private readonly hooks: SessionHookRunner;
 
   private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions, git: { info: Promise<GitInfo | undefined>; branch: string | undefined }) {
     this.deps = deps;
@@ -128,6 +86,14 @@ export class AgentSession {
     const depth = opts.depth ?? 0;
     this.depth = depth;
     this.startSource = opts.startSource ?? 'startup';
+    this.hooks = new SessionHookRunner({
+      id: this.id,
+      settings: this.settings,
+      gitBranch: git.branch,
+      sidechain: depth > 0,
+      store: deps.store,
+      hooks: () => this.deps.hooks,
+    });
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
       sessionId: this.id,
       // A sub-agent answers its parent in prose: the output schema is the parent's alone.
@@ -227,7 +193,7 @@ export class AgentSession {
     const set = this.deps.hooks;
     if (!this.started || set?.['SessionEnd'] === undefined) return [];
     const failures: string[] = [];
-    const input = this.hookInput('SessionEnd', { reason }, (e) => e.type === 'notice' && failures.push(e.message));
+    const input = this.hooks.input('SessionEnd', { reason }, (e) => e.type === 'notice' && failures.push(e.message));
     return [...failures, ...(await runHooks(set, input, AbortSignal.timeout(SESSION_END_TIMEOUT_MS), reason)).failures];
   }
 
@@ -366,9 +332,9 @@ export class AgentSession {
       ...(hooks?.PreToolUse?.length
         ? {
             preToolUse: async (c: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => {
-              const input = { ...this.hookInput('PreToolUse', { tool_name: c.toolName, tool_input: c.input, tool_use_id: c.toolUseId }, run.emit), tool_name: c.toolName };
+              const input = { ...this.hooks.input('PreToolUse', { tool_name: c.toolName, tool_input: c.input, tool_use_id: c.toolUseId }, run.emit), tool_name: c.toolName };
               const outcome = await runPreToolUse(hooks, input, signal);
-              this.report(run, 'PreToolUse', outcome);
+              this.hooks.report(run, 'PreToolUse', outcome);
               return outcome;
             },
           }
@@ -376,11 +342,11 @@ export class AgentSession {
       ...(hooks?.PostToolUse?.length
         ? {
             postToolUse: (c: { toolName: string; toolUseId: string; input: unknown; response: unknown }, signal: AbortSignal) =>
-              this.hook(run, 'PostToolUse', { tool_name: c.toolName, tool_input: c.input, tool_response: c.response, tool_use_id: c.toolUseId }, signal, c.toolName),
+              this.hooks.run(run, 'PostToolUse', { tool_name: c.toolName, tool_input: c.input, tool_response: c.response, tool_use_id: c.toolUseId }, signal, c.toolName),
           }
         : {}),
       ...(hooks?.Notification?.length
-        ? { notify: (message: string) => void this.hook(run, 'Notification', { message, notification_type: 'permission_prompt' }, new AbortController().signal, 'permission_prompt') }
+        ? { notify: (message: string) => void this.hooks.run(run, 'Notification', { message, notification_type: 'permission_prompt' }, new AbortController().signal, 'permission_prompt') }
         : {}),
       emit: run.emit,
       record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
@@ -433,10 +399,10 @@ export class AgentSession {
     if (!this.started) {
       this.started = true;
       const source = this.resumed ? 'resume' : this.startSource;
-      context.push(...(await this.hook(run, 'SessionStart', { source }, signal, source)).context);
+      context.push(...(await this.hooks.run(run, 'SessionStart', { source }, signal, source)).context);
     }
     const promptText = content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
-    const submit = await this.hook(run, 'UserPromptSubmit', { prompt: promptText }, signal);
+    const submit = await this.hooks.run(run, 'UserPromptSubmit', { prompt: promptText }, signal);
     if (submit.blockReason !== undefined || submit.stop !== undefined) {
       return this.finish(run, 'error', `a UserPromptSubmit hook blocked the prompt: ${submit.blockReason ?? submit.stop}`);
     }
@@ -548,7 +514,7 @@ export class AgentSession {
           continue;
         }
         // A Stop hook may send the model back to work with its reason (stop_hook_active tells it this is a second try).
-        const stop = await this.hook(run, this.depth > 0 ? 'SubagentStop' : 'Stop', { stop_hook_active: run.stopHookRounds > 0 }, signal);
+        const stop = await this.hooks.run(run, this.depth > 0 ? 'SubagentStop' : 'Stop', { stop_hook_active: run.stopHookRounds > 0 }, signal);
         if (stop.blockReason !== undefined && stop.stop === undefined && run.stopHookRounds < MAX_STOP_HOOK_ROUNDS) {
           run.stopHookRounds++;
           this.persist({ role: 'user', content: [{ type: 'text', text: `Stop hook feedback:\n${stop.blockReason}` }] }, turn);
@@ -591,7 +557,7 @@ export class AgentSession {
   }): Promise<{ ok: true; notice: string } | { ok: false; message: string }> {
     const { settings } = this;
     const instructions = o.instructions?.trim() ?? '';
-    await this.hook(o.run, 'PreCompact', { trigger: o.trigger, custom_instructions: instructions }, o.signal, o.trigger);
+    await this.hooks.run(o.run, 'PreCompact', { trigger: o.trigger, custom_instructions: instructions }, o.signal, o.trigger);
     const before = this.history.length;
     const outcome = await summarize(
       this.deps.provider,
@@ -613,48 +579,9 @@ export class AgentSession {
     const notice = `context compacted: ${before} messages summarized${dropped} (${tokens(outcome.read)} → ${tokens(outcome.wrote)} tokens)`;
     o.run.emit({ type: 'notice', level: 'info', message: notice });
     // As in Claude Code, SessionStart runs again after a compaction: what it adds follows the summary.
-    const restart = await this.hook(o.run, 'SessionStart', { source: 'compact' }, o.signal, 'compact');
+    const restart = await this.hooks.run(o.run, 'SessionStart', { source: 'compact' }, o.signal, 'compact');
     if (restart.context.length > 0) this.persist({ role: 'user', content: [{ type: 'text', text: restart.context.join('\n\n') }] }, o.run.turn);
     return { ok: true, notice };
-  }
-
-  /**
-   * Runs one event's hooks with the fields every hook input has; failures and
-   * system messages become notices (a broken hook is shown, never fatal).
-   */
-  private async hook(run: Run, event: string, fields: Record<string, unknown>, signal: AbortSignal, matchOn?: string): Promise<HookOutcome> {
-    const set = this.deps.hooks;
-    if (set?.[event] === undefined || set[event].length === 0) return { context: [], systemMessages: [], output: [], failures: [] };
-    const outcome = await runHooks(set, this.hookInput(event, fields, run.emit), signal, matchOn);
-    this.report(run, event, outcome);
-    return outcome;
-  }
-
-  /** What the user sees of a hook's answer (failures, system messages, its stdout), and a `continue: false` for the loop. */
-  private report(run: Run, event: string, outcome: HookOutcome): void {
-    if (outcome.stop !== undefined) run.hookStop = outcome.stop;
-    for (const f of outcome.failures) run.emit({ type: 'notice', level: 'warning', message: `a ${event} hook failed (ignored): ${f}` });
-    for (const m of outcome.systemMessages) run.emit({ type: 'notice', level: 'info', message: m });
-    for (const o of outcome.output) run.emit({ type: 'hook_output', event, command: o.command, output: o.text });
-  }
-
-  /**
-   * The fields every hook input has. The transcript file is brought up to
-   * date first, so a hook reading `transcript_path` sees every finished
-   * message; a file that cannot be written is a warning and an empty path.
-   */
-  private hookInput(event: string, fields: Record<string, unknown>, emit: (e: AgentEvent) => void): HookInput {
-    let transcriptPath = '';
-    const dir = this.settings.transcriptDir;
-    if (dir !== undefined) {
-      try {
-        this.transcript ??= new TranscriptFile(dir, this.id, { cwd: this.settings.cwd, gitBranch: this.gitBranch, sidechain: this.depth > 0 });
-        transcriptPath = this.transcript.sync(this.deps.store);
-      } catch (e) {
-        emit({ type: 'notice', level: 'warning', message: `could not write the transcript for hooks: ${errorMessage(e)}` });
-      }
-    }
-    return { hook_event_name: event, session_id: this.id, transcript_path: transcriptPath, cwd: this.settings.cwd, permission_mode: this.settings.permissionMode, ...fields };
   }
 
   /** Counts one request's usage on the model it was spent on (after a fallback, not the session's). */
