@@ -6,8 +6,9 @@
  * the background, so start-up does other work while it runs. A folder outside
  * a repository yields `undefined`.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { realPathOrSelf } from '../util/index.ts';
 
 export interface GitHead {
   /** The working tree's top folder (a linked worktree's own folder), as `git rev-parse --show-toplevel` prints it. */
@@ -41,14 +42,6 @@ function branchOf(head: string): string {
   return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;
 }
 
-function realPath(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
-
 /**
  * The repository `cwd` is in, read from `.git/HEAD` the way git finds it:
  * the nearest folder upwards with a `.git` whose HEAD can be read.
@@ -58,7 +51,7 @@ export function gitHead(cwd: string): GitHead | undefined {
     const gitDir = gitDirOf(dir, join(dir, '.git'));
     if (gitDir !== undefined) {
       try {
-        return { root: realPath(dir), branch: branchOf(readFileSync(join(gitDir, 'HEAD'), 'utf8').trim()) };
+        return { root: realPathOrSelf(dir), branch: branchOf(readFileSync(join(gitDir, 'HEAD'), 'utf8').trim()) };
       } catch {
         // Not a repository after all (no HEAD): git goes on looking upwards, and so do we.
       }

@@ -159,9 +159,7 @@ export function formatSeconds(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord } from '../util/index.ts';
 
 export function parseJson(data: string): unknown {
   try {

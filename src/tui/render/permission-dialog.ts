@@ -8,6 +8,7 @@ import { renderDiff, snippetPatch } from './diff.ts';
 import { c, GLYPH } from './theme.ts';
 import { displayName, relativePath } from './tool-args.ts';
 import { truncate, wrapHard, wrapText } from './wrap.ts';
+import { isRecord } from '../../util/index.ts';
 
 const TITLES: Record<string, string> = {
   Bash: 'Run a command',
@@ -15,10 +16,6 @@ const TITLES: Record<string, string> = {
   Read: 'Read outside the project',
   WebFetch: 'Fetch a web page',
 };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** What will happen, as lines; `room` caps long previews (the dialog must fit on screen). */
 function whatHappens(req: PermissionRequest, call: ToolCallView | undefined, width: number, room: number, cwd: string): string[] {
