@@ -1,6 +1,5 @@
 // The fetch remote MCP servers are reached through: web_fetch's network policy, but streaming (SSE answers stay open).
-import { isIP } from 'node:net';
-import { classifyAddress, resolveAndCheck, type NetworkGrant } from '../sandbox/index.ts';
+import { classifyAddress, isIP, resolveAndCheck, type NetworkGrant } from '../sandbox/index.ts';
 
 /** Narrower than `typeof fetch`: what the SDK's transports call. */
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;

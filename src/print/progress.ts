@@ -8,8 +8,11 @@ export interface Colors {
   yellow(s: string): string;
 }
 
-export function makeColors(enabled: boolean): Colors {
-  const wrap = (open: number, close: number) => (s: string) => (enabled ? `\x1b[${open}m${s}\x1b[${close}m` : s);
+export function makeColors(enabled: boolean | (() => boolean)): Colors {
+  // A function is asked once, on the first colored line (the terminal check loads node:tty, which -p need not pay before its first request).
+  let on = typeof enabled === 'boolean' ? enabled : undefined;
+  const isOn = () => (on ??= (enabled as () => boolean)());
+  const wrap = (open: number, close: number) => (s: string) => (isOn() ? `\x1b[${open}m${s}\x1b[${close}m` : s);
   return { dim: wrap(2, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39) };
 }
 

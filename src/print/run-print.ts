@@ -12,7 +12,8 @@ export interface PrintOptions {
   verbose: boolean;
   /** --debug: progress lines on stderr whatever the format. */
   debug?: boolean;
-  color: boolean;
+  /** Colored stderr lines; a function is asked on the first colored line. */
+  color: boolean | (() => boolean);
   init: InitInfo;
   output?: OutputOptions;
   out: (s: string) => void;

@@ -6,6 +6,7 @@ import { limitMessages } from './host/index.ts';
 import type { Prepared } from './load.ts';
 import type { PolicyResponse, Refusal } from './network-policy.ts';
 import type { RunRequest, RunResult } from './types.ts';
+import { KILLED_EXIT_CODE } from './exit-codes.ts';
 
 /**
  * The parent side of the sandbox child: the hard backstop. The child runs the
@@ -16,8 +17,6 @@ import type { RunRequest, RunResult } from './types.ts';
 
 /** Time allowed on top of the deadline for the child to start and load the component (~50–100 ms; the child keeps its own in-process deadline too). */
 export const CHILD_GRACE_MS = 300;
-/** Exit code reported for a child killed at the deadline (128 + SIGKILL). */
-export const KILLED_EXIT_CODE = 137;
 
 export async function runInChild(p: Prepared, req: RunRequest): Promise<RunResult> {
   const started = performance.now();

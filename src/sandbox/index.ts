@@ -4,15 +4,14 @@
  * backstop, the transpile cache, and the network policy shared with web_fetch.
  */
 export * from './types.ts';
-export { loadComponent, loadCached, sha256, type LoadOptions } from './load.ts';
-export { runComponent, forgetLoaded } from './run.ts';
-export { warmStats } from './warm.ts';
+// Loading, running, the child and preparing a command import their modules on first use (lazy.ts).
+export { loadComponent, loadCached, runComponent, forgetLoaded, runChildMain, prepareCommand } from './lazy.ts';
+export type { LoadOptions } from './load.ts';
+export { sha256 } from './hash.ts';
 export { readEmbedded } from './embedded-file.ts';
 export { checkImports, interfaceName, ALLOWED_INTERFACES } from './import-policy.ts';
-export { runChildMain } from './child-main.ts';
 export { CHILD_SUBCOMMAND } from './child-protocol.ts';
-export { TRAP_EXIT_CODE } from './run-in-process.ts';
-export { KILLED_EXIT_CODE } from './child-runner.ts';
+export { TRAP_EXIT_CODE, KILLED_EXIT_CODE } from './exit-codes.ts';
 export { limitMessages } from './host/errors.ts';
 export {
   checkUrl,
@@ -29,8 +28,7 @@ export {
   type PolicyRequestInit,
   type PolicyResponse,
 } from './network-policy.ts';
-export { classifyAddress, type AddressVerdict, type BlockReason } from './ip-address.ts';
+export { classifyAddress, isIP, type AddressVerdict, type BlockReason } from './ip-address.ts';
 export { parseHostPattern, patternMatches, type HostPattern } from './host-pattern.ts';
-export { jcoEmbedPlugin } from './jco-patch.ts';
 export * from './os/index.ts';
 export { isCompiledBinary } from './runtime-mode.ts';

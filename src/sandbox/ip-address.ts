@@ -1,5 +1,4 @@
 /** Classifies IP addresses for the network policy (loopback, private, metadata). */
-import { isIP } from 'node:net';
 
 /**
  * IP address classification for the network policy: which addresses a
@@ -21,6 +20,18 @@ export type BlockReason =
   | 'documentation'
   | 'unique-local'
   | 'benchmarking';
+
+let net: typeof import('node:net') | undefined;
+
+/**
+ * node:net's isIP (4, 6 or 0), with node:net loaded on the first call: importing it
+ * builds Node's socket and stream classes (~4 ms of every start-up here), and most runs
+ * never check an address.
+ */
+export function isIP(input: string): number {
+  net ??= import.meta.require('node:net') as typeof import('node:net');
+  return net.isIP(input);
+}
 
 /** Cloud metadata endpoints: blocked even when private addresses are allowed. */
 const METADATA = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254']);

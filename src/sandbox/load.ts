@@ -8,6 +8,7 @@ import type { LoadedComponent } from './types.ts';
 import { importMemory } from './wasm/import-memory.ts';
 import { capMemory, PAGE, type MemoryLimits } from './wasm/memory-cap.ts';
 import { join } from 'node:path';
+import { sha256 } from './hash.ts';
 
 /**
  * Loading: bytes → a component ready to run. Disk cache first (no transpile on
@@ -52,9 +53,6 @@ export interface LoadOptions {
   name?: string;
 }
 
-export function sha256(bytes: Uint8Array): string {
-  return new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
-}
 
 function isInstantiate(m: unknown): m is { instantiate: InstantiateFn } {
   return typeof m === 'object' && m !== null && 'instantiate' in m && typeof m.instantiate === 'function';

@@ -1,7 +1,6 @@
 /** The one network policy shared by WebAssembly tools, WebFetch and the OS sandbox. */
-import { isIP } from 'node:net';
 import { bareHost, parseHostPattern, patternMatches } from './host-pattern.ts';
-import { classifyAddress } from './ip-address.ts';
+import { classifyAddress, isIP } from './ip-address.ts';
 import type { NetworkGrant } from './types.ts';
 
 /**

@@ -6,15 +6,13 @@ import type { LimitHit, RunRequest, RunResult } from './types.ts';
 import { PAGE } from './wasm/memory-cap.ts';
 import { FUEL_EXPORT, MEMORY_DENIED_EXPORT, MEMORY_LIMIT_EXPORT } from './wasm/meter.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
+import { TRAP_EXIT_CODE } from './exit-codes.ts';
 
 /**
  * One invocation in this thread: a fresh host, a fresh instance, the budget
  * set on the metered main module, and every way a run can end turned into a
  * RunResult. Nothing thrown by the guest or the host escapes.
  */
-
-/** Exit code reported when the run did not exit by itself (trap or limit). */
-export const TRAP_EXIT_CODE = 128;
 
 interface RunExports {
   run: { run(): void };

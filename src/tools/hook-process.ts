@@ -5,8 +5,8 @@
  * stdin, stdout and stderr captured, the whole process group killed at the
  * timeout or on abort.
  */
-import { spawn } from 'node:child_process';
 import { DEFAULT_SCRUB_ENV, prepareCommand, type SandboxedCommand } from '../sandbox/index.ts';
+import { childProcess } from '../util/index.ts';
 import { killGroup } from './builtin/bash/process-group.ts';
 import { processGrants, type ProcessSandboxSettings } from './process-sandbox.ts';
 
@@ -61,7 +61,7 @@ export async function runHookProcess(command: string, stdin: string, o: HookProc
   try {
     return await new Promise<HookProcessResult>((resolve, reject) => {
       const [file = 'bash', ...args] = prepared.argv;
-      const child = spawn(file, args, { cwd: o.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: prepared.env });
+      const child = childProcess().spawn(file, args, { cwd: o.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: prepared.env });
       const out: string[] = [];
       const err: string[] = [];
       let size = 0;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runComponent, DEFAULT_LIMITS, warmStats } from '../../src/sandbox/index.ts';
+import { runComponent, DEFAULT_LIMITS } from '../../src/sandbox/index.ts';
+import { warmStats } from '../../src/sandbox/warm.ts';
 import { decode, removeDir, tempDir, toolRunner, type ToolRunner } from './support.ts';
 
 /** What a run sees: argv, stdin, only the declared environment, captured stdio; a fresh host each call. */

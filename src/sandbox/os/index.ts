@@ -1,6 +1,5 @@
 /** The OS sandbox for processes moat starts (bash, `!cmd`, hooks, MCP stdio servers): bubblewrap, seccomp and a filtering proxy. */
 export * from './types.ts';
-export { prepareCommand } from './prepare-command.ts';
 export { sandboxSupport, sandboxInstalled, type SandboxSupport } from './support.ts';
 export { DEFAULT_SCRUB_ENV, ALWAYS_SCRUBBED, scrubEnv, isScrubbed } from './env-scrub.ts';
 export { connectionAllowed, type ConnectionVerdict } from './network-match.ts';

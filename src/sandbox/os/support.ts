@@ -2,7 +2,7 @@
  * Whether this machine can run the OS sandbox: Linux with bubblewrap and socat
  * on PATH and user namespaces that work. Probed once per PATH and cached.
  */
-import { spawnSync } from 'node:child_process';
+import { childProcess } from '../../util/index.ts';
 
 export interface SandboxSupport {
   available: boolean;
@@ -22,7 +22,7 @@ function unavailable(reason: string): SandboxSupport {
 
 /** bubblewrap must actually create the namespaces: some containers and hardened kernels forbid it. */
 function probeNamespaces(bwrap: string): string | undefined {
-  const r = spawnSync(bwrap, ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true'], {
+  const r = childProcess().spawnSync(bwrap, ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     timeout: 5000,
     encoding: 'utf8',

@@ -1,6 +1,6 @@
 /** The Bash tool: one command in the OS sandbox, with timeout and output caps. */
-import { spawn } from 'node:child_process';
 import { z } from 'zod';
+import { childProcess } from '../../../util/index.ts';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 import { OutputBuffer } from './output-buffer.ts';
@@ -57,7 +57,7 @@ function run(input: Input, ctx: ToolContext, timeoutMs: number, out: OutputBuffe
   return new Promise<Ended>((resolve, reject) => {
     const started = Date.now();
     const [file = 'bash', ...args] = prepared.argv;
-    const child = spawn(file, args, {
+    const child = childProcess().spawn(file, args, {
       cwd: ctx.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'ignore'],

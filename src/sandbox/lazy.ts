@@ -1,0 +1,38 @@
+/**
+ * The sandbox's heavy entry points (loading and running components, the child
+ * that runs one, preparing an OS-sandboxed command), each importing its module
+ * on the first call: a session that runs no tool evaluates none of them, and
+ * `moat -p` sends its first request without the WASI host, the transpile
+ * cache, bubblewrap's argv builder or the seccomp helper.
+ */
+import type * as Load from './load.ts';
+import type * as OsPrepare from './os/prepare-command.ts';
+import type * as Run from './run.ts';
+
+let run: typeof Run | undefined;
+
+export async function loadComponent(...args: Parameters<typeof Load.loadComponent>): ReturnType<typeof Load.loadComponent> {
+  return (await import('./load.ts')).loadComponent(...args);
+}
+
+export async function loadCached(...args: Parameters<typeof Load.loadCached>): ReturnType<typeof Load.loadCached> {
+  return (await import('./load.ts')).loadCached(...args);
+}
+
+export async function runComponent(...args: Parameters<typeof Run.runComponent>): ReturnType<typeof Run.runComponent> {
+  run ??= await import('./run.ts');
+  return run.runComponent(...args);
+}
+
+/** Drops the in-memory modules and warm spares; nothing to drop before the first run. */
+export function forgetLoaded(): void {
+  run?.forgetLoaded();
+}
+
+export async function runChildMain(argv: readonly string[]): Promise<number> {
+  return (await import('./child-main.ts')).runChildMain(argv);
+}
+
+export async function prepareCommand(...args: Parameters<typeof OsPrepare.prepareCommand>): ReturnType<typeof OsPrepare.prepareCommand> {
+  return (await import('./os/prepare-command.ts')).prepareCommand(...args);
+}
