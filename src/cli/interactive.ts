@@ -1,19 +1,21 @@
 /**
- * `moat` without -p: opens the store, builds the controller and hands the
- * terminal to the interactive UI. The UI (Ink + React) is imported lazily, so
- * `--version`, `-p` and the `sessions` commands never load it.
+ * `moat` without -p: builds the controller and hands the terminal to the
+ * interactive UI. The UI (Ink + React) is imported lazily, so `--version`,
+ * `-p` and the `sessions` commands never load it. What the first frame does
+ * not show (the store, the session, the WebAssembly tools) is set up once that
+ * frame is on screen.
  */
 import { compositionOptions } from './composition.ts';
 import { join } from 'node:path';
 import { createSkillTool, type AgentSettings } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
-import { openStore } from '../store/index.ts';
+import { openStore, type Store } from '../store/index.ts';
 import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
 import { subagentSetup } from './subagent-setup.ts';
-import { createTuiController } from './tui-controller.ts';
+import { createTuiController, type StartedTuiController } from './tui-controller.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
 import { attachMcp, type McpFlags } from './mcp-setup.ts';
 import type { McpManager } from '../mcp/index.ts';
@@ -33,6 +35,24 @@ export interface InteractiveOptions {
   mcp?: McpFlags;
 }
 
+/**
+ * The store, opened on first use: the first frame reads nothing from it, and
+ * opening it (migrations, WAL) is several milliseconds. Closing a store that
+ * never opened does nothing.
+ */
+function lazyStore(path: string): Store {
+  let store: Store | undefined;
+  const open = () => (store ??= openStore(path));
+  return new Proxy({} as Store, {
+    get(_, key: keyof Store) {
+      if (key === 'close') return () => store?.close();
+      const s = open();
+      const v = s[key];
+      return typeof v === 'function' ? v.bind(s) : v;
+    },
+  });
+}
+
 export async function runInteractive(o: InteractiveOptions): Promise<number> {
   const env = o.env ?? process.env;
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -46,21 +66,29 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   // Sub-agents as in -p (root-command.ts): one manager for the process, the config's limits; a bad agent
   // definition is a warning line before the UI starts. The controller's shutdown stops them on every exit path.
   const agents = subagentSetup(o.settings.cwd, env, { maxConcurrent: o.loaded.config.maxConcurrentAgents, maxDepth: o.loaded.config.maxAgentDepth });
-  const store = openStore(paths.dbFile);
-  let controller;
-  // WebAssembly tools: warnings print before the UI takes the terminal; later ones show in `moat tool list`.
+  const store = lazyStore(paths.dbFile);
+  let controller: StartedTuiController;
   let uiStarted = false;
   let wasm: { close(): void } | undefined;
   let mcp: McpManager | undefined;
+  // WebAssembly tools attach once the first frame is drawn (a run waits for them); their warnings show in the transcript.
+  let toolsAttached: () => void = () => {};
+  const toolsReady = new Promise<void>((resolve) => {
+    toolsAttached = resolve;
+  });
+  let attachTools: (warn: (line: string) => void) => Promise<void> = async () => {};
+  let closed = false;
   try {
     const registry = new ToolRegistry([...builtinTools(), createSkillTool(skills), scheduleTool({ repo: () => store.cron, cwd: o.settings.cwd })]);
-    wasm = await attachWasmTools(registry, {
-      env,
-      projectRoot: o.loaded.projectRoot,
-      index: storeIndex(store),
-      toolLimits: o.loaded.toolLimits,
-      warn: (line) => void (uiStarted || process.stderr.write(`moat: ${line}\n`)),
-    });
+    attachTools = async (warn) => {
+      try {
+        wasm = await attachWasmTools(registry, { env, projectRoot: o.loaded.projectRoot, index: storeIndex(store), toolLimits: o.loaded.toolLimits, warn });
+        // The UI may have closed while they attached.
+        if (closed) wasm.close();
+      } finally {
+        toolsAttached();
+      }
+    };
     // MCP servers start in the background; a failure after the UI started shows in /mcp.
     mcp = attachMcp(registry, {
       loaded: o.loaded,
@@ -83,7 +111,10 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       subagents: agents,
       mcp,
       ...(o.resume ? { resume: o.resume } : {}),
+      toolsReady,
     });
+    // A resumed session opened above: its tools are attached before the UI starts, as they were before.
+    if (o.resume) await attachTools((line) => void (uiStarted || process.stderr.write(`moat: ${line}\n`)));
   } catch (e) {
     wasm?.close();
     await mcp?.close();
@@ -93,18 +124,26 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   }
   const { runTui } = await import('../tui/index.ts');
   uiStarted = true;
+  const started = controller;
+  // Once the first frame is on screen: the session (store row, SessionStart, git's status), then the tools.
+  const afterFirstFrame = async () => {
+    started.openSession();
+    if (!o.resume) await attachTools((line) => started.notice('warning', line));
+  };
   try {
     return await runTui(controller, {
       // `[keymap]` was checked when the config loaded: a bad key already stopped moat with file and line.
       keymap: o.loaded.config.keymap,
       ...(compositionOptions().injectCrash === true ? { injectCrash: true } : {}),
       ...(o.prompt ? { initialPrompt: o.prompt } : {}),
+      afterFirstFrame,
     });
   } catch (e) {
     // Every way out of a running UI shuts the controller down (sub-agents stopped, store closed); this is the UI failing to start.
     await controller.shutdown();
     throw e;
   } finally {
+    closed = true;
     wasm?.close();
     await mcp?.close();
   }

@@ -52,6 +52,16 @@ export interface TuiControllerDeps {
   subagents?: { support: SubagentSupport; shutdown(): Promise<void> };
   /** The MCP servers of this process (/mcp, prompts as slash commands, `@server:uri`). */
   mcp?: McpManager;
+  /** Tools still registering (the WebAssembly tools attach after the first frame): a run waits for them. */
+  toolsReady?: Promise<unknown>;
+}
+
+/** The interactive run's controller: the UI's interface, plus opening the session ahead of first use. */
+export interface StartedTuiController extends TuiController {
+  /** Opens the session now (its store row, SessionStart, git's status) if nothing has yet. */
+  openSession(): void;
+  /** A line for the transcript (e.g. a warning that came after the UI took the terminal). */
+  notice(level: 'info' | 'warning', text: string): void;
 }
 
 /** How long exiting waits for sub-agents to wind down (commit their worktrees) before closing anyway. */
@@ -60,7 +70,7 @@ const SUBAGENT_SHUTDOWN_MS = 10_000;
 const MAX_ATTACHMENT_BYTES = 256 * 1024;
 const SHELL_OUTPUT_CAP = 30_000;
 
-export function createTuiController(deps: TuiControllerDeps): TuiController {
+export function createTuiController(deps: TuiControllerDeps): StartedTuiController {
   // `settings` holds what the next session starts with (/clear keeps the model and the mode);
   // the open session keeps its own copy, changed through its setters.
   const { store, settings } = deps;
@@ -91,15 +101,18 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       sessionRules.push({ rule, behavior: 'allow', source: project ? 'project' : 'user' });
     },
   };
-  let session = AgentSession.open(agentDeps, deps.resume ? { resume: deps.resume } : {});
   // The UI drives the session through the session protocol, like -p and stream-json input do.
-  let host = new SessionHost(session, broker);
+  const withHost = (session: AgentSession) => ({ session, host: new SessionHost(session, broker) });
+  // A new session opens on first use, not before the first frame: its store row and git's status are
+  // not on screen (interactive.ts opens it once that frame is drawn). A resumed one opens now: the
+  // first frame shows its conversation and its settings.
+  let opened = deps.resume ? withHost(AgentSession.open(agentDeps, { resume: deps.resume })) : undefined;
+  const current = () => (opened ??= withHost(AgentSession.open(agentDeps)));
   const switchTo = (next: AgentSession) => {
     broker.cancelAll();
-    const ended = session;
-    void ended.end('clear').then((failures) => failures.forEach((f) => log(`a SessionEnd hook failed: ${f}`)));
-    session = next;
-    host = new SessionHost(session, broker);
+    const ended = opened?.session;
+    void ended?.end('clear').then((failures) => failures.forEach((f) => log(`a SessionEnd hook failed: ${f}`)));
+    opened = withHost(next);
   };
   // Read from .git/HEAD: spawning git before the first frame costs startup time.
   const branch = gitHead(settings.cwd)?.branch;
@@ -114,16 +127,20 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
   };
 
   const info = (): TuiInfo => {
-    const current = session.currentSettings();
+    // Until the session opens, what it will start with is `settings` (it takes a copy when it opens).
+    const now = opened?.session.currentSettings() ?? settings;
     return {
       version: pkg.version,
-      model: current.model,
-      cwd: current.cwd,
+      model: now.model,
+      cwd: now.cwd,
       ...(branch ? { gitBranch: branch } : {}),
-      permissionMode: current.permissionMode,
-      sessionId: session.id,
-      contextWindow: contextWindow(current.model, deps.router),
-      ...(current.processSandbox?.active === true ? { osSandbox: true } : {}),
+      permissionMode: now.permissionMode,
+      // Read when asked for (/clear, /resume): it opens the session, which the first frame does not need.
+      get sessionId() {
+        return current().session.id;
+      },
+      contextWindow: contextWindow(now.model, deps.router),
+      ...(now.processSandbox?.active === true ? { osSandbox: true } : {}),
     };
   };
 
@@ -150,10 +167,18 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
     const hooks = settingsHooks(next, settings);
     if (hooks === undefined) delete agentDeps.hooks;
     else agentDeps.hooks = hooks;
-    host.submit({ type: 'apply_config', settings: grants, hooks });
+    current().host.submit({ type: 'apply_config', settings: grants, hooks });
   };
 
-  const conversation = (): Message[] => [...session.messages()];
+  // Settles once the tools registering in the background are in; a failure there is theirs to report.
+  let toolsReady = deps.toolsReady?.then(
+    () => undefined,
+    () => undefined,
+  );
+  void toolsReady?.then(() => {
+    toolsReady = undefined;
+  });
+  const conversation = (): Message[] => [...current().session.messages()];
   const agents = subagentControls(deps.subagents?.support, settings.cwd, log);
   const { resourceParts, ...mcp } = mcpControls(deps.mcp, loaded);
   // The router's notices (images or tools left out for a model) go into the transcript, not under Ink on stderr.
@@ -170,30 +195,32 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
 
   return {
     info,
-    initialMessages: () => (session.resumed ? conversation() : []),
+    initialMessages: () => (opened?.session.resumed === true ? conversation() : []),
     run: (prompt, signal) => {
       // A custom command's `model`: this run's alone, carried by its user message; the next run is on the session's again.
       const model = nextRunModel;
       nextRunModel = undefined;
-      if ((prompt.resources ?? []).length === 0) return host.turn(promptParts(prompt, settings.cwd), signal, model);
+      const { host } = current();
+      if ((prompt.resources ?? []).length === 0 && toolsReady === undefined) return host.turn(promptParts(prompt, settings.cwd), signal, model);
       return (async function* () {
+        if (toolsReady !== undefined) await toolsReady;
         yield* host.turn(await partsOf(prompt, signal), signal, model);
       })();
     },
-    compact: (instructions, signal) => host.compact(instructions, signal),
-    respondPermission: (requestId, decision) => host.submit({ type: 'permission_answer', requestId, decision }),
+    compact: (instructions, signal) => current().host.compact(instructions, signal),
+    respondPermission: (requestId, decision) => current().host.submit({ type: 'permission_answer', requestId, decision }),
     setPermissionMode: (mode: PermissionMode) => {
-      host.submit({ type: 'set_permission_mode', mode });
+      current().host.submit({ type: 'set_permission_mode', mode });
       settings.permissionMode = mode;
     },
     setModel: (model) => {
       // A name no provider takes stays out of the session; the UI reports the error.
       deps.router?.resolve(model);
-      host.submit({ type: 'set_model', model });
+      current().host.submit({ type: 'set_model', model });
       settings.model = model;
     },
     models: () => {
-      const model = session.currentSettings().model;
+      const model = current().session.currentSettings().model;
       const all = deps.router === undefined ? CLAUDE_MODELS : modelChoices(deps.router);
       return all.includes(model) ? all : [model, ...all];
     },
@@ -224,12 +251,12 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       }
       if (expansion.type !== 'skill') return undefined;
       if (expansion.skill.model !== undefined) {
-        const model = resolveModel(session.currentSettings().model, expansion.skill.model);
+        const model = resolveModel(current().session.currentSettings().model, expansion.skill.model);
         // A name no provider takes is the user's mistake, shown before anything runs.
         deps.router?.resolve(model);
         nextRunModel = model;
       }
-      return runInlineCommands(expansion.prompt, expansion.skill.allowedTools ?? [], session.currentSettings(), new AbortController().signal);
+      return runInlineCommands(expansion.prompt, expansion.skill.allowedTools ?? [], current().session.currentSettings(), new AbortController().signal);
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     trustProject: () => {
@@ -257,7 +284,7 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       if (scope === 'project' && behavior === 'allow') approveRules(loaded.projectRoot, [rule], configDir);
       // Effective from the next call in the open session; later sessions start from `settings`.
       (behavior === 'allow' ? settings.allow : settings.deny).push(parsed);
-      host.submit({ type: 'add_rule', behavior, rule });
+      current().host.submit({ type: 'add_rule', behavior, rule });
       sessionRules.push({ rule, behavior, source: scope });
     },
     removePermissionRule: (raw, behavior) => {
@@ -269,15 +296,15 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       if (!fromProject && !fromUser && !inSession && !loaded.rules.some((r) => r.rule === rule && r.list === behavior)) return false;
       const list = behavior === 'allow' ? settings.allow : settings.deny;
       for (let i = list.length - 1; i >= 0; i--) if (list[i]?.text === rule) list.splice(i, 1);
-      host.submit({ type: 'remove_rule', behavior, rule });
+      current().host.submit({ type: 'remove_rule', behavior, rule });
       loaded.rules = loaded.rules.filter((r) => !(r.rule === rule && r.list === behavior));
       for (let i = sessionRules.length - 1; i >= 0; i--) if (sessionRules[i]?.rule === rule && sessionRules[i]?.behavior === behavior) sessionRules.splice(i, 1);
       return true;
     },
-    runShell: (command, signal) => runShell(command, session.currentSettings(), signal),
+    runShell: (command, signal) => runShell(command, current().session.currentSettings(), signal),
     listFiles: () => listProjectFiles(settings.cwd),
     cost: () => {
-      const t = store.usage.totals(session.id);
+      const t = store.usage.totals(current().session.id);
       return { sessionCostUsd: t.costUsd, usage: t.usage, turns: t.turns };
     },
     ...agents,
@@ -285,7 +312,8 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       // Open questions first: a sub-agent waiting for an answer could not wind down.
       broker.cancelAll('moat is exiting.');
       agents.close();
-      for (const f of await session.end('prompt_input_exit')) log(`a SessionEnd hook failed: ${f}`);
+      // A session nothing opened has nothing to end.
+      for (const f of (await opened?.session.end('prompt_input_exit')) ?? []) log(`a SessionEnd hook failed: ${f}`);
       const stopping = deps.subagents?.shutdown();
       if (stopping) {
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -301,6 +329,8 @@ export function createTuiController(deps: TuiControllerDeps): TuiController {
       store.close();
     },
     log,
+    openSession: () => void current(),
+    notice: (level, text) => noticeListeners.forEach((l) => l(level, text)),
   };
 }
 

@@ -41,7 +41,12 @@ export class AppModel {
   private shellAbort: AbortController | undefined;
   private readonly queued: string[] = [];
   private shellContext: ShellResult[] = [];
-  private history: string[] = [];
+  private loadedHistory: string[] | undefined;
+  /** Earlier prompts, read on first use: reading them opens the store, which the first frame does not need. */
+  private get history(): string[] {
+    this.loadedHistory ??= this.controller.promptHistory();
+    return this.loadedHistory;
+  }
   private files: string[] = [];
   private fileSet = new Set<string>();
   private readonly modes: PermissionMode[];
@@ -125,7 +130,7 @@ export class AppModel {
     });
   }
 
-  /** The banner, the resumed conversation, the prompt history and the file list. */
+  /** The banner, the resumed conversation and the file list (the prompt history is read on first use). */
   start(): void {
     this.transcript.commit({ kind: 'banner', info: this.controller.info() });
     const earlier = this.controller.initialMessages();
@@ -133,7 +138,6 @@ export class AppModel {
       this.transcript.showHistory(earlier);
       this.transcript.commit({ kind: 'notice', level: 'info', text: `Resumed session ${this.controller.info().sessionId.slice(0, 8)}.` });
     }
-    this.history = this.controller.promptHistory();
     // Background sub-agents go on between runs: their cards follow the manager, not the run stream.
     this.unsubscribeAgents = this.controller.onSubagentUpdate((u) => this.transcript.agents.applyUpdate(u));
     // Listing files spawns git: not before the first frame is up.

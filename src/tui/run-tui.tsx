@@ -20,6 +20,11 @@ export interface RunTuiOptions {
   initialPrompt?: string;
   /** Throw once the UI is up: the crash path's end-to-end test (set by the test entry's composition options only). */
   injectCrash?: boolean;
+  /**
+   * Set-up the first frame does not need (the store, the session, the WebAssembly tools), run once that
+   * frame is on screen; if it fails, the UI closes with its message, as a failure to start.
+   */
+  afterFirstFrame?: () => Promise<void>;
 }
 
 const RESTORE = '\x1b[?25h\x1b[?2004l';
@@ -120,6 +125,14 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
   process.on('SIGTERM', onTerm);
   process.on('SIGHUP', onHup);
   process.on('SIGINT', onInt);
+
+  // Ink drew the first frame synchronously inside render(); the next turn of the event loop is after it.
+  const afterFirstFrame = opts.afterFirstFrame;
+  if (afterFirstFrame) {
+    setImmediate(() => {
+      afterFirstFrame().catch((e: unknown) => finish(1, `moat: ${e instanceof Error ? e.message : String(e)}\n`));
+    });
+  }
 
   if (opts.injectCrash === true) {
     setTimeout(() => {

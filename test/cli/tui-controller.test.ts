@@ -344,3 +344,37 @@ test('trusting the folder gives MCP servers the folders its settings add (setRoo
   c.trustProject();
   expect(told).toEqual([[root, extra]]);
 });
+
+test('the session opens on first use, not for the first frame; a run waits for tools still attaching', async () => {
+  const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
+  const loaded = loadConfig({ cwd: root, env });
+  const store = openStore(join(root, '.db', 'moat.db'));
+  let attached: () => void = () => {};
+  const toolsReady = new Promise<void>((resolve) => {
+    attached = resolve;
+  });
+  const c = createTuiController({
+    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+    registry: new ToolRegistry(builtinTools()),
+    store,
+    settings: testSettings(root, { home: env.HOME }),
+    loaded,
+    logFile: join(root, 'tui.log'),
+    toolsReady,
+  });
+  controller = c;
+  // What the first frame reads: no session row yet.
+  expect(c.info().model).toBe('claude-sonnet-4-5');
+  expect(c.initialMessages()).toEqual([]);
+  expect(store.sessions.list({ cwd: root })).toHaveLength(0);
+  c.openSession();
+  const rows = store.sessions.list({ cwd: root });
+  expect(rows.map((r) => r.id)).toEqual([c.info().sessionId]);
+  server.script(reply().text('ok'));
+  const run = drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
+  await Bun.sleep(50);
+  expect(server.requests).toHaveLength(0);
+  attached();
+  await run;
+  expect(server.requests).toHaveLength(1);
+});
