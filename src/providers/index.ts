@@ -10,7 +10,7 @@ export {
   type AccumulatorState,
 } from './accumulate.ts';
 export { previewPartialJson } from './preview-partial-json.ts';
-export { createAnthropicProvider, type AnthropicProviderOptions } from './anthropic/index.ts';
+export { createAnthropicProvider, type AnthropicProviderOptions } from './anthropic-on-demand.ts';
 export { ModelRouter, type ModelRef, type ModelRouterOptions } from './model-router.ts';
 export { fitRequest, type Fitted, type FitOptions } from './fit-request.ts';
 export { loadAdapter } from './load-adapter.ts';

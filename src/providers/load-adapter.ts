@@ -1,9 +1,10 @@
 /**
  * Builds the adapter of one configured provider. Every module but Anthropic's own is imported here, on first
- * use, so the `openai`, Gemini and cloud SDKs are never evaluated on the Anthropic default path.
+ * use, so the `openai`, Gemini and cloud SDKs are never evaluated on the Anthropic default path (Anthropic's
+ * waits for its first request: anthropic-on-demand.ts).
  */
 import { MoatError } from '../util/index.ts';
-import { createAnthropicProvider } from './anthropic/index.ts';
+import { createAnthropicProvider } from './anthropic-on-demand.ts';
 import type { ModelRouter } from './model-router.ts';
 import type { ProviderConfig } from './provider-config.ts';
 import type { Provider } from './types.ts';

@@ -1,0 +1,21 @@
+/**
+ * Anthropic's adapter behind a Provider that imports it on its first request:
+ * the SDK is the largest module moat loads (~680 KB with its resources), and
+ * nothing before the first request needs it, so the TUI draws its first frame
+ * without it and `-p` evaluates it while the request is being prepared.
+ */
+import type { AnthropicProviderOptions } from './anthropic/index.ts';
+import type { Provider, ProviderEvent, ProviderRequest, StreamOptions } from './types.ts';
+
+export type { AnthropicProviderOptions };
+
+export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
+  let adapter: Promise<Provider> | undefined;
+  return {
+    name: 'anthropic',
+    async *stream(request: ProviderRequest, streamOptions: StreamOptions): AsyncIterable<ProviderEvent> {
+      adapter ??= import('./anthropic/index.ts').then((m) => m.createAnthropicProvider(options));
+      yield* (await adapter).stream(request, streamOptions);
+    },
+  };
+}
