@@ -4,7 +4,7 @@
  * live tail is clamped by line count) and blocks rendered separately join
  * exactly as they would inside the whole message.
  */
-import { Lexer, type Token, type Tokens } from 'marked';
+import type { Lexer, Token, Tokens } from 'marked';
 import { highlightLines } from './highlight.ts';
 import { c, GLYPH } from './theme.ts';
 import { prefixLines, stringWidth, wrapHard, wrapText } from './wrap.ts';
@@ -15,8 +15,15 @@ function decodeEntities(s: string): string {
   return s.replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (m, e: string) => ENTITY[e] ?? m);
 }
 
+/**
+ * marked is required on the first text to render (synchronously: rendering is sync), as highlight.js is:
+ * the first frame shows no markdown, and evaluating marked costs it ~2 ms.
+ */
+let lexer: typeof Lexer | undefined;
+
 export function lex(src: string): Token[] {
-  return Lexer.lex(src);
+  lexer ??= (require('marked') as typeof import('marked')).Lexer;
+  return lexer.lex(src);
 }
 
 /** Inline tokens to one styled string (may contain newlines from hard breaks). */
