@@ -12,7 +12,7 @@ export const COMPATIBLE_API = 'OpenAI-compatible API';
 export type AbortCause = 'caller' | 'idle' | null;
 
 const MAX_MESSAGE = 240;
-const CONTEXT_MESSAGE_MAX = 360;
+const CONTEXT_MESSAGE_MAX = 400;
 
 export function kindForStatus(status: number): ProviderErrorKind {
   if (status === 429) return 'rate_limit';
@@ -127,7 +127,7 @@ export const CONTEXT_TOO_LONG = /prompt is too long|input is too long|context[_ 
 export function contextTooLong(where: string, detail: string, o: { status?: number; requestId?: string; unknownWindow?: boolean } = {}): ProviderError {
   const hint = o.unknownWindow === true ? "; for a local model, set its context_window in config so moat compacts in time" : '';
   const head = `${where}: the conversation no longer fits the model's context window (`;
-  const tail = `). /clear starts afresh, /model picks a model with a larger window${hint}.`;
+  const tail = `). /compact summarises it, /clear starts afresh, /model picks a model with a larger window${hint}.`;
   // The vendor's words are what gets cut, never the advice.
   const room = Math.max(40, CONTEXT_MESSAGE_MAX - head.length - tail.length);
   const said = oneLine(detail).replace(/\.$/, '');

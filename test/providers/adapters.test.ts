@@ -253,10 +253,10 @@ for (const { format, model, path } of FORMATS) {
       const e = errorOf(await collect(request(model))).error;
       expect(e).toMatchObject({ kind: 'bad_request', reason: 'context_too_long', status: 400 });
       expect(e.message).toContain("the conversation no longer fits the model's context window");
-      expect(e.message).toContain('/clear starts afresh, /model picks a model with a larger window');
+      expect(e.message).toContain('/compact summarises it, /clear starts afresh, /model picks a model with a larger window');
       expect(e.message).toContain(CONTEXT_WORDS[format]);
       expect(e.message).not.toContain('\n');
-      expect(e.message.length).toBeLessThanOrEqual(360);
+      expect(e.message.length).toBeLessThanOrEqual(400);
     });
 
     test('a dropped connection mid-stream ends with a stream error carrying the partial text', async () => {
