@@ -9,14 +9,17 @@ import type * as Load from './load.ts';
 import type * as OsPrepare from './os/prepare-command.ts';
 import type * as Run from './run.ts';
 
+let load: typeof Load | undefined;
 let run: typeof Run | undefined;
 
 export async function loadComponent(...args: Parameters<typeof Load.loadComponent>): ReturnType<typeof Load.loadComponent> {
-  return (await import('./load.ts')).loadComponent(...args);
+  load ??= await import('./load.ts');
+  return load.loadComponent(...args);
 }
 
 export async function loadCached(...args: Parameters<typeof Load.loadCached>): ReturnType<typeof Load.loadCached> {
-  return (await import('./load.ts')).loadCached(...args);
+  load ??= await import('./load.ts');
+  return load.loadCached(...args);
 }
 
 export async function runComponent(...args: Parameters<typeof Run.runComponent>): ReturnType<typeof Run.runComponent> {
@@ -24,9 +27,10 @@ export async function runComponent(...args: Parameters<typeof Run.runComponent>)
   return run.runComponent(...args);
 }
 
-/** Drops the in-memory modules and warm spares; nothing to drop before the first run. */
+/** Drops the in-memory modules and the warm spares; nothing to drop from a module never loaded. */
 export function forgetLoaded(): void {
-  run?.forgetLoaded();
+  if (run !== undefined) run.forgetLoaded();
+  else load?.forgetLoaded();
 }
 
 export async function runChildMain(argv: readonly string[]): Promise<number> {
