@@ -119,6 +119,12 @@ export type AgentEvent =
   /** A user-visible problem that did not end the run (e.g. a retry in progress, a skipped config entry). */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
   /**
+   * The history was replaced by a summary (`manual`: /compact; `auto`: the context was nearly full, or the API
+   * refused it as too long). `preTokens`: what the history took (the summary request's input); `postTokens`:
+   * what the summary takes. The context in use is now `postTokens`, not the last usage's input.
+   */
+  | { type: 'compacted'; trigger: 'manual' | 'auto'; preTokens: number; postTokens: number; durationMs: number }
+  /**
    * A command hook's stdout, for verbose output (Claude Code shows it in its
    * transcript view). Hooks that answer `suppressOutput: true` send none.
    */

@@ -559,6 +559,7 @@ export class AgentSession {
     const instructions = o.instructions?.trim() ?? '';
     await this.hooks.run(o.run, 'PreCompact', { trigger: o.trigger, custom_instructions: instructions }, o.signal, o.trigger);
     const before = this.history.length;
+    const started = performance.now();
     const outcome = await summarize(
       this.deps.provider,
       { model: o.run.chain.current, system: o.system, tools: o.specs, maxTokens: settings.maxTokens, messages: this.history },
@@ -578,6 +579,7 @@ export class AgentSession {
     const dropped = outcome.dropped === 0 ? '' : `, the oldest ${outcome.dropped} left out as they did not fit`;
     const notice = `context compacted: ${before} messages summarized${dropped} (${tokens(outcome.read)} → ${tokens(outcome.wrote)} tokens)`;
     o.run.emit({ type: 'notice', level: 'info', message: notice });
+    o.run.emit({ type: 'compacted', trigger: o.trigger, preTokens: outcome.read, postTokens: outcome.wrote, durationMs: Math.round(performance.now() - started) });
     // As in Claude Code, SessionStart runs again after a compaction: what it adds follows the summary.
     const restart = await this.hooks.run(o.run, 'SessionStart', { source: 'compact' }, o.signal, 'compact');
     if (restart.context.length > 0) this.persist({ role: 'user', content: [{ type: 'text', text: restart.context.join('\n\n') }] }, o.run.turn);

@@ -100,6 +100,21 @@ export const SystemApiRetry = z.object({
   ...base,
 });
 
+/** The history was replaced by a summary (Claude Code's compact boundary): the context in use is now `post_tokens`. */
+export const SystemCompactBoundary = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('compact_boundary'),
+  compact_metadata: z.object({
+    trigger: z.enum(['manual', 'auto']),
+    /** What the history took: the summary request's input tokens. */
+    pre_tokens: z.number().int(),
+    /** What the summary takes. */
+    post_tokens: z.number().int(),
+    duration_ms: z.number().int(),
+  }),
+  ...base,
+});
+
 const wireUsage = usage;
 
 /** The Anthropic Messages API stream events, as the API sends them (`index` is the content block's). */
@@ -283,6 +298,7 @@ export const OutputLine = z.union([
   SystemInit,
   SystemApiRetry,
   SystemModelFallback,
+  SystemCompactBoundary,
   SystemSubagentStarted,
   SystemSubagentFinished,
   StreamEvent,

@@ -242,6 +242,15 @@ export class OutputMapper {
         return [{ type: 'system', subtype: 'api_retry', attempt: e.attempt, retry_delay_ms: e.delayMs, error: e.message, ...this.base(origin) }];
       case 'model_fallback':
         return [{ type: 'system', subtype: 'model_fallback', from_model: e.from, to_model: e.to, error: e.reason, ...this.base(origin) }];
+      case 'compacted':
+        return [
+          {
+            type: 'system',
+            subtype: 'compact_boundary',
+            compact_metadata: { trigger: e.trigger, pre_tokens: e.preTokens, post_tokens: e.postTokens, duration_ms: e.durationMs },
+            ...this.base(origin),
+          },
+        ];
       case 'assistant_message': {
         for (const p of e.message.content) if (p.type === 'tool_use') this.inputs.set(p.id, p.input);
         const id = origin.messageId ?? `msg_${newId().replaceAll('-', '')}`;

@@ -256,6 +256,19 @@ describe('moat -p', () => {
     expect(next[0]).toContain('next');
   });
 
+  test("stream-json: a compaction is Claude Code's compact_boundary line, with the tokens before and after", async () => {
+    server.script(reply().text('first answer'), reply().text('SUMMARY: one question.').usage({ input: 4_321, output: 12 }));
+    await moat(['-p', 'first question']);
+    const r = await moat(['-p', '/compact', '-c', '--output-format', 'stream-json', '--verbose']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => OutputLine.parse(JSON.parse(l)));
+    const boundary = lines.filter((l) => l.type === 'system' && l.subtype === 'compact_boundary');
+    expect(boundary).toHaveLength(1);
+    expect(boundary[0]).toMatchObject({ compact_metadata: { trigger: 'manual', pre_tokens: 4_321, post_tokens: 12 } });
+    // Before the result, as Claude Code writes it.
+    expect(lines.findIndex((l) => l.type === 'system' && l.subtype === 'compact_boundary')).toBeLessThan(lines.findIndex((l) => l.type === 'result'));
+  });
+
   test('a conversation refused as too long is compacted once and the turn sent again', async () => {
     server.script(reply().text('first answer'), contextTooLong(), reply().text('SUMMARY: one question.'), reply().text('second answer'));
     await moat(['-p', 'first question']);

@@ -140,3 +140,14 @@ test('a fallback to another model drops the failed attempt and says which model 
   expect(t.live.get().text).toBe('');
   expect(printed(all)).toContain('claude-sonnet-4-5: Anthropic API error 529: overloaded — switching to openai/gpt-5.1.');
 });
+
+test('after a compaction the status line counts the summary, not the summary request that read the old history', () => {
+  const t = new Transcript({ flushMs: 1_000_000 });
+  t.startRun();
+  const zero = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+  t.apply({ type: 'usage', turn: 1, turnUsage: { ...zero, inputTokens: 150_000, cacheReadInputTokens: 20_000, outputTokens: 900 }, sessionUsage: zero, turnCostUsd: 0.5, sessionCostUsd: 1.25 });
+  expect(t.usage.get()).toEqual({ contextTokens: 170_000, costUsd: 1.25 });
+  t.apply({ type: 'compacted', trigger: 'manual', preTokens: 170_000, postTokens: 900, durationMs: 1200 });
+  expect(t.usage.get()).toEqual({ contextTokens: 900, costUsd: 1.25 });
+  t.endRun();
+});

@@ -231,6 +231,10 @@ export class Transcript {
       case 'notice':
         this.commit({ kind: 'notice', level: e.level, text: e.message });
         return;
+      case 'compacted':
+        // The summary request's input was the old history; what the context holds now is the summary.
+        this.usage.update((u) => ({ ...u, contextTokens: e.postTokens }));
+        return;
       case 'hook_output':
         // A hook's stdout is for verbose output (Claude Code shows it only in its transcript view); the screen stays quiet.
         return;
