@@ -1,5 +1,6 @@
 /** Whether allow rules vouch for a whole Bash command line. */
 import { isAbsolute, resolve } from 'node:path';
+import { argumentEffects } from './argument-commands.ts';
 import { commandPatternMatches, formatCommand, normalizeSpaces, type CommandPattern } from './command-pattern.ts';
 import { denyView } from './bash-deny.ts';
 import { readCommandLine, type Redirection, type SimpleCommand } from './shell-syntax.ts';
@@ -31,6 +32,10 @@ import { readCommandLine, type Redirection, type SimpleCommand } from './shell-s
  * - `git -c core.pager=… log`, `git --config-env …`: configuration that runs
  *   a program of its own. Prefix and wildcard rules (`Bash(git:*)`) do not
  *   cover it; only an exact rule does.
+ * - The same for commands that run commands or write files through their
+ *   arguments (argument-commands.ts): `find -exec`/`-delete`, `sed -i` and
+ *   sed's `e` and `w`, awk's `system()`, pipes and `> file`, and a sed or awk
+ *   program read from a file. `Bash(sed:*)` was written for a text filter.
  */
 
 export interface CommandRule {
@@ -113,6 +118,13 @@ export function setsGitConfig(cmd: SimpleCommand): boolean {
   return false;
 }
 
+/** Only an exact rule covers it: configuration that runs a program, or arguments that run commands or write files. */
+export function needsExactRule(cmd: SimpleCommand): boolean {
+  if (setsGitConfig(cmd)) return true;
+  const effects = argumentEffects(cmd.words);
+  return effects !== null && (effects.runs || effects.writes);
+}
+
 function describeDynamicName(cmd: SimpleCommand): string | null {
   const first = cmd.words[0];
   if (!first?.expands) return null;
@@ -139,7 +151,7 @@ export function checkBashAllow(line: string, rules: readonly CommandRule[], cwd:
   const unknownWrites: string[] = [];
   let cwdKnown = true;
   for (const cmd of parsed.commands) {
-    const exactOnly = setsGitConfig(cmd);
+    const exactOnly = needsExactRule(cmd);
     const safeAssignments = cmd.assignments.every((a) => isSafeAssignment(a.raw));
     const argvForms = [formatCommand(cmd, { assignments: true, redirections: false })];
     const fullForms = [formatCommand(cmd, { assignments: true, redirections: true })];

@@ -1,4 +1,5 @@
 /** The view of a Bash command that deny (and ask) rules match against. */
+import { argumentEffects } from './argument-commands.ts';
 import { formatCommand } from './command-pattern.ts';
 import { readCommandLine, type ShellWord, type SimpleCommand } from './shell-syntax.ts';
 
@@ -8,8 +9,10 @@ import { readCommandLine, type ShellWord, type SimpleCommand } from './shell-syn
  * command": the whole line; every simple command the parser finds, in `$(…)`,
  * subshells and loops too; the scripts handed to a shell (`sh -c '…'`,
  * `bash -c -- '…'`, `eval …`, here-documents and here-strings fed to
- * `bash`/`sh`/`busybox sh`, `echo '…' | sh`); `find -exec …`; the commands
- * that `git -c core.pager=…`-style configuration would run; and each command
+ * `bash`/`sh`/`busybox sh`, `echo '…' | sh`); `find -exec …`; the commands a
+ * sed or awk program spells out (`sed '1e rm x'`, `awk 'BEGIN{system("rm
+ * x")}'`, read in argument-commands.ts); the commands that `git -c
+ * core.pager=…`-style configuration would run; and each command
  * with the wrappers that merely run another one (`sudo`, `env`, `timeout`,
  * `xargs`, `busybox`, …) taken off. This over-approximates on purpose: a
  * deny rule that fires on `command -v rm` is an annoyance; one that misses
@@ -17,10 +20,14 @@ import { readCommandLine, type ShellWord, type SimpleCommand } from './shell-syn
  *
  * What cannot be read is "opaque": a command name known only at run time
  * (`$X`), code handed to an interpreter (`python3 -c …`, `node -e …`), a
- * script a shell reads from a pipe it cannot see (`curl … | sh`). Deny rules
- * cannot vouch that such a line is not theirs; decide.ts then asks instead of
+ * script a shell reads from a pipe it cannot see (`curl … | sh`), a command
+ * a sed or awk program builds at run time (`s/…/…/e`, `system(x)`) or a
+ * program argument-commands.ts cannot read with confidence. Deny rules cannot
+ * vouch that such a line is not theirs; decide.ts then asks instead of
  * allowing it under a bare `Bash` rule. Quoted strings in interpreter code are
- * still read as commands (`os.system("rm -rf x")`).
+ * still read as commands (`os.system("rm -rf x")`), and so are the strings of
+ * such a sed or awk program. A program in a file (`awk -f x.awk`) is read as
+ * written, as `bash x.sh` is.
  */
 
 const MAX_DEPTH = 6;
@@ -303,6 +310,13 @@ function nestedForms(words: ShellWord[], cmd: SimpleCommand, depth: number, acc:
     if (name === 'git' && option === '-c') nestedWords([value], value.value.replace(/^[^=]*=!?/, ''));
     if (name === 'git' && !option.startsWith('-') && words[i - 1]?.value !== '-c' && words[i - 1]?.value !== '-C') break;
   }
+  const effects = argumentEffects(words);
+  if (effects !== null) {
+    acc.opaque ||= effects.hidden;
+    // What awk or sed runs inherits their standard input, which nobody here can see (`system("sh")`).
+    for (const command of effects.commands) collectDenyForms(command, depth + 1, acc, true);
+    effects.strings.forEach(nested);
+  }
   if (name === 'find') {
     for (let i = 1; i < words.length; i++) {
       if (!['-exec', '-execdir', '-ok', '-okdir'].includes(words[i]?.value ?? '')) continue;
@@ -313,7 +327,8 @@ function nestedForms(words: ShellWord[], cmd: SimpleCommand, depth: number, acc:
   }
 }
 
-function collectDenyForms(line: string, depth: number, acc: Collected): void {
+/** `stdinHidden`: the line's commands read an input nobody can see, as if from `curl … |`. */
+function collectDenyForms(line: string, depth: number, acc: Collected, stdinHidden = false): void {
   const whole = line.trim();
   if (whole.length === 0) return;
   acc.forms.add(whole);
@@ -324,7 +339,7 @@ function collectDenyForms(line: string, depth: number, acc: Collected): void {
   }
   acc.scripts.push(line);
   const parsed = readCommandLine(line);
-  for (const cmd of parsed.commands) commandForms(cmd, depth, acc);
+  for (const cmd of parsed.commands) commandForms(stdinHidden && !cmd.piped ? { ...cmd, piped: true, pipedFrom: null } : cmd, depth, acc);
   for (const text of parsed.skipped) collectDenyForms(text, depth + 1, acc);
   // After a syntax error the parser's reading may not be bash's; read it again with the quotes dropped.
   if (parsed.syntaxError && /["'`]/.test(line)) collectDenyForms(line.replace(/["'`]/g, ' '), depth + 1, acc);

@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { dirname, relative, sep } from 'node:path';
 import { isWithin } from '../../util/index.ts';
-import { setsGitConfig } from './bash-allow.ts';
+import { needsExactRule } from './bash-allow.ts';
 import { formatCommand, normalizeSpaces } from './command-pattern.ts';
 import type { PathBases } from './path-pattern.ts';
 import { callPaths, callRuleName, hostOf, type PermissionCall } from './rule-match.ts';
@@ -95,8 +95,8 @@ export function folderRule(ruleName: string, paths: readonly string[], bases: Pa
 export function commandRules(cmd: SimpleCommand): { exact: string; prefix: string | null } {
   const text = formatCommand(cmd, { assignments: true, redirections: true });
   const exact = `Bash(${escapeCommandSpec(text)})`;
-  // No prefix rule covers `git -c …` (bash-allow.ts), so none is offered.
-  const prefix = cmd.assignments.length === 0 && !setsGitConfig(cmd) ? commandPrefix(cmd) : null;
+  // No prefix rule covers `git -c …`, `sed -i …` and the like (bash-allow.ts), so none is offered.
+  const prefix = cmd.assignments.length === 0 && !needsExactRule(cmd) ? commandPrefix(cmd) : null;
   return { exact, prefix: prefix === null ? null : `Bash(${escapeCommandSpec(prefix)}:*)` };
 }
 
