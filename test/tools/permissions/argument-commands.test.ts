@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { argumentEffects } from '../../../src/tools/permissions/argument-commands.ts';
 import { decidePermission, ruleForCall } from '../../../src/tools/permissions/index.ts';
 import { readCommandLine } from '../../../src/tools/permissions/shell-syntax.ts';
-import { bash, HOME, policy, PROJECT } from './helpers.ts';
+import { bash, HOME, policy, PROJECT, testDeniedByRm, testOpaqueAsks } from './helpers.ts';
 
 const kind = (command: string, allow: string[], deny: string[] = []) => decidePermission(bash(command), policy({ allow, deny })).kind;
 
@@ -211,15 +211,7 @@ describe('deny rules see the commands find, sed and awk run', () => {
     "awk 'BEGIN { \"rm -rf x\" | getline }'",
     "awk 'BEGIN { system(\"sh -c \\\"rm -rf x\\\"\") }'",
   ];
-  for (const command of denied) {
-    test(`denies ${JSON.stringify(command)}`, () => {
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny }))).toEqual({
-        kind: 'deny',
-        reason: 'denied by the rule "Bash(rm:*)"',
-        rule: 'Bash(rm:*)',
-      });
-    });
-  }
+  testDeniedByRm(denied);
 
   // What they run is built at run time, or reads an input nobody can see: deny rules cannot vouch for it.
   const opaque = [
@@ -237,12 +229,7 @@ describe('deny rules see the commands find, sed and awk run', () => {
     "awk -f - f <<'EOF'\nBEGIN { system(\"rm -rf x\") }\nEOF",
     'sed -f /dev/stdin f < script.sed',
   ];
-  for (const command of opaque) {
-    test(`${JSON.stringify(command)} asks when command deny rules are in force`, () => {
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny }))).toMatchObject({ kind: 'ask', cause: 'unmatchable_command' });
-      expect(kind(command, ['Bash'])).toBe('allow');
-    });
-  }
+  testOpaqueAsks(opaque);
 
   // Commands spelled out in full, and programs in files (read as written, like `bash x.sh`).
   const readable = ["awk '{print | \"sort\"}' f", "sed '1e date' f", "awk 'BEGIN{system(\"date\")}'", 'sed -i s/a/b/ f', 'awk -f prog.awk f', 'sed -f s.sed f', 'find . -delete', "awk '{print $1}' f"];

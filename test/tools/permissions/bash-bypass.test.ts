@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { decidePermission, ruleForCall, unmatchableReason } from '../../../src/tools/permissions/index.ts';
-import { bash, HOME, policy, PROJECT } from './helpers.ts';
+import { bash, HOME, policy, PROJECT, testDeniedByRm, testOpaqueAsks } from './helpers.ts';
 
 const kind = (command: string, allow: string[], deny: string[] = []) => decidePermission(bash(command), policy({ allow, deny })).kind;
 
@@ -57,15 +57,7 @@ describe('deny rules see commands written to slip past them', () => {
     'echo ${X:-$(rm -rf x)}',
     'cat <<EOF\n$(rm -rf x)\nEOF',
   ];
-  for (const command of denied) {
-    test(`denies ${JSON.stringify(command)}`, () => {
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny }))).toEqual({
-        kind: 'deny',
-        reason: 'denied by the rule "Bash(rm:*)"',
-        rule: 'Bash(rm:*)',
-      });
-    });
-  }
+  testDeniedByRm(denied);
 
   const allowed = ["bash -c 'echo rm'", "echo 'rm -rf x'", "git commit -m 'rm -rf x' <<'EOF'\nbody\nEOF", "cat <<'EOF'\nrm -rf x\nEOF", 'git log', 'busybox ls'];
   for (const command of allowed) {
@@ -91,12 +83,7 @@ describe('what deny rules cannot read asks under a bare Bash allow', () => {
     'eval "$SCRIPT"',
     'git -c core.pager="$P" log',
   ];
-  for (const command of opaque) {
-    test(`${JSON.stringify(command)} asks when command deny rules are in force`, () => {
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny: ['Bash(rm:*)'] }))).toMatchObject({ kind: 'ask', cause: 'unmatchable_command' });
-      expect(kind(command, ['Bash'])).toBe('allow');
-    });
-  }
+  testOpaqueAsks(opaque);
 
   test('an interpreter running a file, or a shell running a script file, is read as written', () => {
     expect(kind('python3 scripts/build.py', ['Bash'], ['Bash(rm:*)'])).toBe('allow');

@@ -1,5 +1,6 @@
 import type { Access, Effect } from '../../../src/tools/index.ts';
-import { loadShellParser, parseRuleList, type PermissionCall, type PermissionMode, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
+import { expect, test } from 'bun:test';
+import { decidePermission, loadShellParser, parseRuleList, type PermissionCall, type PermissionMode, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
 
 // Bash decisions are synchronous once the grammar is loaded; the agent awaits preparePermissionCheck, the tests load it here.
 await loadShellParser();
@@ -21,6 +22,32 @@ export function policy(opts: { mode?: PermissionMode; allow?: string[]; deny?: s
 
 export function bash(command: string): PermissionCall {
   return { toolName: 'Bash', effect: 'execute', intent: { ruleName: 'Bash', subject: command, paths: [], summary: command } };
+}
+
+/**
+ * One test per command: code a deny rule cannot read asks under a bare `Bash` allow rule when a command deny
+ * rule (`Bash(rm:*)`) is in force, and is allowed when none is.
+ */
+export function testOpaqueAsks(commands: readonly string[]): void {
+  for (const command of commands) {
+    test(`${JSON.stringify(command)} asks when command deny rules are in force`, () => {
+      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny: ['Bash(rm:*)'] }))).toMatchObject({ kind: 'ask', cause: 'unmatchable_command' });
+      expect(decidePermission(bash(command), policy({ allow: ['Bash'] })).kind).toBe('allow');
+    });
+  }
+}
+
+/** One test per command: under a bare `Bash` allow rule, the deny rule `Bash(rm:*)` still refuses it. */
+export function testDeniedByRm(commands: readonly string[]): void {
+  for (const command of commands) {
+    test(`denies ${JSON.stringify(command)}`, () => {
+      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny: ['Bash(rm:*)'] }))).toEqual({
+        kind: 'deny',
+        reason: 'denied by the rule "Bash(rm:*)"',
+        rule: 'Bash(rm:*)',
+      });
+    });
+  }
 }
 
 function fileCall(toolName: string, ruleName: string, effect: Effect, access: Access, paths: string[]): PermissionCall {
