@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { isWithin } from '../util/index.ts';
 import type { PathBases, PathPattern } from './permissions/path-pattern.ts';
 import type { Rule } from './permissions/rule.ts';
-import { patternPaths } from './permissions/sandbox-paths.ts';
+import { patternsPaths } from './permissions/sandbox-paths.ts';
 
 export interface DenyPathRules {
   read: PathPattern[];
@@ -55,8 +55,12 @@ export function denyRulePaths(rules: DenyPathRules | undefined, cwd?: string): {
   const denyWrite = new Set<string>();
   for (const projectRoot of roots) {
     const bases = { ...rules.bases, projectRoot };
-    for (const p of rules.read) for (const path of patternPaths(p, bases)) denyRead.add(path);
-    for (const p of rules.write) for (const path of [...patternPaths(p, bases), ...absentCandidates(p, projectRoot, cwd)]) denyWrite.add(path);
+    // One walk of the project for all the rules' patterns, not one each (patternsPaths).
+    const found = patternsPaths([...rules.read, ...rules.write], bases);
+    found.slice(0, rules.read.length).forEach((paths) => paths.forEach((path) => denyRead.add(path)));
+    rules.write.forEach((p, i) => {
+      for (const path of [...(found[rules.read.length + i] ?? []), ...absentCandidates(p, projectRoot, cwd)]) denyWrite.add(path);
+    });
   }
   return { denyRead: [...denyRead], denyWrite: [...denyWrite] };
 }

@@ -26,11 +26,15 @@ function hasGlob(s: string): boolean {
   return /[*?[\]]/.test(s);
 }
 
-/** Existing paths under `start` that the pattern matches; a matching folder is taken whole. */
-function walk(p: PathPattern, start: string, bases: PathBases): string[] {
-  const out: string[] = [];
+/**
+ * Existing paths under `start` that each pattern matches, in one walk for all of them: a command's deny rules
+ * (`.env`, `.env.*`, `*.pem`, …) mostly walk the same folder, and reading it is most of the cost. A folder a
+ * pattern matches is taken whole: that pattern looks no deeper into it, the others still do.
+ */
+function walk(patterns: readonly PathPattern[], start: string, bases: PathBases): string[][] {
+  const out: string[][] = patterns.map(() => []);
   let seen = 0;
-  const visit = (dir: string, depth: number): void => {
+  const visit = (dir: string, depth: number, active: readonly number[]): void => {
     if (depth > MAX_DEPTH || seen > MAX_ENTRIES) return;
     let entries: import('node:fs').Dirent[];
     try {
@@ -41,36 +45,61 @@ function walk(p: PathPattern, start: string, bases: PathBases): string[] {
     for (const e of entries) {
       if (++seen > MAX_ENTRIES) return;
       const full = join(dir, e.name);
-      if (pathPatternMatches(p, full, bases, true)) {
-        out.push(full);
-        continue;
-      }
-      if (e.isDirectory() && !SKIP.has(e.name)) visit(full, depth + 1);
+      const deeper = active.filter((i) => {
+        const p = patterns[i];
+        if (p === undefined || !pathPatternMatches(p, full, bases, true)) return true;
+        out[i]?.push(full);
+        return false;
+      });
+      if (deeper.length > 0 && e.isDirectory() && !SKIP.has(e.name)) visit(full, depth + 1, deeper);
     }
   };
-  visit(start, 0);
+  visit(start, 0, patterns.map((_, i) => i));
+  return out;
+}
+
+/** Where a pattern's paths come from: the one path it names, or a walk from the longest literal prefix. */
+function sourceOf(p: PathPattern, bases: PathBases): { path: string } | { walkFrom: string } {
+  const anchor = anchorOf(p, bases);
+  if (p.glob === '') return { path: anchor };
+  const anchored = p.glob.startsWith('/');
+  const body = anchored ? p.glob.slice(1) : p.glob;
+  const folder = body.endsWith('/**') ? body.slice(0, -3) : body;
+  // `/a/b` or `/a/b/**`: one path. A slashless name (`.env`) matches at any depth, as in gitignore: walk.
+  if (!hasGlob(folder) && (anchored || folder.includes('/'))) return { path: join(anchor, folder) };
+  const literal: string[] = [];
+  if (anchored || folder.includes('/')) {
+    for (const part of folder.split('/')) {
+      if (hasGlob(part)) break;
+      literal.push(part);
+    }
+  }
+  return { walkFrom: join(anchor, ...literal) };
+}
+
+/** The paths each of `patterns` stands for, for mounting; patterns walking the same folder share one walk. */
+export function patternsPaths(patterns: readonly PathPattern[], bases: PathBases): string[][] {
+  const out: string[][] = patterns.map(() => []);
+  const walks = new Map<string, number[]>();
+  patterns.forEach((p, i) => {
+    const source = sourceOf(p, bases);
+    if ('path' in source) out[i]?.push(source.path);
+    else walks.set(source.walkFrom, [...(walks.get(source.walkFrom) ?? []), i]);
+  });
+  for (const [start, indexes] of walks) {
+    const found = walk(
+      indexes.map((i) => patterns[i] as PathPattern),
+      start,
+      bases,
+    );
+    indexes.forEach((i, k) => out[i]?.push(...(found[k] ?? [])));
+  }
   return out;
 }
 
 /** The paths a path pattern stands for, for mounting. */
 export function patternPaths(p: PathPattern, bases: PathBases): string[] {
-  const anchor = anchorOf(p, bases);
-  if (p.glob === '') return [anchor];
-  const anchored = p.glob.startsWith('/');
-  const body = anchored ? p.glob.slice(1) : p.glob;
-  const folder = body.endsWith('/**') ? body.slice(0, -3) : body;
-  // `/a/b` or `/a/b/**`: one path. A slashless name (`.env`) matches at any depth, as in gitignore: walk.
-  if (!hasGlob(folder) && (anchored || folder.includes('/'))) return [join(anchor, folder)];
-  // Walk from the longest literal prefix.
-  const parts = folder.split('/');
-  const literal: string[] = [];
-  if (anchored || folder.includes('/')) {
-    for (const part of parts) {
-      if (hasGlob(part)) break;
-      literal.push(part);
-    }
-  }
-  return walk(p, join(anchor, ...literal), bases);
+  return patternsPaths([p], bases)[0] ?? [];
 }
 
 export interface RuleSandboxGrants {
@@ -83,10 +112,13 @@ export interface RuleSandboxGrants {
 export function ruleSandboxGrants(rules: { allow: readonly Rule[]; deny: readonly Rule[] }, bases: PathBases): RuleSandboxGrants {
   const denyRead = new Set<string>();
   const denyWrite = new Set<string>();
-  for (const rule of rules.deny) {
-    if (rule.type !== 'path') continue;
-    for (const p of patternPaths(rule.pattern, bases)) (rule.ruleName === 'Read' ? denyRead : denyWrite).add(p);
-  }
+  const pathRules = rules.deny.flatMap((rule) => (rule.type === 'path' ? [rule] : []));
+  patternsPaths(
+    pathRules.map((rule) => rule.pattern),
+    bases,
+  ).forEach((paths, i) => {
+    for (const p of paths) (pathRules[i]?.ruleName === 'Read' ? denyRead : denyWrite).add(p);
+  });
   const allowNetwork = new Set<string>();
   for (const rule of rules.allow) {
     // A WebFetch host is allowed over http and https; `*` (any host) is not carried over to processes.
