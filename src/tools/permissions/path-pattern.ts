@@ -85,9 +85,18 @@ function anchorFolder(anchor: PathAnchor, bases: PathBases): string {
   }
 }
 
+/** The folder a pattern's paths are relative to: `/`, the home folder or the project root. */
+export function patternAnchorFolder(pattern: PathPattern, bases: PathBases): string {
+  return anchorFolder(pattern.anchor, bases);
+}
+
 /** Does the pattern match `absPath` (absolute, normalised)? `fold` compares case-insensitively. */
 export function pathPatternMatches(pattern: PathPattern, absPath: string, bases: PathBases, fold: boolean): boolean {
-  const rel = relative(anchorFolder(pattern.anchor, bases), absPath);
+  return relativePathMatches(pattern, relative(anchorFolder(pattern.anchor, bases), absPath), fold);
+}
+
+/** Does the pattern match `rel`, a path relative to its anchor folder (as path.relative gives it)? */
+export function relativePathMatches(pattern: PathPattern, rel: string, fold: boolean): boolean {
   if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) return false;
   if (pattern.exact === null || pattern.folded === null) return true;
   if (rel === '') return false;

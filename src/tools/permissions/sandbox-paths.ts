@@ -8,8 +8,8 @@
  * only checked before).
  */
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathPatternMatches, type PathBases, type PathPattern } from './path-pattern.ts';
+import { join, relative } from 'node:path';
+import { patternAnchorFolder, relativePathMatches, type PathBases, type PathPattern } from './path-pattern.ts';
 import type { Rule } from './rule.ts';
 
 /** A walk never reads more entries than this (a pattern like `**\/.env` over a huge tree). */
@@ -33,8 +33,10 @@ function hasGlob(s: string): boolean {
  */
 function walk(patterns: readonly PathPattern[], start: string, bases: PathBases): string[][] {
   const out: string[][] = patterns.map(() => []);
+  // Each pattern matches paths relative to its anchor folder: `start`'s own, once, then a name appended per level.
+  const startRel = patterns.map((p) => relative(patternAnchorFolder(p, bases), start));
   let seen = 0;
-  const visit = (dir: string, depth: number, active: readonly number[]): void => {
+  const visit = (dir: string, sub: string, depth: number, active: readonly number[]): void => {
     if (depth > MAX_DEPTH || seen > MAX_ENTRIES) return;
     let entries: import('node:fs').Dirent[];
     try {
@@ -45,16 +47,18 @@ function walk(patterns: readonly PathPattern[], start: string, bases: PathBases)
     for (const e of entries) {
       if (++seen > MAX_ENTRIES) return;
       const full = join(dir, e.name);
+      const name = sub === '' ? e.name : `${sub}/${e.name}`;
       const deeper = active.filter((i) => {
         const p = patterns[i];
-        if (p === undefined || !pathPatternMatches(p, full, bases, true)) return true;
+        const base = startRel[i] ?? '';
+        if (p === undefined || !relativePathMatches(p, base === '' ? name : `${base}/${name}`, true)) return true;
         out[i]?.push(full);
         return false;
       });
-      if (deeper.length > 0 && e.isDirectory() && !SKIP.has(e.name)) visit(full, depth + 1, deeper);
+      if (deeper.length > 0 && e.isDirectory() && !SKIP.has(e.name)) visit(full, name, depth + 1, deeper);
     }
   };
-  visit(start, 0, patterns.map((_, i) => i));
+  visit(start, '', 0, patterns.map((_, i) => i));
   return out;
 }
 

@@ -1,9 +1,9 @@
 // Deny rules as sandbox paths: several patterns resolved in one walk find what each finds alone.
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseRule } from '../../../src/tools/permissions/index.ts';
-import type { PathPattern } from '../../../src/tools/permissions/path-pattern.ts';
+import { pathPatternMatches, type PathBases, type PathPattern } from '../../../src/tools/permissions/path-pattern.ts';
 import { patternPaths, patternsPaths } from '../../../src/tools/permissions/sandbox-paths.ts';
 import { tempDir } from '../../support/temp.ts';
 
@@ -22,6 +22,27 @@ function tree(root: string, files: readonly string[]): void {
 
 const sorted = (xs: readonly string[]) => [...xs].sort();
 
+/**
+ * The reference, by brute force over every entry (dependencies left out): an entry the pattern matches (through
+ * the absolute-path matcher) unless a folder above it, below the root, already matched and was taken whole.
+ */
+function bruteForce(p: PathPattern, root: string, bases: PathBases): string[] {
+  const all: string[] = [];
+  const list = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      all.push(join(dir, e.name));
+      if (e.isDirectory() && e.name !== 'node_modules') list(join(dir, e.name));
+    }
+  };
+  list(root);
+  const matches = (path: string) => pathPatternMatches(p, path, bases, true);
+  const coveredAbove = (path: string): boolean => {
+    for (let d = dirname(path); d.length > root.length; d = dirname(d)) if (matches(d)) return true;
+    return false;
+  };
+  return all.filter((path) => matches(path) && !coveredAbove(path));
+}
+
 describe('patternsPaths', () => {
   test('finds each pattern at any depth, takes a matched folder whole, skips dependencies', () => {
     const root = tempDir('deny-paths-');
@@ -37,6 +58,15 @@ describe('patternsPaths', () => {
     // The folder itself, not what is inside it.
     expect(secrets).toEqual([join(root, 'secrets')]);
     expect(one).toEqual([join(root, 'src/main.ts')]);
+  });
+
+  test('a walk from below the anchor folder matches paths relative to the anchor', () => {
+    const root = tempDir('deny-paths-');
+    tree(root, ['src/a.ts', 'src/deep/b.ts', 'src/c.js', 'a.ts', 'home/.ssh/id_ed25519', 'home/.ssh/known_hosts', 'home/x/id_rsa']);
+    const bases = { projectRoot: root, home: join(root, 'home') };
+    const [srcTs, keys] = patternsPaths([patternOf('Read(src/*.ts)'), patternOf('Read(~/.ssh/id_*)')], bases);
+    expect(srcTs).toEqual([join(root, 'src/a.ts')]);
+    expect(keys).toEqual([join(root, 'home/.ssh/id_ed25519')]);
   });
 
   test('on random trees, one walk for all patterns finds what one walk per pattern finds', () => {
@@ -62,6 +92,10 @@ describe('patternsPaths', () => {
       const together = patternsPaths(chosen, bases).map(sorted);
       const alone = chosen.map((p) => sorted(patternPaths(p, bases)));
       expect(together).toEqual(alone);
+      // Every pattern but the literal `/b/**` is walked: against the brute-force reference.
+      chosen.forEach((p, i) => {
+        if (p.glob !== '/b/**') expect(together[i]).toEqual(sorted(bruteForce(p, root, bases)));
+      });
     }
   });
 });
