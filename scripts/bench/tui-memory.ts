@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
 import { makeSandbox } from '../../test/support/run-moat.ts';
+import { tempState } from '../../test/support/temp.ts';
 import { TmuxSession } from '../../test/support/tmux.ts';
 
 const BIN = process.env.MOAT_TUI_BIN ?? resolve(import.meta.dir, '../../dist/moat');
@@ -70,4 +71,6 @@ try {
 } finally {
   await s.kill();
   await server.close();
+  // The sandbox's folders (made outside a test run, so no preload removes them).
+  tempState.runEnded();
 }

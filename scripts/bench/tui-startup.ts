@@ -15,6 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { makeSandbox } from '../../test/support/run-moat.ts';
+import { tempState } from '../../test/support/temp.ts';
 
 const BIN = process.env.MOAT_TUI_BIN ?? resolve(import.meta.dir, '../../dist/moat');
 const BEFORE = process.env.BEFORE_BIN;
@@ -86,5 +87,6 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
-  rmSync(join(sb.cwd, '..'), { recursive: true, force: true });
+  // The sandbox's folders and this run's folder (made outside a test run, so no preload removes them).
+  tempState.runEnded();
 }

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
 import { makeSandbox } from '../../test/support/run-moat.ts';
+import { tempState } from '../../test/support/temp.ts';
 import { TmuxSession } from '../../test/support/tmux.ts';
 import { bigAnswer, miscounted } from './tui-fixtures.ts';
 
@@ -53,4 +54,6 @@ try {
 } finally {
   await s.kill();
   await server.close();
+  // The sandbox's folders (made outside a test run, so no preload removes them).
+  tempState.runEnded();
 }
