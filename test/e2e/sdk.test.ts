@@ -217,6 +217,25 @@ describe('Claude Agent SDK → moat', () => {
     expect(toolResultsSent(1)[0]).toMatchObject({ is_error: true });
   });
 
+  test('/compact: the SDK receives the compact_boundary message, with the tokens before and after', async () => {
+    server.script(reply().text('first answer'), reply().text('SUMMARY: one question.').usage({ input: 2_345, output: 9 }));
+    const input = openPrompt('first question');
+    const q = query({ prompt: input.prompt, options: options() });
+    const seen: SDKMessage[] = [];
+    let results = 0;
+    for await (const m of q) {
+      seen.push(m);
+      if (m.type !== 'result') continue;
+      if (++results === 1) input.push('/compact');
+      else break;
+    }
+    input.close();
+    q.close();
+    const boundary = seen.find((m) => m.type === 'system' && m.subtype === 'compact_boundary');
+    expect(boundary).toMatchObject({ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: 'manual', pre_tokens: 2_345, post_tokens: 9 } });
+    expect(server.remaining()).toBe(0);
+  });
+
   test('setPermissionMode: after acceptEdits, the next turn writes without asking', async () => {
     server.script(
       reply().toolUse('Write', { file_path: 'first.txt', content: '1\n' }).stop('tool_use'),
