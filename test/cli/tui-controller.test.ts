@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent, AgentSettings } from '../../src/agent/index.ts';
-import { createTuiController } from '../../src/cli/tui-controller.ts';
+import { createTuiController, type TuiControllerDeps } from '../../src/cli/tui-controller.ts';
 import { loadConfig, trustProject } from '../../src/config/index.ts';
 import { DEFAULT_SERVER_SANDBOX, McpManager } from '../../src/mcp/index.ts';
 import { BUILTIN_PROVIDERS, createAnthropicProvider, ModelRouter } from '../../src/providers/index.ts';
@@ -81,6 +81,23 @@ function make(projectToml?: string, withAgents = false, router?: ModelRouter): {
   });
   controller = c;
   return { c, settings, projectFile };
+}
+
+/** A controller on the folder as its files leave it (no trust given), talking to the fake server; `extra` adds to its deps. */
+function plainController(extra: Partial<TuiControllerDeps> = {}) {
+  const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
+  const loaded = loadConfig({ cwd: root, env });
+  const c = createTuiController({
+    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+    registry: new ToolRegistry(builtinTools()),
+    store: openStore(join(root, '.db', 'moat.db')),
+    settings: testSettings(root, { home: env.HOME }),
+    loaded,
+    logFile: join(root, 'tui.log'),
+    ...extra,
+  });
+  controller = c;
+  return { c, loaded };
 }
 
 async function drain(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
@@ -285,18 +302,8 @@ test("trusting the folder applies its settings at once: allow rules, hooks and /
     JSON.stringify({ permissions: { allow: ['Write'] }, hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo TRUSTED-HOOK-CONTEXT' }] }] } }),
   );
   // Untrusted at start: the project's allow rule and hook are held back.
-  const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
-  const loaded = loadConfig({ cwd: root, env });
+  const { c, loaded } = plainController();
   expect(loaded.untrusted).toEqual(['.claude/settings.json: 1 allow rule, hooks']);
-  const c = createTuiController({
-    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
-    registry: new ToolRegistry(builtinTools()),
-    store: openStore(join(root, '.db', 'moat.db')),
-    settings: testSettings(root, { home: env.HOME }),
-    loaded,
-    logFile: join(root, 'tui.log'),
-  });
-  controller = c;
   const write = () => reply().toolUse('Write', { file_path: 'a.txt', content: 'x' }).stop('tool_use');
   server.script(write(), reply().text('one'), write(), reply().text('two'));
   const asked = async (text: string) => {
@@ -323,46 +330,24 @@ test('trusting the folder gives MCP servers the folders its settings add (setRoo
   const extra = tempDir('moat-tui-ctl-extra-');
   mkdirSync(join(root, '.claude'), { recursive: true });
   writeFileSync(join(root, '.claude', 'settings.json'), JSON.stringify({ permissions: { additionalDirectories: [extra] } }));
-  const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
-  const loaded = loadConfig({ cwd: root, env });
   const mcp = new McpManager([], { launch: { cwd: root, env: {}, sandbox: DEFAULT_SERVER_SANDBOX }, roots: [root], clientVersion: '0.0.0-test' });
   const told: string[][] = [];
   mcp.setRoots = (paths) => {
     told.push([...paths]);
     return Promise.resolve();
   };
-  const c = createTuiController({
-    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
-    registry: new ToolRegistry(builtinTools()),
-    store: openStore(join(root, '.db', 'moat.db')),
-    settings: testSettings(root, { home: env.HOME }),
-    loaded,
-    logFile: join(root, 'tui.log'),
-    mcp,
-  });
-  controller = c;
+  const { c } = plainController({ mcp });
   c.trustProject();
   expect(told).toEqual([[root, extra]]);
 });
 
 test('the session opens on first use, not for the first frame; a run waits for tools still attaching', async () => {
-  const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
-  const loaded = loadConfig({ cwd: root, env });
   const store = openStore(join(root, '.db', 'moat.db'));
   let attached: () => void = () => {};
   const toolsReady = new Promise<void>((resolve) => {
     attached = resolve;
   });
-  const c = createTuiController({
-    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
-    registry: new ToolRegistry(builtinTools()),
-    store,
-    settings: testSettings(root, { home: env.HOME }),
-    loaded,
-    logFile: join(root, 'tui.log'),
-    toolsReady,
-  });
-  controller = c;
+  const { c } = plainController({ store, toolsReady });
   // What the first frame reads: no session row yet.
   expect(c.info().model).toBe('claude-sonnet-4-5');
   expect(c.initialMessages()).toEqual([]);
