@@ -1,6 +1,7 @@
 /**
  * Builds dist/moat: one executable (bun build --compile), production React,
- * bytecode for fast startup, react-devtools-core stubbed (ink imports it only
+ * bytecode for fast startup laid out by recorded runs (scripts/bytecode-order/),
+ * a start-up JIT policy, react-devtools-core stubbed (ink imports it only
  * when DEV=true, and it is not installed). See shared/research/ink-bun-spike.md §1.
  * The bundled WebAssembly tools are built first (scripts/build-tools.ts).
  *
@@ -225,6 +226,22 @@ const shellGrammar: Bun.BunPlugin = {
 };
 
 /**
+ * Profile-guided bytecode layout: what the recorded runs (the TUI, `-p`,
+ * stream-json; scripts/bytecode-order/record.ts) load sits together at the
+ * front of the bytecode, so start-up faults in and decodes less of the
+ * executable. The most common way of starting comes first. Functions are
+ * matched by a hash of their syntax, so a profile outlives code changes: only
+ * what changed since the recording falls back to the cold part.
+ */
+const BYTECODE_ORDER = ['tui', 'print', 'stream-json'].map((name) => join(import.meta.dir, 'bytecode-order', `${name}.order`));
+/**
+ * The executable starts with the JIT's tier-up thresholds ×8: start-up code
+ * mostly runs once, and compiling it competes with start-up for the cores.
+ * src/util/jit-policy.ts sets the normal policy back once moat is interactive.
+ */
+const JIT_POLICY = 8;
+
+/**
  * One executable from `entry`. dist/moat comes from src/main.ts; dist/moat-test
  * (end-to-end tests only, never shipped) from test/support/moat-test-entry.ts,
  * which hands test switches to the composition root.
@@ -234,7 +251,7 @@ async function compile(entry: string, outfile: string): Promise<void> {
   const started = performance.now();
   const result = await Bun.build({
     entrypoints: [entry],
-    compile: { outfile },
+    compile: { outfile, bytecodeOrder: BYTECODE_ORDER, jitPolicy: JIT_POLICY },
     target: 'bun',
     format: 'esm',
     bytecode: true,

@@ -12,7 +12,7 @@ import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { builtinTools, ToolRegistry } from '../tools/index.ts';
-import { MoatError } from '../util/index.ts';
+import { MoatError, startupOver } from '../util/index.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { createTuiController, type StartedTuiController } from './tui-controller.ts';
@@ -129,6 +129,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   const afterFirstFrame = async () => {
     started.openSession();
     if (!o.resume) await attachTools((line) => started.notice('warning', line));
+    startupOver();
   };
   try {
     return await runTui(controller, {

@@ -25,22 +25,6 @@ afterEach(async () => {
   sessions = [];
 });
 
-/**
- * Types a prompt and submits it. An Enter that reaches the UI in the same
- * read as the last typed keys is sometimes taken as part of them; a second
- * Enter is sent if the prompt has not left the input line.
- */
-async function submit(s: TmuxSession, text: string, until: string | RegExp): Promise<void> {
-  await s.typeAndWait(text);
-  s.keys('Enter');
-  try {
-    await s.waitFor(until, { timeoutMs: 3000 });
-  } catch {
-    s.keys('Enter');
-    await s.waitFor(until, { timeoutMs: 20_000 });
-  }
-}
-
 test('a fallback is a notice in the transcript; /model completes across providers and switches', async () => {
   const sb = makeSandbox(server.url);
   const configDir = join(sb.env.XDG_CONFIG_HOME!, 'moat');
@@ -55,7 +39,7 @@ test('a fallback is a notice in the transcript; /model completes across provider
   const s = new TmuxSession(`${MOAT_BIN}; echo "EXIT=$?"; sleep 60`, { cols: 110, rows: 30, cwd: sb.cwd, env });
   sessions.push(s);
   await s.waitFor('Ask moat');
-  await submit(s, 'hi', 'answer from ollama');
+  await s.submit('hi', 'answer from ollama');
   expect(s.screen({ history: true })).toContain('switching to ollama/qwen3-coder');
 
   await s.typeAndWait('/model gem');
@@ -65,6 +49,6 @@ test('a fallback is a notice in the transcript; /model completes across provider
   s.keys('Enter');
   await s.waitFor(/Model set to gemini\/gemini-\S+\./);
   await s.waitFor(/gemini\/gemini-\S+ · work/);
-  await submit(s, 'again', 'answer from gemini');
+  await s.submit('again', 'answer from gemini');
   expect(server.requests.at(-1)?.path).toMatch(/^\/v1beta\/models\/gemini-[0-9a-z.-]+:streamGenerateContent$/);
 }, 60_000);

@@ -61,6 +61,22 @@ export class TmuxSession {
     await this.waitFor(text, { timeoutMs });
   }
 
+  /**
+   * Types a prompt and submits it. An Enter that reaches the UI in the same
+   * read as the last typed keys is sometimes taken as part of them; a second
+   * Enter is sent if `until` has not shown up.
+   */
+  async submit(text: string, until: string | RegExp, timeoutMs = 20_000): Promise<void> {
+    await this.typeAndWait(text);
+    this.keys('Enter');
+    try {
+      await this.waitFor(until, { timeoutMs: 3000 });
+    } catch {
+      this.keys('Enter');
+      await this.waitFor(until, { timeoutMs });
+    }
+  }
+
   /** The visible screen, or with `history` the whole scrollback too (lines joined as wrapped by the terminal). */
   screen(opts: { history?: boolean; escapes?: boolean } = {}): string {
     const args = ['capture-pane', '-p', '-t', 'main'];
