@@ -23,6 +23,7 @@ import { settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
 import { err, out } from './write-out.ts';
+import { precompileYoga } from './yoga-precompile.ts';
 
 /** `moat -p "/mcp__server__prompt args"`: waits for the servers to start, then the prompt's text; a problem is a usage error. */
 async function mcpPromptText(mcp: McpManager, loaded: LoadedConfig, command: string, args: string): Promise<string> {
@@ -113,6 +114,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas.
   if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, cwd, router, env });
   if (!opts.print) {
+    // yoga's WebAssembly compiles on a helper thread while the rest of the set-up runs.
+    precompileYoga();
     // The TUI's modules (and Ink, inside runInteractive) load only here: -p never evaluates them.
     const { runInteractive } = await import('./interactive.ts');
     return runInteractive({
