@@ -5,7 +5,8 @@
  * JIT threads busy on the cores start-up itself needs (measured on 2 cores:
  * `-p` read-then-answer 8 ms faster and 3.6 MB smaller). Once a front end is
  * interactive it calls `startupOver`, and code that is hot from then on
- * (rendering, streaming, the tool loop) is compiled as usual.
+ * (rendering, streaming, the tool loop) is compiled as usual; the CLI calls it
+ * a second after start in any case.
  */
 
 let over = false;
