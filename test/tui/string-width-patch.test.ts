@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
-import { MAY_BE_RGI_EMOJI, patchStringWidth } from '../../scripts/string-width-patch.ts';
+import { MAY_BE_RGI_EMOJI, oneColumnClass, patchStringWidth } from '../../scripts/string-width-patch.ts';
 import { tempDir } from '../support/temp.ts';
 
 const rgi = /^\p{RGI_Emoji}$/v;
@@ -45,17 +45,53 @@ describe('string-width patch', () => {
     const source = readFileSync(Bun.resolveSync('string-width', import.meta.dir), 'utf8');
     const patched = patchStringWidth(source);
     expect(patched.match(/mayBeRgiEmoji\.test\(segment\) && rgiEmojiRegex\.test\(segment\)/g)?.length).toBe(1);
+    expect(patched.match(/ambiguousIsNarrow && oneColumnRun\.test\(string\)/g)?.length).toBe(1);
     expect(() => patchStringWidth('export default () => 0;')).toThrow('string-width changed');
+  });
+
+  test('the one-column class holds what the first frame draws, and nothing two columns wide or joining', () => {
+    const oneColumn = new RegExp(`^[${oneColumnClass()}]$`);
+    for (const c of ['·', '⛨', '─', '│', '╭', '›', '…', '✓', '●', '↑', 'é', '©']) expect(oneColumn.test(c)).toBe(true);
+    // Wide, zero-width, combining, joining and emoji code points stay on the full path.
+    for (const c of ['日', '한', '\u0301', '\u200d', '\u200b', '\u00ad', '\u1100', '\u1161', '⌚', '☕', '\ufe0f']) expect(oneColumn.test(c)).toBe(false);
   });
 
   test('the patched module gives the widths the original gives', async () => {
     const path = Bun.resolveSync('string-width', import.meta.dir);
+    const oneColumn = oneColumnClass();
     // The patched copy outside node_modules: its two imports resolved from string-width's own folder.
-    const source = patchStringWidth(readFileSync(path, 'utf8')).replace(/from '(strip-ansi|get-east-asian-width)'/g, (_m, name: string) => `from '${Bun.resolveSync(name, path)}'`);
+    const source = patchStringWidth(readFileSync(path, 'utf8'), oneColumn).replace(/from '(strip-ansi|get-east-asian-width)'/g, (_m, name: string) => `from '${Bun.resolveSync(name, path)}'`);
     const dir = tempDir('string-width-');
     writeFileSync(join(dir, 'index.js'), source);
-    const patched = ((await import(join(dir, 'index.js'))) as { default: (s: string) => number }).default;
+    const patched = ((await import(join(dir, 'index.js'))) as { default: (s: string, o?: { ambiguousIsNarrow?: boolean }) => number }).default;
     const samples = ['abc', '· ⛨ sandboxed', '─'.repeat(10), '日本語', 'e\u0301', '😀', '👍🏽', '👨‍👩‍👧', '🇫🇷', '#️⃣', '1⃣', '❤', '❤️', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '\u001b[31mred\u001b[0m ✓', 'ﾃｽﾄ', '한국어', '\u1100\u1161', 'a\u200bb', '⛩ ☕ ©️ ™'];
     for (const s of samples) expect(patched(s)).toBe(stringWidth(s));
+
+    // Every code point the fast path takes, alone and with ambiguous width as wide.
+    const members = [...new RegExp(`[${oneColumn}]`, 'g')[Symbol.matchAll](String.fromCodePoint(...Array.from({ length: 0x2c00 - 0xa0 }, (_, i) => 0xa0 + i)))].map((m) => m[0]);
+    expect(members.length).toBeGreaterThan(5000);
+    for (const c of members) {
+      expect(patched(c)).toBe(stringWidth(c));
+      expect(patched(c, { ambiguousIsNarrow: false })).toBe(stringWidth(c, { ambiguousIsNarrow: false }));
+    }
+
+    // Random strings mixing the fast path's code points with ASCII and with what must not take it.
+    const others = ['日', '한', '\u0301', '\u200d', '\u200b', '\u1100', '\u1161', '\u11a8', '😀', '🇫', '🇷', '\ufe0f', '\u20e3', '\u0e31', '\u0915', '\u094d', '\t', '\u001b[1m', '\u001b[22m'];
+    const ascii = Array.from({ length: 0x5f }, (_, i) => String.fromCharCode(0x20 + i));
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pools = [members, ascii, others];
+    for (let i = 0; i < 3000; i++) {
+      let s = '';
+      const length = 1 + random(24);
+      for (let j = 0; j < length; j++) {
+        const pool = pools[random(10) < 6 ? 0 : random(10) < 7 ? 1 : 2] ?? members;
+        s += pool[random(pool.length)] ?? '';
+      }
+      expect([s, patched(s)]).toEqual([s, stringWidth(s)]);
+    }
   });
 });
