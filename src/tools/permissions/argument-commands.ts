@@ -1,6 +1,6 @@
 /** Commands that run other commands or write files through their own arguments: find, sed and awk. */
 import { awkEffects } from './awk-program.ts';
-import { basename, expansionPattern, maySplit, noEffects, unreadable, type ArgumentEffects } from './argument-words.ts';
+import { basename, expansionPattern, maySplit, noEffects, unreadable, writesAnywhere, writesFile, writesWord, type ArgumentEffects } from './argument-words.ts';
 import { sedEffects } from './sed-script.ts';
 import type { ShellWord } from './shell-syntax.ts';
 
@@ -25,8 +25,24 @@ const FIND_TAKES_ONE = new Set([
   '-fstype', '-context', '-regextype', '-printf', '-files0-from',
 ]);
 
+/** The paths find starts from: after its own options (`-H`, `-L`, `-P`, `-D LIST`, `-O3`, then `--`), before the expression. */
+function startPoints(args: readonly ShellWord[]): ShellWord[] {
+  let i = 0;
+  while (i < args.length && /^-([HLP]|D|O\d*)$/.test(args[i]?.value ?? '')) i += args[i]?.value === '-D' ? 2 : 1;
+  if (args[i]?.value === '--') i++;
+  const starts: ShellWord[] = [];
+  // The expression starts at the first word that begins with `-`, or is `(` or `!`.
+  for (const word of args.slice(i)) {
+    if (/^[-(!]/.test(word.value)) break;
+    starts.push(word);
+  }
+  return starts;
+}
+
 function findEffects(args: readonly ShellWord[]): ArgumentEffects {
   const fx = noEffects();
+  let deletes = false;
+  let startsFromFile = false;
   for (let i = 0; i < args.length; i++) {
     const word = args[i];
     if (word === undefined) break;
@@ -35,8 +51,14 @@ function findEffects(args: readonly ShellWord[]): ArgumentEffects {
       fx.runs = true;
       // The command's words, up to `;` or `+`, are its own (`{}` among them).
       while (i + 1 < args.length && !['+', ';'].includes(args[i + 1]?.value ?? '')) i++;
-    } else if (FIND_WRITES.has(w)) fx.writes = true;
-    else if (FIND_TAKES_ONE.has(w) || /^-newer[aBcmt]{2}$/.test(w)) {
+    } else if (FIND_WRITES.has(w)) {
+      fx.writes = true;
+      // `-fprint FILE` and the like name their file next; the loop still reads it as a word that may be an action.
+      const file = args[i + 1];
+      if (w === '-delete') deletes = true;
+      else if (file !== undefined) writesWord(fx, file);
+    } else if (FIND_TAKES_ONE.has(w) || /^-newer[aBcmt]{2}$/.test(w)) {
+      if (w === '-files0-from') startsFromFile = true;
       // `-name "$P"` is a name whatever P holds; an unquoted `$P` may split into more words.
       if (maySplit(args[i + 1]?.raw ?? '')) unreadable(fx);
       i++;
@@ -44,6 +66,13 @@ function findEffects(args: readonly ShellWord[]): ArgumentEffects {
       // `find . $X`, `find *` (a file named `-delete`): the action is only known when it runs.
       unreadable(fx);
     }
+  }
+  if (deletes) {
+    // `-delete` removes what it finds, anywhere under the starting points; without any, find starts at `.`.
+    const starts = startPoints(args);
+    if (startsFromFile) writesAnywhere(fx);
+    else if (starts.length === 0) writesFile(fx, '.');
+    for (const start of starts) writesWord(fx, start);
   }
   return fx;
 }

@@ -4,7 +4,8 @@ import type { ShellWord } from './shell-syntax.ts';
 /**
  * The effects find, sed and awk can have through their arguments alone,
  * beyond reading files and printing. Allow rules use `runs` and `writes`;
- * deny rules use `commands`, `strings` and `hidden`.
+ * deny rules use `commands`, `strings` and `hidden`, and Edit deny rules the
+ * files it writes (`writeFiles`, `writeHidden`, `writeShapes`).
  */
 export interface ArgumentEffects {
   /** It runs commands, or may: part of its program could not be read with confidence. */
@@ -17,10 +18,49 @@ export interface ArgumentEffects {
   strings: string[];
   /** What it runs is only known when it runs, or the program could not be read: deny rules cannot vouch for it. */
   hidden: boolean;
+  /**
+   * Files it writes or deletes through its arguments, as its program spells
+   * them out (`sed -i … .env`, `sed 'w out'`, `awk '{print > "out"}'`,
+   * `find … -fprint out`): relative to where it runs, or absolute. Edit deny
+   * rules are tried on them.
+   */
+  writeFiles: string[];
+  /** Some file it writes is only known when it runs: a word the shell expands (`sed -i … *.txt`) or a target the program computes (`print > f`). */
+  writeHidden: boolean;
+  /**
+   * What is known of those files: the shell words they come from, as written
+   * before expansion (`*.txt`, `$F`). Null when one of them could be any file
+   * at all. Empty when nothing is written out of sight.
+   */
+  writeShapes: string[] | null;
 }
 
 export function noEffects(): ArgumentEffects {
-  return { runs: false, writes: false, commands: [], strings: [], hidden: false };
+  return { runs: false, writes: false, commands: [], strings: [], hidden: false, writeFiles: [], writeHidden: false, writeShapes: [] };
+}
+
+/**
+ * It writes the file `name`, spelled out in its program (no shell expansion
+ * happens there: `w ~/x` is a folder named `~`). The standard streams are
+ * printing, not files; a missing name is an error, not a write.
+ */
+export function writesFile(fx: ArgumentEffects, name: string): void {
+  if (name !== '' && !STANDARD_STREAMS.has(name)) fx.writeFiles.push(name);
+}
+
+/** It writes the file a shell word names (`sed -i … FILE`): the file is only known when it runs if the shell expands the word (`*`, `$F`, `~`). */
+export function writesWord(fx: ArgumentEffects, word: ShellWord): void {
+  if (!word.expands && !word.raw.startsWith('~')) writesFile(fx, word.value);
+  else {
+    fx.writeHidden = true;
+    fx.writeShapes?.push(word.value);
+  }
+}
+
+/** It writes a file it computes at run time (`print > f`): which one, nothing on the line says. */
+export function writesAnywhere(fx: ArgumentEffects): void {
+  fx.writeHidden = true;
+  fx.writeShapes = null;
 }
 
 /** A program this reader cannot follow with confidence: assume it runs anything. */

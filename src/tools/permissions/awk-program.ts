@@ -1,5 +1,5 @@
 /** What an awk program does besides printing: `system()`, pipes to and from commands, output to files. */
-import { noEffects, STANDARD_INPUT, STANDARD_STREAMS, unreadable, type ArgumentEffects } from './argument-words.ts';
+import { noEffects, STANDARD_INPUT, STANDARD_STREAMS, unreadable, writesAnywhere, writesFile, type ArgumentEffects } from './argument-words.ts';
 import type { ShellWord } from './shell-syntax.ts';
 
 /**
@@ -196,7 +196,13 @@ function readProgram(program: string, fx: ArgumentEffects): void {
       if (is(next, 'name', 'getline')) runs(is(before, 'string') && startsExpression(tokens[k - 2]) ? before : undefined);
       else runs(is(next, 'string') && endsStatement(tokens[k + 2]) ? next : undefined);
     } else if (is(t, 'name', 'print', 'printf')) {
-      if (redirectsToFile(tokens, k)) fx.writes = true;
+      const target = outputTarget(tokens, k);
+      if (target === null) return;
+      // `> "out"` names its file; `> f`, `> "out" n`, `> ("o" x)` compute it when they run.
+      const literal = target.token?.kind === 'string' && endsStatement(tokens[target.index + 1]) ? target.token.text : null;
+      if (literal === null || !STANDARD_STREAMS.has(literal)) fx.writes = true;
+      if (literal === null) writesAnywhere(fx);
+      else writesFile(fx, decodeString(literal));
     } else if (is(t, 'string') && t.text.startsWith('/inet')) {
       // gawk's network files: not a command, but a connection that no rule for awk was written to approve.
       fx.runs = true;
@@ -206,21 +212,18 @@ function readProgram(program: string, fx: ArgumentEffects): void {
   if (fx.runs) fx.strings.push(...tokens.filter((t) => t.kind === 'string').map((t) => decodeString(t.text)));
 }
 
-/** Does the `print` at `k` send its output to a file (`> "f"`, `>> f`), rather than a standard stream? */
-function redirectsToFile(tokens: readonly Token[], k: number): boolean {
+/** Where the `print` at `k` sends its output with `>` or `>>`: the first token of the target and its index; null when it prints. */
+function outputTarget(tokens: readonly Token[], k: number): { token: Token | undefined; index: number } | null {
   let depth = 0;
   for (let j = k + 1; j < tokens.length; j++) {
     const t = tokens[j];
     if (t === undefined) break;
     if (is(t, 'op', '(', '[')) depth++;
     else if (is(t, 'op', ')', ']')) depth--;
-    if (depth < 0 || is(t, 'op', ';', '}', '{', '|', '|&')) return false;
+    if (depth < 0 || is(t, 'op', ';', '}', '{', '|', '|&')) return null;
     // A line ends the statement unless it is continued after a comma, `&&` or `||`.
-    if (t.kind === 'newline' && !is(tokens[j - 1], 'op', ',', '&&', '||')) return false;
-    if (depth === 0 && is(t, 'op', '>', '>>')) {
-      const target = tokens[j + 1];
-      return !(is(target, 'string') && STANDARD_STREAMS.has(target?.text ?? '') && endsStatement(tokens[j + 2]));
-    }
+    if (t.kind === 'newline' && !is(tokens[j - 1], 'op', ',', '&&', '||')) return null;
+    if (depth === 0 && is(t, 'op', '>', '>>')) return { token: tokens[j + 1], index: j + 1 };
   }
-  return false;
+  return null;
 }

@@ -206,3 +206,14 @@ export function redirectionWrites(line: string, cwd: string): string[] {
   }
   return out;
 }
+
+/**
+ * Files that find, sed and awk anywhere in the line write through their own
+ * arguments (`sed -i … .env`, `sed 'w .env'`, `awk '{print > ".env"}'`,
+ * `find … -fprint .env`, `find .env -delete`), where their programs name
+ * them, resolved as redirection targets are. Edit deny rules are checked on
+ * them as they are on redirection targets.
+ */
+export function argumentWrites(line: string, cwd: string): string[] {
+  return denyView(line).argumentWrites.files.map((file) => resolve(cwd, file));
+}

@@ -137,12 +137,23 @@ function wordsText(words: readonly ShellWord[], key: 'raw' | 'value'): string {
   return words.map((w) => w[key]).join(' ');
 }
 
+/** What the commands of a line write through their own arguments (argument-commands.ts), for Edit deny rules. */
+export interface ArgumentWrites {
+  /** Files as their programs name them, relative to where the line runs or absolute. */
+  files: string[];
+  /** Some command writes a file only known when it runs (`sed -i … *.txt`, `awk '{print > f}'`). */
+  hidden: boolean;
+  /** The shell words those files come from (`*.txt`, `$F`); null when one of them could be any file. */
+  shapes: string[] | null;
+}
+
 interface Collected {
   forms: Set<string>;
   /** Some command's name or code is only known at run time, so no deny rule can be checked on it. */
   opaque: boolean;
   /** The line and every script found in it (for redirection targets). */
   scripts: string[];
+  writes: ArgumentWrites;
 }
 
 /** Every form of one simple command that a deny rule is tested against. */
@@ -313,6 +324,9 @@ function nestedForms(words: ShellWord[], cmd: SimpleCommand, depth: number, acc:
   const effects = argumentEffects(words);
   if (effects !== null) {
     acc.opaque ||= effects.hidden;
+    acc.writes.files.push(...effects.writeFiles);
+    acc.writes.hidden ||= effects.writeHidden;
+    acc.writes.shapes = acc.writes.shapes === null || effects.writeShapes === null ? null : [...acc.writes.shapes, ...effects.writeShapes];
     // What awk or sed runs inherits their standard input, which nobody here can see (`system("sh")`).
     for (const command of effects.commands) collectDenyForms(command, depth + 1, acc, true);
     effects.strings.forEach(nested);
@@ -352,6 +366,8 @@ export interface DenyView {
   opaque: boolean;
   /** The line and the scripts it hands to shells, each to be read for redirection targets. */
   scripts: string[];
+  /** Files its commands (`sed -i`, `awk '{print > "f"}'`, `find -fprint`, in those scripts too) write through their arguments. */
+  argumentWrites: ArgumentWrites;
 }
 
 /** The last line analysed: every deny rule of a policy asks about the same command in turn. */
@@ -359,8 +375,8 @@ let cache: { line: string; view: DenyView } | null = null;
 
 export function denyView(line: string): DenyView {
   if (cache?.line === line) return cache.view;
-  const acc: Collected = { forms: new Set(), opaque: false, scripts: [] };
+  const acc: Collected = { forms: new Set(), opaque: false, scripts: [], writes: { files: [], hidden: false, shapes: [] } };
   collectDenyForms(line, 0, acc);
-  cache = { line, view: { forms: [...acc.forms], opaque: acc.opaque, scripts: acc.scripts } };
+  cache = { line, view: { forms: [...acc.forms], opaque: acc.opaque, scripts: acc.scripts, argumentWrites: acc.writes } };
   return cache.view;
 }

@@ -1,10 +1,11 @@
 /** Matches rules against one tool call. */
 import { resolve } from 'node:path';
 import type { Access, CallIntent, Effect } from '../types.ts';
-import { redirectionWrites } from './bash-allow.ts';
-import { denyView } from './bash-deny.ts';
+import { expansionPattern } from './argument-words.ts';
+import { argumentWrites, redirectionWrites } from './bash-allow.ts';
+import { denyView, type ArgumentWrites } from './bash-deny.ts';
 import { commandPatternMatches } from './command-pattern.ts';
-import { pathPatternMatches, type PathBases } from './path-pattern.ts';
+import { pathPatternMatches, type PathBases, type PathPattern } from './path-pattern.ts';
 import { canonicalRuleName } from './rule-names.ts';
 import { domainMatches, globRegex, type Rule } from './rule.ts';
 
@@ -85,10 +86,13 @@ export function denyRuleMatches(rule: Rule, call: PermissionCall, bases: PathBas
       const paths = callPaths(call, bases)
         .filter((p) => p.access === access)
         .map((p) => p.path);
-      // A shell redirection writes a file as surely as the Edit tool does.
+      // A shell redirection, `sed -i` or awk's `print > "f"` writes a file as surely as the Edit tool does.
       if (access === 'write' && name === 'Bash' && subject !== undefined) {
         // Relative targets resolve where the command runs (a sub-folder), not at the project root.
-        paths.push(...redirectionWrites(subject, call.intent.cwd ?? bases.projectRoot));
+        const cwd = call.intent.cwd ?? bases.projectRoot;
+        paths.push(...redirectionWrites(subject, cwd), ...argumentWrites(subject, cwd));
+        // A file only known when the command runs may be the one the rule protects: the rule cannot vouch, so it holds.
+        if (hiddenWriteMayMatch(rule.pattern, denyView(subject).argumentWrites, cwd)) return true;
       }
       return paths.some((p) => pathPatternMatches(rule.pattern, p, bases, true));
     }
@@ -98,6 +102,33 @@ export function denyRuleMatches(rule: Rule, call: PermissionCall, bases: PathBas
       return nameMatches(rule.ruleName, name) && subject !== undefined && rule.regex.test(subject);
   }
 }
+
+/**
+ * Could a file that find, sed or awk write, known only when they run
+ * (`sed -i … *.txt`, `sed -i … "$F"`, `awk '{print > f}'`), be one that a
+ * write deny rule protects? Then the rule cannot vouch that the command
+ * leaves its files alone, as a command deny rule cannot for a command name
+ * known only at run time. That case asks before a bare `Bash` rule allows
+ * it, but an exact allow rule or bypass mode would still let this write
+ * through unchecked, so here the rule holds and the command is denied.
+ * The doubt is narrowed for the commonest kind of rule, a plain name
+ * (`.env`, `id_rsa`), which gitignore matches against each folder and file
+ * name in a path: a glob expands within one name, so `src/*.ts` can never
+ * name `.env`, while `*`, `.e*` or `$F` can.
+ */
+function hiddenWriteMayMatch(pattern: PathPattern, writes: ArgumentWrites, cwd: string): boolean {
+  if (!writes.hidden) return false;
+  if (writes.shapes === null || !PLAIN_NAME.test(pattern.glob)) return true;
+  return writes.shapes.some((shape) => {
+    // A variable or `~` may become any path, several folders deep; so may a brace that holds a `/` (`{a,b/.env}`).
+    if (/[$`]/.test(shape) || shape.startsWith('~') || /\{[^}]*\//.test(shape)) return true;
+    // Deny rules compare names without regard to case.
+    return resolve(cwd, shape).split('/').some((name) => new RegExp(expansionPattern(name).source, 'si').test(pattern.glob));
+  });
+}
+
+/** A rule that is one plain file or folder name, with nothing gitignore would read as a wildcard, anchor or escape. */
+const PLAIN_NAME = /^[A-Za-z0-9._+@-]+$/;
 
 /**
  * Does an allow rule cover the whole of a (non-Bash) call? Path rules need

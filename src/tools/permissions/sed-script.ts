@@ -1,5 +1,5 @@
 /** What a sed command does besides printing: in-place edits, and its script's `e`, `w` and `W` commands and flags. */
-import { mayBecomeOption, noEffects, STANDARD_INPUT, STANDARD_STREAMS, unreadable, type ArgumentEffects } from './argument-words.ts';
+import { mayBecomeOption, noEffects, STANDARD_INPUT, STANDARD_STREAMS, unreadable, writesFile, writesWord, type ArgumentEffects } from './argument-words.ts';
 import type { ShellWord } from './shell-syntax.ts';
 
 /**
@@ -42,6 +42,8 @@ export function sedEffects(args: readonly ShellWord[]): ArgumentEffects {
   const scripts: ShellWord[] = [];
   const operands: ShellWord[] = [];
   let scriptFile = false;
+  /** `-i`/`--in-place` given, with its backup suffix (empty for none) or null when the shell expands it. */
+  let inPlace: string | null | undefined;
   let options = true;
   const take = (option: string, value: ShellWord | undefined): void => {
     if (option === 'e' || option === 'expression') {
@@ -49,7 +51,10 @@ export function sedEffects(args: readonly ShellWord[]): ArgumentEffects {
     } else if (option === 'f' || option === 'file') {
       scriptFile = true;
       if (STANDARD_INPUT.has(value?.value ?? '')) unreadable(fx);
-    } else if (option === 'i' || option === 'in-place') fx.writes = true;
+    } else if (option === 'i' || option === 'in-place') {
+      fx.writes = true;
+      inPlace = value === undefined ? '' : value.expands ? null : value.value;
+    }
   };
   for (let i = 0; i < args.length; i++) {
     const word = args[i];
@@ -80,7 +85,7 @@ export function sedEffects(args: readonly ShellWord[]): ArgumentEffects {
     for (let j = 1; j < w.length; j++) {
       const c = w[j] ?? '';
       if (SHORT_FLAGS.includes(c)) continue;
-      if (c === 'i') take('i', undefined);
+      if (c === 'i') take('i', j + 1 < w.length ? attached(w.slice(j + 1)) : undefined);
       else if ('efl'.includes(c)) take(c, j + 1 < w.length ? attached(w.slice(j + 1)) : args[++i]);
       else unreadable(fx);
       // `-i`, `-e`, `-f` and `-l` take the rest of the word: `-ie` is -i with the suffix "e".
@@ -92,10 +97,36 @@ export function sedEffects(args: readonly ShellWord[]): ArgumentEffects {
     const first = operands.shift();
     if (first !== undefined) scripts.push(first);
   }
+  if (inPlace !== undefined) inPlaceWrites(fx, operands, inPlace);
   if (scripts.some((s) => s.expands)) unreadable(fx);
   // GNU sed joins the pieces of the script with newlines.
   else if (scripts.length > 0 && !new Script(scripts.map((s) => s.value).join('\n'), fx).read()) unreadable(fx);
   return fx;
+}
+
+/**
+ * `sed -i` rewrites every input file, and with a suffix first keeps a copy
+ * of it: `f` + suffix, or, when the suffix has a `*`, the suffix with each
+ * `*` replaced by the file as named on the line (`-i 'bak/*'` makes
+ * `bak/sub/f` for `sub/f`), as GNU sed 4.9 names it. It refuses to edit the
+ * standard streams (`-`, `/dev/stdin`), which are no files.
+ */
+function inPlaceWrites(fx: ArgumentEffects, operands: readonly ShellWord[], suffix: string | null): void {
+  for (const file of operands) {
+    if (STANDARD_INPUT.has(file.value) || STANDARD_STREAMS.has(file.value)) continue;
+    writesWord(fx, file);
+    if (suffix === '') continue;
+    // A suffix the shell expands, or a file only known at run time: so is the copy (`-i"$S"` could be `-i/x/*`).
+    writesWord(fx, {
+      raw: suffix === null ? '$SUFFIX' : file.raw,
+      value: suffix === null ? `${file.value}$SUFFIX` : backupName(file.value, suffix),
+      expands: suffix === null || file.expands,
+    });
+  }
+}
+
+function backupName(file: string, suffix: string): string {
+  return suffix.includes('*') ? suffix.replaceAll('*', file) : file + suffix;
 }
 
 /** Commands that take nothing after them. */
@@ -237,7 +268,9 @@ class Script {
   }
 
   private write(file: string): void {
-    if (!STANDARD_STREAMS.has(file)) this.fx.writes = true;
+    if (STANDARD_STREAMS.has(file)) return;
+    this.fx.writes = true;
+    writesFile(this.fx, file);
   }
 
   /**

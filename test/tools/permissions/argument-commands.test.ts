@@ -1,8 +1,11 @@
 // find, sed and awk run commands and write files through their arguments: prefix rules do not cover that, deny rules see it.
 import { describe, expect, test } from 'bun:test';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { argumentEffects } from '../../../src/tools/permissions/argument-commands.ts';
-import { decidePermission, ruleForCall } from '../../../src/tools/permissions/index.ts';
+import { decidePermission, ruleForCall, type PermissionCall } from '../../../src/tools/permissions/index.ts';
 import { readCommandLine } from '../../../src/tools/permissions/shell-syntax.ts';
+import { tempDir } from '../../support/temp.ts';
 import { bash, HOME, policy, PROJECT, testDeniedByRm, testOpaqueAsks } from './helpers.ts';
 
 const kind = (command: string, allow: string[], deny: string[] = []) => decidePermission(bash(command), policy({ allow, deny })).kind;
@@ -260,4 +263,255 @@ describe('argumentEffects', () => {
     expect(effects("sed -n 'w x' f")).toMatchObject({ runs: false, writes: true });
     expect(effects("awk '{print > \"x\"}'")).toMatchObject({ runs: false, writes: true });
   });
+});
+
+describe('Edit deny rules see the files find, sed and awk write through their arguments', () => {
+  const deny = ['Edit(.env)'];
+  const writesEnv = [
+    "sed -i 's/a/b/' .env",
+    'sed -i.bak s/a/b/ .env',
+    'sed --in-place=.orig s/a/b/ .env',
+    'sed -i -e s/a/b/ in.txt .env',
+    'sed s/a/b/ .env -i',
+    "sed -n 'w .env' in.txt",
+    "sed 's/a/b/w .env' in.txt",
+    "sed -n '/x/W .env' in.txt",
+    'sed -i s/a/b/ config/.env',
+    'sed -i s/a/b/ config/.ENV',
+    "sed -i'*.orig' s/a/b/ .env",
+    "sed -i'.e*' s/a/b/ nv",
+    `awk '{print > ".env"}' in.txt`,
+    `awk '{print >> ".env"}' in.txt`,
+    `awk '{printf "%s\\n", $1 > ".env"}' in.txt`,
+    'find . -fprint .env',
+    'find . -name x -fprint0 .env',
+    "find . -fprintf .env '%p'",
+    'find . -fls .env',
+    'find .env -delete',
+    'find -L -- .env -name x -delete',
+    'busybox sed -i s/a/b/ .env',
+    'gawk \'{print > ".env"}\' in.txt',
+    // Wherever the command is found: after a wrapper, in a script handed to a shell, in find -exec, past a pipe.
+    'sudo sed -i s/a/b/ .env',
+    'cat list | xargs sed -i s/a/b/ .env',
+    "bash -c 'sed -i s/a/b/ .env'",
+    "sh <<'EOF'\nsed -n 'w .env' in.txt\nEOF",
+    'find . -exec sed -i s/a/b/ .env \\;',
+    'echo $(sed -i s/a/b/ .env)',
+    "git status && awk '{print > \".env\"}' in.txt",
+  ];
+  for (const command of writesEnv) {
+    test(`${JSON.stringify(command)} is denied by Edit(.env), even under a rule that allows it`, () => {
+      for (const allow of [['Bash'], [exactRule(command)]]) {
+        expect(decidePermission(bash(command), policy({ allow, deny }))).toEqual({ kind: 'deny', reason: 'denied by the rule "Edit(.env)"', rule: 'Edit(.env)' });
+      }
+      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny, mode: 'bypassPermissions' })).kind).toBe('deny');
+      expect(decidePermission(bash(command), { ...policy({ allow: ['Bash'], deny }), osSandbox: true }).kind).toBe('deny');
+    });
+  }
+
+  // The same commands writing another file; reading .env is no edit of it.
+  const writesOther = [
+    "sed -i 's/a/b/' out.txt",
+    'sed -i.bak s/a/b/ out.txt',
+    "sed -n 'w out.txt' in.txt",
+    "sed 's/a/b/w out.txt' in.txt",
+    "sed 's/a/b/' .env",
+    "sed -n 'w out.txt' .env",
+    `awk '{print > "out.txt"}' in.txt`,
+    `awk '{print >> "out.txt"}' .env`,
+    'find . -fprint out.txt',
+    'find out.txt -delete',
+    "find . -name '.env' -print",
+    // Globs that can never name `.env`: a glob stays within one name.
+    'sed -i s/a/b/ src/*.ts',
+    'sed -i s/a/b/ *.txt',
+  ];
+  for (const command of writesOther) {
+    test(`${JSON.stringify(command)} is not denied by Edit(.env)`, () => {
+      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny })).kind).toBe('allow');
+      expect(decidePermission(bash(command), policy({ allow: [exactRule(command)], deny })).kind).toBe('allow');
+    });
+  }
+
+  // Files known only when the command runs: the rule cannot vouch for them, so it holds even under an exact allow rule.
+  const hidden = [
+    'sed -i s/a/b/ *',
+    'sed -i s/a/b/ "$F"',
+    'sed -i s/a/b/ $F',
+    'sed -i s/a/b/ ~/x',
+    'sed -i s/a/b/ .e*',
+    'sed -i s/a/b/ config/{a,.env}',
+    'sed -i s/a/b/ {a,b/.env}',
+    'sed -i"$S" s/a/b/ f',
+    `awk '{print > f}' in.txt`,
+    `awk '{print > $2}' in.txt`,
+    `awk '{print > "out" NR}' in.txt`,
+    `awk '{print > ("o" ".env")}' in.txt`,
+    'find "$D" -delete',
+    'find . -fprint "$OUT"',
+    'find -files0-from list -delete',
+    // `-delete` removes what it finds under its starting points: `src/*` may be `src/.env`.
+    'find src/* -name x -delete',
+  ];
+  for (const command of hidden) {
+    test(`${JSON.stringify(command)} is not allowed when an Edit deny rule is in force`, () => {
+      expect(decidePermission(bash(command), policy({ allow: [exactRule(command)], deny })).kind).toBe('deny');
+      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny })).kind).toBe('deny');
+      // Without a write deny rule, the exact rule still allows it.
+      expect(decidePermission(bash(command), policy({ allow: [exactRule(command)], deny: ['Read(.env)', 'Bash(rm:*)'] })).kind).toBe('allow');
+    });
+  }
+
+  test('a rule other than a plain name cannot rule out a glob', () => {
+    expect(kind('sed -i s/a/b/ src/*.ts', ['Bash'], ['Edit(src/**)'])).toBe('deny');
+    expect(kind('sed -i s/a/b/ src/*.ts', ['Bash'], ['Edit(//etc/**)'])).toBe('deny');
+    expect(kind('sed -i s/a/b/ src/*.ts', ['Bash'], ['Edit(*.ts)'])).toBe('deny');
+    expect(kind('sed -i s/a/b/ src/*.ts', ['Bash'], ['Edit(SRC)'])).toBe('deny');
+    expect(kind('sed -i s/a/b/ src/*.ts', ['Bash'], ['Edit(a.ts)'])).toBe('deny');
+    expect(kind('sed -i s/a/b/ src/*.ts', ['Bash'], ['Edit(a.js)'])).toBe('allow');
+  });
+
+  test('the standard streams and /dev/null are not files', () => {
+    const devDeny = ['Edit(//dev/**)'];
+    for (const command of [
+      "sed -n 'w /dev/stdout' in.txt",
+      "sed 's/a/b/w /dev/stderr' in.txt",
+      'sed -i s/a/b/ - < in.txt',
+      `awk '{print > "/dev/stderr"}' in.txt`,
+      `awk '{print > "/dev/null"}' in.txt`,
+      `awk '{print >> "/dev/stdout"}' in.txt`,
+      'find . -fprint /dev/null',
+      'find . -fprint /dev/stdout',
+    ]) {
+      expect(decidePermission(bash(command), policy({ allow: [exactRule(command)], deny: devDeny })).kind).toBe('allow');
+    }
+    // Another device is a file like any other.
+    expect(kind("sed -n 'w /dev/sda' in.txt", ['Bash'], devDeny)).toBe('deny');
+  });
+
+  test('relative files resolve from the folder the command runs in', () => {
+    const inSub = (command: string): PermissionCall => {
+      const call = bash(command);
+      return { ...call, intent: { ...call.intent, cwd: `${PROJECT}/sub` } };
+    };
+    const rooted = policy({ allow: ['Bash'], deny: ['Edit(/.env)'] });
+    expect(decidePermission(inSub('sed -i s/a/b/ ../.env'), rooted)).toMatchObject({ kind: 'deny', rule: 'Edit(/.env)' });
+    expect(decidePermission(inSub("awk '{print > \"../.env\"}' in.txt"), rooted).kind).toBe('deny');
+    expect(decidePermission(inSub('find ../.env -delete'), rooted).kind).toBe('deny');
+    // From the sub-folder, `.env` is sub/.env, which a rule anchored at the root does not name; from the root, `../.env` is outside it.
+    expect(decidePermission(inSub('sed -i s/a/b/ .env'), rooted).kind).toBe('allow');
+    expect(decidePermission(bash('sed -i s/a/b/ ../.env'), rooted).kind).toBe('allow');
+    expect(decidePermission(bash('sed -i s/a/b/ .env'), rooted).kind).toBe('deny');
+    // A glob resolved from the folder the command runs in.
+    expect(decidePermission(inSub('sed -i s/a/b/ *.txt'), policy({ allow: ['Bash'], deny: ['Edit(sub)'] })).kind).toBe('deny');
+    expect(decidePermission(inSub('sed -i s/a/b/ *.txt'), policy({ allow: ['Bash'], deny: ['Edit(lib)'] })).kind).toBe('allow');
+  });
+
+  test('ask rules for Edit see them too', () => {
+    expect(decidePermission(bash('sed -i s/a/b/ .env'), policy({ allow: ['Bash'], ask: ['Edit(.env)'] })).kind).toBe('ask');
+  });
+});
+
+describe('argumentEffects names the files written', () => {
+  const effects = (line: string) => argumentEffects(readCommandLine(line).commands[0]?.words ?? []);
+  const files = (line: string) => effects(line)?.writeFiles;
+
+  test('sed -i writes every input file, and keeps copies with a suffix', () => {
+    expect(files('sed -i -e s/a/b/ f1 f2')).toEqual(['f1', 'f2']);
+    expect(files('sed -n -i 1p f1 -- -f2')).toEqual(['f1', '-f2']);
+    expect(files('sed -i.bak s/a/b/ f1 d/f2')).toEqual(['f1', 'f1.bak', 'd/f2', 'd/f2.bak']);
+    expect(files("sed -i'old/*.orig' s/a/b/ d/f")).toEqual(['d/f', 'old/d/f.orig']);
+    expect(files('sed --in-place=~ -f s.sed f')).toEqual(['f', 'f~']);
+    expect(files('sed -ie s/a/b/ f')).toEqual(['f', 'fe']);
+    expect(files('sed -i s/a/b/')).toEqual([]);
+    expect(files('sed s/a/b/ f1 f2')).toEqual([]);
+  });
+
+  test("sed's w and W commands and the w flag", () => {
+    expect(files("sed -e 's/a/b/w one' -e '2w two' -e '/x/W three' f")).toEqual(['one', 'two', 'three']);
+    expect(files("sed -n 'w ~/x' f")).toEqual(['~/x']);
+    expect(files("sed 's/a/b/gw /dev/stdout' f")).toEqual([]);
+    expect(effects('sed -i s/a/b/ f *.txt')).toMatchObject({ writeFiles: ['f'], writeHidden: true, writeShapes: ['*.txt'] });
+  });
+
+  test("awk's output to files", () => {
+    expect(files(`awk '{print > "a"; print $1 >> "b"; printf("%s", $2) > "c"}' f`)).toEqual(['a', 'b', 'c']);
+    expect(files(`awk '{print "\\056env" > "\\056env"}' f`)).toEqual(['.env']);
+    expect(effects(`awk '{print > $1 ".txt"}' f`)).toMatchObject({ writes: true, writeFiles: [], writeHidden: true, writeShapes: null });
+    expect(effects(`awk '{print $1 > 100}' f`)).toMatchObject({ writeHidden: true, writeShapes: null });
+    expect(effects(`awk '$1 > 100 {print $1}' f`)).toMatchObject({ writes: false, writeFiles: [], writeHidden: false });
+    expect(effects(`awk '{print | "cat > x"}' f`)).toMatchObject({ writeFiles: [], writeHidden: false, commands: ['cat > x'] });
+  });
+
+  test("find's file actions and -delete", () => {
+    expect(files("find . -fprint a -fprint0 b -fprintf c '%p' -fls d")).toEqual(['a', 'b', 'c', 'd']);
+    expect(files('find a b -name x -delete')).toEqual(['a', 'b']);
+    expect(files('find -H -O2 -D exec x -delete')).toEqual(['x']);
+    expect(files('find -delete')).toEqual(['.']);
+    expect(files('find ! -name x -delete')).toEqual(['.']);
+    expect(files('find . -exec rm {} +')).toEqual([]);
+    expect(effects('find src/* -delete')).toMatchObject({ writeFiles: [], writeHidden: true, writeShapes: ['src/*'] });
+  });
+});
+
+/** Every file under `dir`, relative to it, with its content. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (at: string): void => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.set(relative(dir, path), readFileSync(path, 'utf8'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('the files named are those GNU sed, awk and find really write', () => {
+  const cases = [
+    "sed 's/a/b/w .env' in.txt",
+    "sed -n 'w .env' in.txt",
+    "sed -n '$W .env' in.txt",
+    'sed -i -e s/a/b/ f1 f2',
+    'sed -n -i 2p f1 sub/f3',
+    'sed -i.bak s/a/b/ f1',
+    "sed -i'bak/*.old' s/a/b/ f1",
+    "sed -i'*.old' s/a/b/ sub/f3",
+    "sed --in-place='old_*' s/a/b/ f1",
+    'sed s/a/b/ f1 -i',
+    'sed -ie s/a/b/ f1',
+    "sed -n 'w /dev/stdout' in.txt",
+    `awk '{print > ".env"}' in.txt`,
+    `awk '{printf "%s\\n", $0 >> "log"; print > "/dev/stdout"}' in.txt`,
+    'find . -maxdepth 0 -fprint .env',
+    "find -maxdepth 0 -fprintf out.txt '%p'",
+    'find -name nothing -fls out.txt',
+    'find sub -name f3 -delete',
+    'find -L -- sub -name f3 -delete',
+  ];
+  const tools = ['sed', 'awk', 'find', 'bash'].every((t) => Bun.which(t) !== null);
+  for (const command of cases) {
+    test.skipIf(!tools)(JSON.stringify(command), () => {
+      const dir = tempDir('argument-writes-');
+      mkdirSync(join(dir, 'sub'));
+      mkdirSync(join(dir, 'bak'));
+      for (const f of ['in.txt', 'f1', 'f2', 'sub/f3']) writeFileSync(join(dir, f), 'a\n');
+      const before = snapshot(dir);
+      const run = Bun.spawnSync(['bash', '-c', command], { cwd: dir, stdout: 'ignore', stderr: 'pipe' });
+      expect(run.stderr.toString()).toBe('');
+      const after = snapshot(dir);
+      const changed = [...new Set([...before.keys(), ...after.keys()])].filter((f) => before.get(f) !== after.get(f));
+      const named = (effects(command)?.writeFiles ?? []).map((f) => relative(dir, resolve(dir, f)));
+      const under = (file: string, path: string) => path === '' || file === path || file.startsWith(`${path}/`);
+      // Every file written is one named (or under a starting point of -delete), and every one named was written.
+      expect(changed.filter((f) => !named.some((n) => under(f, n)))).toEqual([]);
+      expect(named.filter((n) => !changed.some((f) => under(f, n)))).toEqual([]);
+    });
+  }
+
+  function effects(command: string) {
+    return argumentEffects(readCommandLine(command).commands[0]?.words ?? []);
+  }
 });
