@@ -70,16 +70,17 @@ function readGraph(file: Buffer): Graph | undefined {
   if (base < 0 || modulesLen % RECORD !== 0 || modulesAt + modulesLen > byteCount) return undefined;
   const graph: Graph = { js: 0, bytecode: 0, sourcemaps: 0, unaccounted: 0, files: [], modules: modulesLen / RECORD };
   const ranges: [number, number][] = [[modulesAt, modulesAt + modulesLen]];
+  const bytecodeRanges: [number, number][] = [];
   for (let i = 0; i < graph.modules; i++) {
     const at = base + modulesAt + i * RECORD;
     const pairs = Array.from({ length: 6 }, (_, k) => [file.readUInt32LE(at + 8 * k), file.readUInt32LE(at + 8 * k + 4)] as const);
-    const [[nameAt, nameLen], [contentsAt, contentsLen], [, mapLen], [, bytecodeLen]] = pairs as [readonly [number, number], readonly [number, number], readonly [number, number], readonly [number, number]];
+    const [[nameAt, nameLen], [contentsAt, contentsLen], [, mapLen], [bytecodeAt, bytecodeLen]] = pairs as [readonly [number, number], readonly [number, number], readonly [number, number], readonly [number, number]];
     if (nameAt + nameLen > byteCount || contentsAt + contentsLen > byteCount) return undefined;
     const name = file.toString('utf8', base + nameAt, base + nameAt + nameLen);
     if (!name.startsWith('/$bunfs/') && !name.startsWith('B:/~BUN/')) return undefined;
     for (const [o, l] of pairs) if (l > 0) ranges.push([o, o + l]);
     graph.sourcemaps += mapLen;
-    graph.bytecode += bytecodeLen;
+    if (bytecodeLen > 0) bytecodeRanges.push([bytecodeAt, bytecodeAt + bytecodeLen]);
     if (bytecodeLen > 0 || /\.[cm]?js$/.test(name)) graph.js += contentsLen;
     else graph.files.push({ name: name.replace(/^\/\$bunfs\/root\/|^B:\/~BUN\/root\//, ''), bytes: contentsLen });
   }
@@ -87,6 +88,14 @@ function readGraph(file: Buffer): Graph | undefined {
   let end = 0;
   for (const [from, to] of ranges) {
     if (from > end) graph.unaccounted += from - end;
+    end = Math.max(end, to);
+  }
+  // Bun 1.4.5 lays every chunk's bytecode in one block and gives each record its start and the length to the
+  // block's end, so the records overlap: the bytecode is the union of their ranges, not the sum of their lengths.
+  bytecodeRanges.sort((a, b) => a[0] - b[0]);
+  end = 0;
+  for (const [from, to] of bytecodeRanges) {
+    graph.bytecode += Math.max(0, to - Math.max(from, end));
     end = Math.max(end, to);
   }
   graph.files.sort((a, b) => b.bytes - a.bytes);
