@@ -9,6 +9,7 @@
 import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isWithin } from '../../util/index.ts';
+import { replaceableLinks, type GuardedLink } from './link-guard.ts';
 import { isHeldPlaceholder } from './placeholders.ts';
 
 export interface Mount {
@@ -27,6 +28,8 @@ export interface MountPlan {
   masks: Mount[];
   /** Every path a write refusal may name (for the write monitor). */
   refused: string[];
+  /** Symlinks inside the writable roots on the way to a protected path: no mount covers their entries, so they are checked after the command (link-guard.ts). */
+  links: GuardedLink[];
 }
 
 /** Symlinks followed while looking for where an absent path would be created. */
@@ -34,18 +37,19 @@ const MAX_LINKS = 8;
 
 type Located = { kind: 'exists'; forms: Mount[] } | { kind: 'missing'; dest: string } | { kind: 'under-file'; file: string } | { kind: 'unknown' };
 
-/** The path and, when a symlink leads elsewhere, its target too: a mount on the link alone would leave the target open. */
+/**
+ * Where an existing path really is, every symlink on the way resolved: a
+ * mount must name that, as bubblewrap cannot mount onto a link (nor through
+ * one into the new root). The links themselves are link-guard.ts's.
+ */
 function existingForms(path: string): Mount[] {
-  const out: Mount[] = [];
   try {
-    const l = lstatSync(path);
-    if (!l.isSymbolicLink()) out.push({ path, dir: l.isDirectory() });
     const real = realpathSync(path);
-    if (real !== path) out.push({ path: real, dir: statSync(real).isDirectory() });
+    return [{ path: real, dir: statSync(real).isDirectory() }];
   } catch {
     // A dangling link: locate() follows it.
+    return [];
   }
-  return out;
 }
 
 /**
@@ -106,9 +110,15 @@ export function planMounts(writeRoots: readonly string[], denyWrite: readonly st
   const readOnly: string[] = [];
   const absent = new Set<string>();
   const refused = new Set<string>();
+  const links: GuardedLink[] = [];
   for (const path of denyWrite) {
     const found = locate(path);
     refused.add(path);
+    for (const link of replaceableLinks(path, writable)) {
+      if (links.some((l) => l.path === link.path)) continue;
+      links.push(link);
+      refused.add(link.path);
+    }
     if (found.kind === 'exists') {
       for (const f of found.forms) if (writable(f.path) && !readOnly.includes(f.path)) readOnly.push(f.path);
     } else if (found.kind === 'under-file') {
@@ -133,8 +143,9 @@ export function planMounts(writeRoots: readonly string[], denyWrite: readonly st
     refused.add(path);
   }
   for (const p of readOnly) refused.add(p);
-  const seeds = [...readOnly, ...placeholders, ...masks.map((m) => m.path)];
-  return { pins: pinsFor(seeds, writeRoots), readOnly, placeholders, masks, refused: [...refused] };
+  // A link's folder is pinned too: renaming it away would take the link along and leave its name free.
+  const seeds = [...readOnly, ...placeholders, ...masks.map((m) => m.path), ...links.map((l) => l.path)];
+  return { pins: pinsFor(seeds, writeRoots), readOnly, placeholders, masks, refused: [...refused], links };
 }
 
 /** Every existing folder between a seed and the writable root around it (the roots themselves are mount points already). */

@@ -9,6 +9,7 @@ import { bwrapArgv, realRoots } from './bwrap-argv.ts';
 import { builtinDenyRead, builtinDenyWrite, protectedIn } from './deny-list.ts';
 import { DEFAULT_SCRUB_ENV, scrubEnv } from './env-scrub.ts';
 import { linkedWorktreeGrants } from './git-worktree.ts';
+import { restoreLinks } from './link-guard.ts';
 import { planMounts } from './mount-plan.ts';
 import { holdPlaceholders } from './placeholders.ts';
 import { applySeccompPath, deniedFilePath } from './seccomp-helper.ts';
@@ -89,6 +90,7 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
         const found: SandboxViolation[] = [];
         if (writes !== undefined) found.push(...(await writes.done()));
         if (bridge !== undefined) found.push(...bridge.release(id));
+        found.push(...restoreLinks(mounts.links));
         releasePlaceholders();
         return found;
       })();

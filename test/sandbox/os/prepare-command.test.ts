@@ -161,6 +161,45 @@ describe.skipIf(!supported)('denied paths that do not exist yet', () => {
     expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe('{}\n');
   });
 
+  test('protected paths reached through symlinks (a linked .claude folder, a linked .mcp.json): commands run, the targets stay read-only, and a replaced link is put back and reported', async () => {
+    const dir = freshRepo('linked');
+    const shared = join(base, 'dotfiles');
+    mkdirSync(join(shared, 'claude'), { recursive: true });
+    writeFileSync(join(shared, 'claude', 'settings.json'), '{}\n');
+    writeFileSync(join(shared, 'mcp.json'), '{}\n');
+    symlinkSync(join(shared, 'claude'), join(dir, '.claude'));
+    // A chain: .mcp.json -> cfg/mcp.json (a link inside the repository too) -> the shared file.
+    mkdirSync(join(dir, 'cfg'));
+    symlinkSync(join(shared, 'mcp.json'), join(dir, 'cfg', 'mcp.json'));
+    symlinkSync('cfg/mcp.json', join(dir, '.mcp.json'));
+    const r = await run(
+      [
+        'echo evil > .claude/settings.json',
+        'rm .claude && mkdir .claude && echo evil > .claude/settings.json && echo replaced-claude',
+        'rm cfg/mcp.json && echo evil > cfg/mcp.json && echo replaced-chain',
+        'echo ok > fine.txt && echo wrote-fine',
+      ].join('; '),
+      grants({ allowWrite: [dir] }),
+      {},
+      dir,
+    );
+    // Before, bubblewrap refused to start: it cannot mount onto a path that runs through a symlink.
+    expect(r.output).toContain('wrote-fine');
+    expect(r.output).toContain('Read-only file system');
+    expect(readFileSync(join(shared, 'claude', 'settings.json'), 'utf8')).toBe('{}\n');
+    // The command could replace the links while it ran; after it, they are links again to the same places.
+    expect(r.output).toContain('replaced-claude');
+    expect(realpathSync(join(dir, '.claude'))).toBe(join(shared, 'claude'));
+    expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(join(dir, '.mcp.json'), 'utf8')).toBe('{}\n');
+    expect(realpathSync(join(dir, '.mcp.json'))).toBe(join(shared, 'mcp.json'));
+    const replaced = r.violations.filter((v) => v.message.includes('put it back')).map((v) => v.target);
+    expect(replaced.sort()).toEqual([join(dir, '.claude'), join(dir, 'cfg', 'mcp.json')]);
+    // An untouched link is not reported.
+    const quiet = await run('cat .mcp.json', grants({ allowWrite: [dir] }), {}, dir);
+    expect(quiet).toMatchObject({ code: 0, output: '{}\n', violations: [] });
+  });
+
   test('a mount point shared by two commands stays until the last one ends', async () => {
     const dir = freshRepo('shared');
     const slow = run('sleep 0.6; echo x > .mcp.json; echo late-rc=$?', grants({ allowWrite: [dir] }), {}, dir);
