@@ -43,17 +43,36 @@ function errorFor(f: RunFinished, maxTurns: number | undefined): string | undefi
   }
 }
 
+/** Longest string argument an activity line keeps whole; a path is kept up to PATH_CHARS (cards show it relative to the folder). */
+const STRING_CHARS = 60;
+const PATH_CHARS = 400;
+
+/**
+ * A tool call's input, each long string cut short (a Write's content, an
+ * Edit's text), still JSON: the card reads its arguments back from it, and
+ * cutting the JSON text itself lost them whenever a path was long.
+ */
+function shortInput(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const max = /path$/i.test(key) ? PATH_CHARS : STRING_CHARS;
+    if (typeof value === 'string') out[key] = value.length > max ? `${value.slice(0, max - 1)}…` : value;
+    else if (typeof value === 'object' && value !== null && JSON.stringify(value).length > STRING_CHARS) out[key] = Array.isArray(value) ? `[${value.length} items]` : '{…}';
+    else out[key] = value;
+  }
+  return out;
+}
+
 /** One line for task_status: what the agent is doing now. */
-function activityOf(e: AgentEvent): string | undefined {
+export function activityOf(e: AgentEvent): string | undefined {
   switch (e.type) {
     case 'turn_started':
       return 'thinking';
     case 'text_delta':
       return 'writing';
-    case 'tool_call_ready': {
-      const input = JSON.stringify(e.input);
-      return `${e.name} ${input.length > 80 ? `${input.slice(0, 79)}…` : input}`;
-    }
+    case 'tool_call_ready':
+      return `${e.name} ${JSON.stringify(shortInput(e.input))}`;
     case 'permission_request':
       return `waiting for permission: ${e.toolName}`;
     case 'retry':
