@@ -3,7 +3,7 @@ import { CommanderError } from 'commander';
 import { describeFailure, EXIT } from './exit-codes.ts';
 import { buildProgram, type Handlers } from './program.ts';
 import { err } from './write-out.ts';
-import { startupOver } from '../util/index.ts';
+import { startupOver, startupPolicy } from '../util/index.ts';
 
 /**
  * Handlers whose module is imported when one of them runs: each command
@@ -48,7 +48,8 @@ const handlers: Handlers = {
 
 /** Parses argv, runs the command, returns the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
-  // Start-up is over at the first frame or the first answer, and at the latest after a second:
+  startupPolicy(argv);
+  // Start-up is over at the TUI's first frame, and at the latest after a second:
   // long-running commands (cron, MCP serving, a slow first request) get the normal JIT policy too.
   setTimeout(startupOver, 1000).unref();
   let exitCode: number = EXIT.ok;

@@ -1,6 +1,6 @@
 /** The session protocol's dispatcher: operations in, one ordered event stream out; no agent logic of its own. */
 import type { HookCallbackSet, PermissionDecision, PermissionMode, ReloadableSettings, RunOptions, UserPart } from '../agent/index.ts';
-import { assertNever, AsyncQueue, errorMessage, startupOver } from '../util/index.ts';
+import { assertNever, AsyncQueue, errorMessage } from '../util/index.ts';
 import type { SessionEvent } from './events.ts';
 import type { SessionOp } from './ops.ts';
 
@@ -162,10 +162,7 @@ export class SessionHost {
       next.kind === 'compact'
         ? this.agent.compact(next.instructions, controller.signal)
         : this.agent.run(next.content, controller.signal, next.model === undefined ? {} : { model: next.model });
-    for await (const e of events) {
-      // The first answer ends start-up for every front end (the TUI ends it sooner, after its first frame).
-      if (e.type === 'assistant_message') startupOver();
-      this.out.push(e);
-    }
+    // Start-up ends at the TUI's first frame, or a second after start (src/util/jit-policy.ts), not at the first answer.
+    for await (const e of events) this.out.push(e);
   }
 }
