@@ -43,7 +43,8 @@ const describe = (xs: number[], unit = 'ms') => {
   return `median ${median(xs).toFixed(1)} ${unit} (min ${s[0]?.toFixed(1)}, max ${s.at(-1)?.toFixed(1)}, n=${s.length})`;
 };
 
-const root = mkdtempSync(join(tmpdir(), 'moat-bench-'));
+// Not `moat-*`: test runs going at the same time remove the `moat-*` folders that appear while they run (test/support/cleanup-preload.ts).
+const root = mkdtempSync(join(tmpdir(), 'bench-startup-'));
 try {
   // The floor: a hello-world compiled the same way (bun build --compile).
   const hello = join(root, 'hello');

@@ -86,7 +86,8 @@ function describe(xs: number[]): string {
 const readReply = (i: number) => reply().toolUse('read', { file_path: 'notes.txt' }, { id: `toolu_bench_${i}` }).stop('tool_use').build();
 const bodies = (n: number) => (n < TURNS ? sse(readReply(n), n + 1) : sse(reply().text('done').build(), n + 1));
 
-const root = mkdtempSync(join(tmpdir(), 'moat-bench-turnaround-'));
+// Not `moat-*`: test runs going at the same time remove the `moat-*` folders that appear while they run (test/support/cleanup-preload.ts).
+const root = mkdtempSync(join(tmpdir(), 'bench-turnaround-'));
 try {
   const cwd = join(root, 'work');
   mkdirSync(cwd, { recursive: true });
