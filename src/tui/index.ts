@@ -1,8 +1,10 @@
 /**
- * The interactive UI's public surface. Importing this loads Ink and React:
- * the CLI imports it lazily (`await import`), so `--version` and `-p` never pay for it.
+ * The interactive UI's public surface. Importing this loads the UI's model and
+ * renderers, not Ink and React (runTui loads those once it has drawn the first
+ * frame); the CLI still imports it lazily (`await import`), so `--version` and
+ * `-p` never pay for it.
  */
-export { runTui, type RunTuiOptions } from './run-tui.tsx';
+export { runTui, type RunTuiOptions } from './run-tui.ts';
 export type {
   TuiController,
   TuiInfo,

@@ -5,11 +5,13 @@
  * unmounted, raw mode off, cursor visible, bracketed paste off, the session
  * saved and closed (ink-bun-spike §6: Bun keeps running after an uncaught
  * error while a top-level await is pending, and leaves the cursor hidden).
+ * Ink itself loads here only after the first frame is on screen
+ * (first-paint.ts); this module does not import it.
  */
-import { render } from 'ink';
+import type { Instance } from 'ink';
 import { AppModel } from './app-model.ts';
-import { App } from './app.tsx';
 import type { TuiController } from './controller.ts';
+import { paintFirstFrame, takeover, type FirstPaint } from './first-paint.ts';
 import { buildKeymap, type KeymapOverrides } from './keymap.ts';
 import { setValue } from './state/line-editor.ts';
 
@@ -54,18 +56,12 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
     app.submit();
   }
 
-  // interactive: true — moat only gets here with a terminal on stdin and stdout (interactive.ts checks).
-  // Ink would otherwise treat any CI=true environment as non-interactive and draw nothing until exit.
-  const inst = render(<App app={app} onError={(e) => crash(e)} />, {
-    exitOnCtrlC: false,
-    maxFps: 30,
-    incrementalRendering: true,
-    interactive: true,
-  });
+  let inst: Instance | undefined;
+  let paint: FirstPaint | undefined;
 
   function restoreTerminal(): void {
     try {
-      inst.unmount();
+      inst?.unmount();
     } catch {
       // Half-torn-down Ink: restoring the tty below is what matters.
     }
@@ -75,7 +71,8 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
       // stdin already closed
     }
     try {
-      process.stdout.write(RESTORE);
+      // Leaving before Ink drew: the pre-painted frame promised a UI that never came, so it goes.
+      process.stdout.write((!inst && paint ? takeover(paint, process.stdout.columns) : '') + RESTORE);
     } catch {
       // stdout gone (terminal closed): nothing to restore
     }
@@ -126,22 +123,36 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
   process.on('SIGHUP', onHup);
   process.on('SIGINT', onInt);
 
-  // Ink drew the first frame synchronously inside render(); the next turn of the event loop is after it.
-  const afterFirstFrame = opts.afterFirstFrame;
-  if (afterFirstFrame) {
-    setImmediate(() => {
-      afterFirstFrame().catch((e: unknown) => finish(1, `moat: ${e instanceof Error ? e.message : String(e)}\n`));
-    });
-  }
-
-  if (opts.injectCrash === true) {
-    setTimeout(() => {
-      throw new Error('injected crash (test entry)');
-    }, 300);
-  }
+  // The first frame, before Ink loads (the handlers above already give the terminal back): from here on
+  // the terminal is in raw mode.
+  paint = paintFirstFrame(app, process.stdout, process.stdin);
 
   try {
+    // Ink, React and yoga load while the pre-painted frame is on screen; a signal meanwhile ends it all the same.
+    const { mountApp } = await import('./mount.tsx');
+    if (!done) inst = mountApp(app, (e) => crash(e), paint);
+
+    // Ink drew the first frame synchronously inside render(); the next turn of the event loop is after it.
+    const afterFirstFrame = opts.afterFirstFrame;
+    if (afterFirstFrame && !done) {
+      setImmediate(() => {
+        afterFirstFrame().catch((e: unknown) => finish(1, `moat: ${e instanceof Error ? e.message : String(e)}\n`));
+      });
+    }
+
+    if (opts.injectCrash === true) {
+      setTimeout(() => {
+        throw new Error('injected crash (test entry)');
+      }, 300);
+    }
     return await exited;
+  } catch (e) {
+    // Ink failed to load or mount: the terminal is given back before the error goes up (the caller shuts the controller down).
+    if (!done) {
+      done = true;
+      restoreTerminal();
+    }
+    throw e;
   } finally {
     process.off('uncaughtException', crash);
     process.off('unhandledRejection', crash);

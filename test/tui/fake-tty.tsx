@@ -57,7 +57,7 @@ export function renderToFakeTty(controller: FakeController, opts: { columns?: nu
     stderr: new FakeTty() as unknown as NodeJS.WriteStream,
     exitOnCtrlC: false,
     patchConsole: false,
-    // The same options as run-tui.tsx.
+    // The same options as mount.tsx.
     maxFps: 30,
     incrementalRendering: true,
     interactive: true,

@@ -1,0 +1,91 @@
+/**
+ * The first frame drawn straight to the terminal before Ink loads: the same
+ * lines Ink's first frame will show (the banner, the prompt, the status line),
+ * built by the same functions from the same model, so the UI is on screen
+ * while Ink, React and yoga load (~35 ms). Ink's first write then starts by
+ * erasing exactly these rows (`takeover`), so what stays on screen, and in
+ * scrollback, is Ink's frame alone.
+ */
+import type { AppModel } from './app-model.ts';
+import { bottomLines, liveLines } from './components/layout.ts';
+import { describeChord } from './keymap.ts';
+import { renderItem } from './render/items.ts';
+import { stringWidth } from './render/wrap.ts';
+
+/** What the pre-paint wrote: Ink's first write erases its rows above the cursor. */
+export interface FirstPaint {
+  /** Each line's width in columns. */
+  widths: number[];
+  /** The terminal's width when it was drawn. */
+  columns: number;
+}
+
+/** The slice of a tty stream the pre-paint needs (process.stdout, or a test's fake). */
+export interface PaintOutput {
+  isTTY?: boolean;
+  columns?: number;
+  rows?: number;
+  write(chunk: string): boolean;
+}
+
+export interface PaintInput {
+  isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+}
+
+const HIDE_CURSOR = '\x1b[?25l';
+
+/**
+ * The lines of Ink's first frame (`<Static>` output, then the frame), or
+ * undefined where drawing them here could differ from what Ink draws or could
+ * not be erased exactly: a running turn (its spinner counts time), anything in
+ * the transcript beyond the banner (a resumed session, keymap warnings), a live
+ * cell, a line Ink would wrap, a frame that does not fit above the last row
+ * (Ink's full-screen path, and rows scrolled off the top cannot be erased).
+ */
+export function firstFrameLines(app: AppModel, columns: number, rows: number, env: Record<string, string | undefined> = process.env): string[] | undefined {
+  // Screen-reader mode renders a different frame (plain text, its own wrapping).
+  if (env.INK_SCREEN_READER === 'true') return undefined;
+  if (!(columns > 0 && rows > 0)) return undefined;
+  const t = app.transcript;
+  if (t.run.get().phase !== 'idle') return undefined;
+  const items = t.committed.get().items;
+  if (items.length !== 1 || items[0]?.kind !== 'banner') return undefined;
+  const now = Date.now();
+  if (liveLines(app, columns, rows, now).length > 0) return undefined;
+  // As static-log.tsx renders an item (the hint only shows on thinking items).
+  const hint = `${describeChord(app.keymap.expand[0] ?? 'ctrl+o').toLowerCase()} to expand`;
+  const lines = [...items.flatMap((item) => renderItem(item, { width: columns, cwd: app.ui.get().info.cwd, now }, hint)), ...bottomLines(app, columns, rows, now, 0)];
+  if (lines.length >= rows) return undefined;
+  if (lines.some((l) => stringWidth(l) > columns)) return undefined;
+  // Ink trims each line's end; trailing spaces show nothing, so this only keeps the bytes alike.
+  return lines.map((l) => l.trimEnd());
+}
+
+/**
+ * Draws the first frame now, if it can be drawn exactly (see firstFrameLines),
+ * and puts the terminal in raw mode: keys typed from here on wait in the
+ * terminal's input buffer, unechoed, until Ink reads them.
+ */
+export function paintFirstFrame(app: AppModel, out: PaintOutput, input: PaintInput, env?: Record<string, string | undefined>): FirstPaint | undefined {
+  if (out.isTTY !== true || input.isTTY !== true || typeof input.setRawMode !== 'function') return undefined;
+  const columns = out.columns ?? 0;
+  const lines = firstFrameLines(app, columns, out.rows ?? 0, env);
+  if (!lines) return undefined;
+  input.setRawMode(true);
+  // Ink hides the cursor on its first frame too; each line ends with a newline, as Ink's frame does.
+  out.write(`${HIDE_CURSOR}${lines.join('\n')}\n`);
+  return { widths: lines.map((l) => stringWidth(l)), columns };
+}
+
+/**
+ * Prefixed to Ink's first write: back to the first row of the pre-paint, and
+ * erase from there down, so Ink's frame is written where the pre-paint was.
+ * Relative moves, like Ink's own: the pre-paint fits on screen, so none of its
+ * rows scrolled out of reach.
+ */
+export function takeover(paint: FirstPaint, columns = paint.columns): string {
+  // A terminal made narrower since re-wraps the longer lines onto more rows.
+  const rows = paint.widths.reduce((n, w) => n + (columns > 0 && columns < paint.columns ? Math.max(1, Math.ceil(w / columns)) : 1), 0);
+  return `\x1b[${rows}A\r\x1b[J`;
+}

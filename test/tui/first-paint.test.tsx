@@ -1,0 +1,124 @@
+/**
+ * The pre-painted first frame against Ink's real first frame (Ink's terminal
+ * path into a fake tty): the same bytes wherever it paints, and no paint where
+ * Ink's frame would differ or could not be erased exactly.
+ */
+import { afterEach, expect, test } from 'bun:test';
+import { AppModel } from '../../src/tui/app-model.ts';
+import { firstFrameLines, paintFirstFrame, takeover } from '../../src/tui/first-paint.ts';
+import { buildKeymap, DEFAULT_KEYMAP } from '../../src/tui/keymap.ts';
+import { setColorLevel } from '../../src/tui/render/theme.ts';
+import { FakeController } from './fake-controller.ts';
+import { renderToFakeTty } from './fake-tty.tsx';
+
+let unmount: (() => void) | undefined;
+afterEach(() => {
+  unmount?.();
+  unmount = undefined;
+  setColorLevel(0);
+});
+
+/** Ink's first frame as the terminal receives it, less the synchronized-output and cursor-hide wrappers. */
+function inkFirstFrame(controller: FakeController, columns: number, rows: number): { ink: string; pre: string[] | undefined } {
+  const r = renderToFakeTty(controller, { columns, rows });
+  unmount = r.unmount;
+  // render() drew synchronously and nothing has happened since: the model is in the state Ink drew.
+  const pre = firstFrameLines(r.app, columns, rows, {});
+  // The first frame is the first synchronized-output block (bracketed paste is switched on after it).
+  const all = r.stdout.writes.join('');
+  const ink = all.slice(0, all.indexOf('\x1b[?2026l')).replace('\x1b[?2026h', '').replace('\x1b[?25l', '');
+  return { ink, pre };
+}
+
+const states: [string, (c: FakeController) => void][] = [
+  ['a plain start', () => {}],
+  ['no git branch, the OS sandbox on', (c) => (c.infoValue = { ...c.infoValue, gitBranch: undefined, osSandbox: true })],
+  ['plan mode', (c) => (c.infoValue = { ...c.infoValue, permissionMode: 'plan' })],
+  ['bypass permissions', (c) => (c.infoValue = { ...c.infoValue, permissionMode: 'bypassPermissions' })],
+  ['a long folder name', (c) => (c.infoValue = { ...c.infoValue, cwd: `/work/${'deeply-nested-folder/'.repeat(3)}project-with-a-long-name` })],
+  ['the trust question', (c) => (c.grants = ['Bash(npm:*)'])],
+];
+
+for (const colour of [0, 3] as const) {
+  for (const [name, setup] of states) {
+    test(`${name} (colour level ${colour}): the pre-paint is Ink's first frame, byte for byte`, () => {
+      setColorLevel(colour);
+      const controller = new FakeController();
+      setup(controller);
+      const { ink, pre } = inkFirstFrame(controller, 100, 30);
+      expect(pre).toBeDefined();
+      expect(`${(pre ?? []).join('\n')}\n`).toBe(ink);
+    });
+  }
+}
+
+test('a narrow terminal: Ink wraps the banner, so nothing is pre-painted', () => {
+  const { ink, pre } = inkFirstFrame(new FakeController(), 60, 30);
+  expect(pre).toBeUndefined();
+  // What Ink drew is not the unwrapped lines a paint would have written.
+  expect(ink).toContain('/help for commands · Esc interrupts · Shift-Tab changes the\n');
+});
+
+test('a terminal too short to hold the frame above its last row: nothing is pre-painted', () => {
+  const controller = new FakeController();
+  // Banner (4 lines) and frame (4 lines).
+  expect(inkFirstFrame(controller, 100, 9).pre).toHaveLength(8);
+  unmount?.();
+  expect(inkFirstFrame(controller, 100, 8).pre).toBeUndefined();
+});
+
+test('a resumed transcript, keymap warnings, a running first prompt, screen-reader mode: nothing is pre-painted', () => {
+  const model = (c: FakeController) => {
+    const app = new AppModel({ controller: c, keymap: DEFAULT_KEYMAP, exit: () => {} });
+    app.start();
+    return app;
+  };
+  const plain = model(new FakeController());
+  expect(firstFrameLines(plain, 100, 30, {})).toBeDefined();
+  expect(firstFrameLines(plain, 100, 30, { INK_SCREEN_READER: 'true' })).toBeUndefined();
+
+  const resumed = new FakeController();
+  resumed.earlier = [
+    { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+  ];
+  expect(firstFrameLines(model(resumed), 100, 30, {})).toBeUndefined();
+
+  const warned = model(new FakeController());
+  for (const e of buildKeymap({ nosuchaction: 'ctrl+x' }).errors) warned.transcript.commit({ kind: 'notice', level: 'warning', text: e });
+  expect(firstFrameLines(warned, 100, 30, {})).toBeUndefined();
+
+  const running = new FakeController();
+  running.scripts.push([{ type: 'turn_started', turn: 1 }, { gate: 'never' }]);
+  const prompted = model(running);
+  prompted.setEditor({ value: 'fix the test', cursor: 12 });
+  prompted.submit();
+  expect(prompted.transcript.run.get().phase).not.toBe('idle');
+  expect(firstFrameLines(prompted, 100, 30, {})).toBeUndefined();
+  prompted.interrupt();
+});
+
+test('painting: only on a terminal; raw mode first, then the cursor hidden and the lines', () => {
+  const app = new AppModel({ controller: new FakeController(), keymap: DEFAULT_KEYMAP, exit: () => {} });
+  app.start();
+  const log: string[] = [];
+  const out = { isTTY: true, columns: 100, rows: 30, write: (s: string) => log.push(`write ${JSON.stringify(s)}`) > 0 };
+  const input = { isTTY: true, setRawMode: (m: boolean) => log.push(`raw ${m}`) };
+
+  expect(paintFirstFrame(app, { ...out, isTTY: false }, input, {})).toBeUndefined();
+  expect(paintFirstFrame(app, out, { isTTY: false }, {})).toBeUndefined();
+  expect(log).toEqual([]);
+
+  const lines = firstFrameLines(app, 100, 30, {}) ?? [];
+  const paint = paintFirstFrame(app, out, input, {});
+  expect(log).toEqual(['raw true', `write ${JSON.stringify(`\x1b[?25l${lines.join('\n')}\n`)}`]);
+  expect(paint).toEqual({ widths: lines.map((l) => Bun.stringWidth(l)), columns: 100 });
+});
+
+test('the takeover goes up one row per line, more for lines a narrower terminal re-wrapped', () => {
+  const paint = { widths: [0, 30, 100, 45], columns: 100 };
+  expect(takeover(paint)).toBe('\x1b[4A\r\x1b[J');
+  expect(takeover(paint, 120)).toBe('\x1b[4A\r\x1b[J');
+  // 0 → 1 row, 30 → 1, 100 → 3, 45 → 2.
+  expect(takeover(paint, 40)).toBe('\x1b[7A\r\x1b[J');
+});
