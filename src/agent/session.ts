@@ -390,6 +390,8 @@ export class AgentSession {
     const first = run.tools(this.offeredTools(), registry);
     // The run's own model: the session's, or one given for this run alone.
     const runModel = run.chain.current;
+    // The first request needs the provider's SDK: load it while hooks run and git answers, not after.
+    provider.warm?.(runModel);
 
     this.announce(run, first.names);
 

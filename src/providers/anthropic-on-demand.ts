@@ -11,11 +11,15 @@ export type { AnthropicProviderOptions };
 
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   let adapter: Promise<Provider> | undefined;
+  const load = (): Promise<Provider> => (adapter ??= import('./anthropic/index.ts').then((m) => m.createAnthropicProvider(options)));
   return {
     name: 'anthropic',
     async *stream(request: ProviderRequest, streamOptions: StreamOptions): AsyncIterable<ProviderEvent> {
-      adapter ??= import('./anthropic/index.ts').then((m) => m.createAnthropicProvider(options));
-      yield* (await adapter).stream(request, streamOptions);
+      yield* (await load()).stream(request, streamOptions);
+    },
+    warm() {
+      // The request that follows awaits the same promise and reports its failure.
+      load().catch(() => {});
     },
   };
 }

@@ -142,6 +142,20 @@ export class ModelRouter implements Provider {
     return adapter;
   }
 
+  warm(model: string): void {
+    let ref: ModelRef;
+    try {
+      ref = this.resolve(model);
+    } catch {
+      return; // The request reports the bad name.
+    }
+    if (this.missingKey(model) !== undefined) return;
+    this.adapter(ref.provider).then(
+      (p) => p.warm?.(ref.model),
+      () => {}, // stream() forgets the failed adapter and reports why.
+    );
+  }
+
   async *stream(request: ProviderRequest, options: StreamOptions): AsyncGenerator<ProviderEvent, void, undefined> {
     let ref: ModelRef | undefined;
     let provider: Provider;

@@ -77,4 +77,10 @@ export type ProviderEvent =
 export interface Provider {
   readonly name: string;
   stream(request: ProviderRequest, options: StreamOptions): AsyncIterable<ProviderEvent>;
+  /**
+   * A request to `model` is coming: start loading what it needs (an SDK's
+   * module) now, without waiting, so that work overlaps what comes before
+   * the request (git facts, hooks). Errors wait for the request to report them.
+   */
+  warm?(model: string): void;
 }

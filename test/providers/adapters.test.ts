@@ -342,6 +342,26 @@ describe('model router', () => {
     for await (const _ of r.stream(request('openai/gpt-5'), { signal: new AbortController().signal, idleTimeoutMs: 100 })) void _;
     expect(loaded).toEqual(['openai']);
   });
+
+  test('warm starts loading the adapter a request is coming for, and the request uses that one; not without a key, nor for a bad name', async () => {
+    const loaded: string[] = [];
+    const warmed: string[] = [];
+    const r = new ModelRouter({
+      env: { OPENAI_API_KEY: 'k' },
+      load: async (name) => {
+        loaded.push(name);
+        return { name, stream: async function* () {}, warm: (model: string) => void warmed.push(`${name}/${model}`) };
+      },
+    });
+    r.warm('claude-sonnet-4-5'); // no ANTHROPIC_API_KEY: the request will say so, nothing to load
+    r.warm('nope/x');
+    r.warm('openai/gpt-5.1');
+    expect(loaded).toEqual(['openai']);
+    await Bun.sleep(0);
+    expect(warmed).toEqual(['openai/gpt-5.1']);
+    for await (const _ of r.stream(request('openai/gpt-5.1'), { signal: new AbortController().signal, idleTimeoutMs: 100 })) void _;
+    expect(loaded).toEqual(['openai']);
+  });
 });
 
 describe('Anthropic on the clouds', () => {
