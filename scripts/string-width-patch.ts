@@ -14,6 +14,10 @@
  * points qualify is worked out at build time with string-width itself and
  * Intl.Segmenter (`oneColumnClass`), so it follows the installed versions;
  * the first frame's borders and status line then skip the per-grapheme work.
+ * A third change, to string-width and to wrap-ansi, makes the Intl.Segmenter
+ * each builds when it loads a lazy one: the first Segmenter of a process
+ * loads ICU's break rules (2-3 ms), and the TUI loads both modules before its
+ * first frame, whose text takes the fast paths and segments nothing.
  * test/tui/string-width-patch.test.ts checks the implication on every code
  * point and every sequence of Unicode's emoji data, compares the patched
  * module with the original on every qualifying code point and on random
@@ -66,7 +70,7 @@ export function patchStringWidth(source: string, oneColumn: string = oneColumnCl
   if (!source.includes(DECLARATION) || source.split(TEST).length !== 2 || source.split(ASCII_FAST_PATH).length !== 2) {
     throw new Error('string-width changed: scripts/string-width-patch.ts no longer finds the lines it patches');
   }
-  return source
+  return lazySegmenter(source)
     .replace(DECLARATION, `${DECLARATION}\nconst mayBeRgiEmoji = /${MAY_BE_RGI_EMOJI}/v;\nconst oneColumnRun = /^[\\u0020-\\u007E${oneColumn}]*$/;`)
     .replace(TEST, 'if ((mayBeRgiEmoji.test(segment) && rgiEmojiRegex.test(segment)) ||')
     .replace(
@@ -75,10 +79,23 @@ export function patchStringWidth(source: string, oneColumn: string = oneColumnCl
     );
 }
 
+const SEGMENTER = 'const segmenter = new Intl.Segmenter();';
+
+/**
+ * A module's `const segmenter = new Intl.Segmenter();` (string-width's and
+ * wrap-ansi's; both only call `segmenter.segment`) built on its first use;
+ * throws when the source no longer has exactly that line.
+ */
+export function lazySegmenter(source: string): string {
+  if (source.split(SEGMENTER).length !== 2) throw new Error('string-width or wrap-ansi changed: scripts/string-width-patch.ts no longer finds its Intl.Segmenter');
+  return source.replace(SEGMENTER, 'let segmenterInstance;\nconst segmenter = {segment: (text) => (segmenterInstance ??= new Intl.Segmenter()).segment(text)};');
+}
+
 /** The Bun plugin for scripts/build.ts. */
 export const stringWidthPlugin: Bun.BunPlugin = {
   name: 'moat-string-width',
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/ }, async (a) => ({ loader: 'js', contents: patchStringWidth(await Bun.file(a.path).text()) }));
+    b.onLoad({ filter: /[\\/]node_modules[\\/]wrap-ansi[\\/]index\.js$/ }, async (a) => ({ loader: 'js', contents: lazySegmenter(await Bun.file(a.path).text()) }));
   },
 };

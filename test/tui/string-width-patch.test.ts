@@ -3,7 +3,8 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
-import { MAY_BE_RGI_EMOJI, oneColumnClass, patchStringWidth } from '../../scripts/string-width-patch.ts';
+import wrapAnsi from 'wrap-ansi';
+import { lazySegmenter, MAY_BE_RGI_EMOJI, oneColumnClass, patchStringWidth } from '../../scripts/string-width-patch.ts';
 import { tempDir } from '../support/temp.ts';
 
 const rgi = /^\p{RGI_Emoji}$/v;
@@ -47,6 +48,49 @@ describe('string-width patch', () => {
     expect(patched.match(/mayBeRgiEmoji\.test\(segment\) && rgiEmojiRegex\.test\(segment\)/g)?.length).toBe(1);
     expect(patched.match(/ambiguousIsNarrow && oneColumnRun\.test\(string\)/g)?.length).toBe(1);
     expect(() => patchStringWidth('export default () => 0;')).toThrow('string-width changed');
+    expect(patched.match(/segmenterInstance \?\?= new Intl\.Segmenter\(\)/g)?.length).toBe(1);
+    expect(patched).not.toContain('const segmenter = new Intl.Segmenter();');
+    const wrap = lazySegmenter(readFileSync(Bun.resolveSync('wrap-ansi', import.meta.dir), 'utf8'));
+    expect(wrap.match(/segmenterInstance \?\?= new Intl\.Segmenter\(\)/g)?.length).toBe(1);
+    expect(() => lazySegmenter('export default () => 0;')).toThrow('no longer finds its Intl.Segmenter');
+  });
+
+  test('patched, string-width and wrap-ansi build no Intl.Segmenter when they load, one when they first segment, and wrap as before', async () => {
+    const dir = tempDir('wrap-ansi-');
+    const widthPath = Bun.resolveSync('string-width', import.meta.dir);
+    const wrapPath = Bun.resolveSync('wrap-ansi', import.meta.dir);
+    const resolved = (from: string) => (_m: string, name: string) => `from '${Bun.resolveSync(name, from)}'`;
+    writeFileSync(join(dir, 'string-width.js'), patchStringWidth(readFileSync(widthPath, 'utf8')).replace(/from '(strip-ansi|get-east-asian-width)'/g, resolved(widthPath)));
+    writeFileSync(
+      join(dir, 'wrap-ansi.js'),
+      lazySegmenter(readFileSync(wrapPath, 'utf8'))
+        .replace(/from 'string-width'/g, "from './string-width.js'")
+        .replace(/from '(strip-ansi|ansi-styles)'/g, resolved(wrapPath)),
+    );
+    // Counts the Segmenters built from here on (the patched modules look Intl.Segmenter up when they build one).
+    const intl = Intl as { Segmenter: typeof Intl.Segmenter };
+    const Original = intl.Segmenter;
+    let built = 0;
+    intl.Segmenter = class extends Original {
+      constructor(...args: ConstructorParameters<typeof Original>) {
+        super(...args);
+        built++;
+      }
+    };
+    try {
+      const patched = ((await import(join(dir, 'wrap-ansi.js'))) as { default: typeof wrapAnsi }).default;
+      expect(built).toBe(0);
+      // Printable ASCII takes both modules' fast paths.
+      expect(patched('plain words that wrap', 10, { hard: true })).toBe(wrapAnsi('plain words that wrap', 10, { hard: true }));
+      expect(built).toBe(0);
+      for (const text of ['日本語のテキストを折り返す', 'e\u0301 café 👨‍👩‍👧 family', '\u001b[31mred ✓ text\u001b[39m that wraps']) {
+        for (const width of [4, 7, 12]) expect(patched(text, width, { hard: true, trim: true, wordWrap: true })).toBe(wrapAnsi(text, width, { hard: true, trim: true, wordWrap: true }));
+      }
+      // One each, built when first needed and kept.
+      expect(built).toBe(2);
+    } finally {
+      intl.Segmenter = Original;
+    }
   });
 
   test('the one-column class holds what the first frame draws, and nothing two columns wide or joining', () => {

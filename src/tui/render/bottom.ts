@@ -17,12 +17,17 @@ export const MAX_INPUT_ROWS = 8;
 const MAX_MENU_ROWS = 6;
 const MAX_TODO_ROWS = 8;
 
+/** Where the cursor is drawn, inside the editor's text while it is laid out. */
+const CURSOR_MARKER = '\u0000';
+
 function chunkLine(line: string, width: number): string[] {
   const out: string[] = [];
   let cur = '';
   let w = 0;
   for (const ch of line) {
-    const cw = stringWidth(ch);
+    // The marker is zero columns, as string-width counts it, without string-width's grapheme segmenter: the
+    // first frame's empty prompt is only the marker, and nothing else in that frame needs the segmenter.
+    const cw = ch === CURSOR_MARKER ? 0 : stringWidth(ch);
     if (w + cw > width && cur) {
       out.push(cur);
       cur = '';
@@ -39,7 +44,7 @@ function chunkLine(line: string, width: number): string[] {
 export function promptLines(editor: EditorState, width: number, placeholder: string, focused: boolean, rule = true): string[] {
   const k = c();
   const avail = Math.max(4, width - 2);
-  const marker = '\u0000';
+  const marker = CURSOR_MARKER;
   const withCursor = focused ? `${editor.value.slice(0, editor.cursor)}${marker}${editor.value.slice(editor.cursor)}` : editor.value;
   const rows: string[] = [];
   let cursorRow = 0;
