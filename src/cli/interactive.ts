@@ -55,7 +55,10 @@ function lazyStore(path: string): Store {
 
 export async function runInteractive(o: InteractiveOptions): Promise<number> {
   const env = o.env ?? process.env;
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+  // The UI's model and renderers (not Ink: runTui loads Ink once the first frame is on screen). Asking the
+  // terminal through it builds no Node stream: the first frame is drawn before they are built.
+  const tui = await import('../tui/index.ts');
+  if (!tui.stdioIsTerminal()) {
     throw new MoatError('usage', 'the interactive UI needs a terminal: use moat -p "task" in scripts and pipes');
   }
   const paths = moatPaths(env);
@@ -122,7 +125,6 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     store.close();
     throw e;
   }
-  const { runTui } = await import('../tui/index.ts');
   uiStarted = true;
   const started = controller;
   // Once the first frame is on screen: the session (store row, SessionStart, git's status), then the tools.
@@ -132,7 +134,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     startupOver();
   };
   try {
-    return await runTui(controller, {
+    return await tui.runTui(controller, {
       // `[keymap]` was checked when the config loaded: a bad key already stopped moat with file and line.
       keymap: o.loaded.config.keymap,
       ...(compositionOptions().injectCrash === true ? { injectCrash: true } : {}),

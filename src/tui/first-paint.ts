@@ -11,6 +11,7 @@ import { bottomLines, liveLines } from './components/layout.ts';
 import { describeChord } from './keymap.ts';
 import { renderItem } from './render/items.ts';
 import { stringWidth } from './render/wrap.ts';
+import type { Terminal } from './terminal.ts';
 
 /** What the pre-paint wrote: Ink's first write erases its rows above the cursor. */
 export interface FirstPaint {
@@ -18,19 +19,6 @@ export interface FirstPaint {
   widths: number[];
   /** The terminal's width when it was drawn. */
   columns: number;
-}
-
-/** The slice of a tty stream the pre-paint needs (process.stdout, or a test's fake). */
-export interface PaintOutput {
-  isTTY?: boolean;
-  columns?: number;
-  rows?: number;
-  write(chunk: string): boolean;
-}
-
-export interface PaintInput {
-  isTTY?: boolean;
-  setRawMode?(mode: boolean): unknown;
 }
 
 const HIDE_CURSOR = '\x1b[?25l';
@@ -64,17 +52,21 @@ export function firstFrameLines(app: AppModel, columns: number, rows: number, en
 
 /**
  * Draws the first frame now, if it can be drawn exactly (see firstFrameLines),
- * and puts the terminal in raw mode: keys typed from here on wait in the
+ * and puts the terminal in raw mode first: keys typed from here on wait in the
  * terminal's input buffer, unechoed, until Ink reads them.
  */
-export function paintFirstFrame(app: AppModel, out: PaintOutput, input: PaintInput, env?: Record<string, string | undefined>): FirstPaint | undefined {
-  if (out.isTTY !== true || input.isTTY !== true || typeof input.setRawMode !== 'function') return undefined;
-  const columns = out.columns ?? 0;
-  const lines = firstFrameLines(app, columns, out.rows ?? 0, env);
+export function paintFirstFrame(app: AppModel, terminal: Pick<Terminal, 'columns' | 'rows' | 'write' | 'raw'>, env?: Record<string, string | undefined>): FirstPaint | undefined {
+  const columns = terminal.columns;
+  const lines = firstFrameLines(app, columns, terminal.rows, env);
   if (!lines) return undefined;
-  input.setRawMode(true);
+  try {
+    terminal.raw();
+  } catch {
+    // Without raw mode a key typed now would be echoed into the frame: no paint.
+    return undefined;
+  }
   // Ink hides the cursor on its first frame too; each line ends with a newline, as Ink's frame does.
-  out.write(`${HIDE_CURSOR}${lines.join('\n')}\n`);
+  terminal.write(`${HIDE_CURSOR}${lines.join('\n')}\n`);
   return { widths: lines.map((l) => stringWidth(l)), columns };
 }
 

@@ -5,6 +5,7 @@
  * `-p` never pay for it.
  */
 export { runTui, type RunTuiOptions } from './run-tui.ts';
+export { stdioIsTerminal } from './terminal.ts';
 export type {
   TuiController,
   TuiInfo,

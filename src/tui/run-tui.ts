@@ -12,6 +12,7 @@ import type { Instance } from 'ink';
 import { AppModel } from './app-model.ts';
 import type { TuiController } from './controller.ts';
 import { paintFirstFrame, takeover, type FirstPaint } from './first-paint.ts';
+import { openTerminal, type Terminal } from './terminal.ts';
 import { buildKeymap, type KeymapOverrides } from './keymap.ts';
 import { setValue } from './state/line-editor.ts';
 
@@ -58,6 +59,9 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
 
   let inst: Instance | undefined;
   let paint: FirstPaint | undefined;
+  let terminal: Terminal | undefined;
+  /** Raw mode belongs to process.stdin (Ink's) from here on. */
+  let handedOver = false;
 
   function restoreTerminal(): void {
     try {
@@ -66,6 +70,8 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
       // Half-torn-down Ink: restoring the tty below is what matters.
     }
     try {
+      // Leaving before Ink took the terminal: the modes the pre-paint changed go back the way it changed them.
+      if (paint && !handedOver) terminal?.restore();
       if (process.stdin.isTTY) process.stdin.setRawMode(false);
     } catch {
       // stdin already closed
@@ -125,12 +131,20 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
 
   // The first frame, before Ink loads (the handlers above already give the terminal back): from here on
   // the terminal is in raw mode.
-  paint = paintFirstFrame(app, process.stdout, process.stdin);
+  terminal = openTerminal();
+  paint = terminal ? paintFirstFrame(app, terminal) : undefined;
 
   try {
     // Ink, React and yoga load while the pre-painted frame is on screen; a signal meanwhile ends it all the same.
     const { mountApp } = await import('./mount.tsx');
-    if (!done) inst = mountApp(app, (e) => crash(e), paint);
+    if (!done) {
+      // Ink's stdin takes raw mode over before Ink reads it; the keys typed meanwhile are still waiting.
+      if (paint) {
+        terminal?.handOver();
+        handedOver = true;
+      }
+      inst = mountApp(app, (e) => crash(e), paint);
+    }
 
     // Ink drew the first frame synchronously inside render(); the next turn of the event loop is after it.
     const afterFirstFrame = opts.afterFirstFrame;

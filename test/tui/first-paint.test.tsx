@@ -98,20 +98,27 @@ test('a resumed transcript, keymap warnings, a running first prompt, screen-read
   prompted.interrupt();
 });
 
-test('painting: only on a terminal; raw mode first, then the cursor hidden and the lines', () => {
+test('painting: raw mode first, then the cursor hidden and the lines; nothing when raw mode is refused or the frame cannot be drawn', () => {
   const app = new AppModel({ controller: new FakeController(), keymap: DEFAULT_KEYMAP, exit: () => {} });
   app.start();
   const log: string[] = [];
-  const out = { isTTY: true, columns: 100, rows: 30, write: (s: string) => log.push(`write ${JSON.stringify(s)}`) > 0 };
-  const input = { isTTY: true, setRawMode: (m: boolean) => log.push(`raw ${m}`) };
+  const terminal = (columns: number, rows: number, refuse = false) => ({
+    columns,
+    rows,
+    write: (s: string) => void log.push(`write ${JSON.stringify(s)}`),
+    raw: () => {
+      if (refuse) throw new Error('no raw mode');
+      log.push('raw');
+    },
+  });
 
-  expect(paintFirstFrame(app, { ...out, isTTY: false }, input, {})).toBeUndefined();
-  expect(paintFirstFrame(app, out, { isTTY: false }, {})).toBeUndefined();
+  expect(paintFirstFrame(app, terminal(100, 30, true), {})).toBeUndefined();
+  expect(paintFirstFrame(app, terminal(100, 8), {})).toBeUndefined();
   expect(log).toEqual([]);
 
   const lines = firstFrameLines(app, 100, 30, {}) ?? [];
-  const paint = paintFirstFrame(app, out, input, {});
-  expect(log).toEqual(['raw true', `write ${JSON.stringify(`\x1b[?25l${lines.join('\n')}\n`)}`]);
+  const paint = paintFirstFrame(app, terminal(100, 30), {});
+  expect(log).toEqual(['raw', `write ${JSON.stringify(`\x1b[?25l${lines.join('\n')}\n`)}`]);
   expect(paint).toEqual({ widths: lines.map((l) => Bun.stringWidth(l)), columns: 100 });
 });
 
