@@ -1,6 +1,7 @@
 /**
- * A build-time change to string-width (the column counting of Ink and of the
- * TUI's own wrapping), for the TUI's first frame. string-width tests every
+ * Build-time changes to the terminal-text libraries the TUI's first frame
+ * loads: string-width (the column counting of Ink and of the TUI's own
+ * wrapping), wrap-ansi and chalk's supports-color. string-width tests every
  * non-ASCII grapheme against /^\p{RGI_Emoji}$/v, and the first test compiles
  * that class of ~3,600 strings: 8-9 ms, paid before the first frame because
  * the status line holds "·" and "⛨". Every RGI emoji holds a non-ASCII code
@@ -18,6 +19,11 @@
  * each builds when it loads a lazy one: the first Segmenter of a process
  * loads ICU's break rules (2-3 ms), and the TUI loads both modules before its
  * first frame, whose text takes the fast paths and segments nothing.
+ * A fourth change, to chalk's supports-color, asks Bun's tty binding whether
+ * stdout and stderr are terminals instead of importing node:tty, which loads
+ * Node's stream modules (2-3 ms before the first frame, which is drawn before
+ * any stream exists: src/tui/terminal.ts); node:tty answers where the binding
+ * is missing.
  * test/tui/string-width-patch.test.ts checks the implication on every code
  * point and every sequence of Unicode's emoji data, compares the patched
  * module with the original on every qualifying code point and on random
@@ -91,11 +97,28 @@ export function lazySegmenter(source: string): string {
   return source.replace(SEGMENTER, 'let segmenterInstance;\nconst segmenter = {segment: (text) => (segmenterInstance ??= new Intl.Segmenter()).segment(text)};');
 }
 
+const TTY_IMPORT = "import tty from 'node:tty';";
+
+/** chalk's vendored supports-color without its node:tty import (it only calls `tty.isatty`); throws when the line is gone. */
+export function supportsColorWithoutNodeTty(source: string): string {
+  if (source.split(TTY_IMPORT).length !== 2 || source.includes('tty.') === false || /\btty\.(?!isatty\()/.test(source)) {
+    throw new Error("chalk changed: scripts/string-width-patch.ts no longer finds supports-color's node:tty import, or it uses more than isatty");
+  }
+  return source.replace(
+    TTY_IMPORT,
+    "const tty = {isatty: (fd) => {\n\ttry {\n\t\treturn process.binding('tty_wrap').isTTY(fd);\n\t} catch {\n\t\treturn require('node:tty').isatty(fd);\n\t}\n}};",
+  );
+}
+
 /** The Bun plugin for scripts/build.ts. */
 export const stringWidthPlugin: Bun.BunPlugin = {
   name: 'moat-string-width',
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/ }, async (a) => ({ loader: 'js', contents: patchStringWidth(await Bun.file(a.path).text()) }));
     b.onLoad({ filter: /[\\/]node_modules[\\/]wrap-ansi[\\/]index\.js$/ }, async (a) => ({ loader: 'js', contents: lazySegmenter(await Bun.file(a.path).text()) }));
+    b.onLoad({ filter: /[\\/]node_modules[\\/]chalk[\\/]source[\\/]vendor[\\/]supports-color[\\/]index\.js$/ }, async (a) => ({
+      loader: 'js',
+      contents: supportsColorWithoutNodeTty(await Bun.file(a.path).text()),
+    }));
   },
 };

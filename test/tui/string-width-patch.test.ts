@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
-import { lazySegmenter, MAY_BE_RGI_EMOJI, oneColumnClass, patchStringWidth } from '../../scripts/string-width-patch.ts';
+import { lazySegmenter, MAY_BE_RGI_EMOJI, oneColumnClass, patchStringWidth, supportsColorWithoutNodeTty } from '../../scripts/string-width-patch.ts';
 import { tempDir } from '../support/temp.ts';
 
 const rgi = /^\p{RGI_Emoji}$/v;
@@ -91,6 +91,25 @@ describe('string-width patch', () => {
     } finally {
       intl.Segmenter = Original;
     }
+  });
+
+  test("chalk's supports-color asks the tty binding, not node:tty, and decides the same", async () => {
+    const path = join(Bun.resolveSync('chalk', import.meta.dir), '..', 'vendor', 'supports-color', 'index.js');
+    const source = readFileSync(path, 'utf8');
+    const patched = supportsColorWithoutNodeTty(source);
+    expect(patched).not.toContain("from 'node:tty'");
+    expect(patched.match(/process\.binding\('tty_wrap'\)\.isTTY\(fd\)/g)?.length).toBe(1);
+    expect(() => supportsColorWithoutNodeTty(source.replace("import tty from 'node:tty';", ''))).toThrow('chalk changed');
+    expect(() => supportsColorWithoutNodeTty(`${source}\ntty.setRawMode(true);`)).toThrow('chalk changed');
+    const dir = tempDir('supports-color-');
+    writeFileSync(join(dir, 'index.js'), patched);
+    const mine = ((await import(join(dir, 'index.js'))) as { default: unknown }).default;
+    const theirs = ((await import(path)) as { default: unknown }).default;
+    expect(mine).toEqual(theirs);
+    // The binding and node:tty agree on every standard descriptor here.
+    const wrap = process.binding('tty_wrap') as { isTTY(fd: number): boolean };
+    const tty = await import('node:tty');
+    for (const fd of [0, 1, 2]) expect(wrap.isTTY(fd)).toBe(tty.isatty(fd));
   });
 
   test('the one-column class holds what the first frame draws, and nothing two columns wide or joining', () => {
