@@ -3,8 +3,9 @@
  * lines Ink's first frame will show (the banner, the prompt, the status line),
  * built by the same functions from the same model, so the UI is on screen
  * while Ink, React and yoga load (~35 ms). Ink's first write then starts by
- * erasing exactly these rows (`takeover`), so what stays on screen, and in
- * scrollback, is Ink's frame alone.
+ * going back to where the pre-paint started and erasing from there
+ * (`takeover`), so what stays on screen, and in scrollback, is Ink's frame
+ * alone, starting where it would have started.
  */
 import type { AppModel } from './app-model.ts';
 import { bottomLines, liveLines } from './components/layout.ts';
@@ -13,15 +14,18 @@ import { renderItem } from './render/items.ts';
 import { stringWidth } from './render/wrap.ts';
 import type { Terminal } from './terminal.ts';
 
-/** What the pre-paint wrote: Ink's first write erases its rows above the cursor. */
+/** What the pre-paint drew: Ink's first write goes back to where it started (takeover). */
 export interface FirstPaint {
-  /** Each line's width in columns. */
-  widths: number[];
-  /** The terminal's width when it was drawn. */
-  columns: number;
+  /** Lines drawn, each one row. */
+  rows: number;
 }
 
 const HIDE_CURSOR = '\x1b[?25l';
+/** DECSC and DECRC: save and restore the cursor's position on screen. */
+const SAVE_CURSOR = '\x1b7';
+const RESTORE_CURSOR = '\x1b8';
+/** IND: one row down, scrolling at the bottom, in the same column (a newline would also go to column 0). */
+const INDEX = '\x1bD';
 
 /**
  * The lines of Ink's first frame (`<Static>` output, then the frame), or
@@ -65,19 +69,22 @@ export function paintFirstFrame(app: AppModel, terminal: Pick<Terminal, 'columns
     // Without raw mode a key typed now would be echoed into the frame: no paint.
     return undefined;
   }
-  // Ink hides the cursor on its first frame too; each line ends with a newline, as Ink's frame does.
-  terminal.write(`${HIDE_CURSOR}${lines.join('\n')}\n`);
-  return { widths: lines.map((l) => stringWidth(l)), columns };
+  // Where the frame starts is saved as a position on screen, so the rows below it are made first (scrolling as the
+  // frame would) and the cursor goes back up, in its column: the start need not be a line's beginning (output left
+  // without a final newline stays). Ink hides the cursor on its first frame too; each line ends with a newline, as
+  // Ink's frame does.
+  const n = lines.length;
+  terminal.write(`${HIDE_CURSOR}${INDEX.repeat(n)}\x1b[${n}A${SAVE_CURSOR}${lines.join('\n')}\n`);
+  return { rows: n };
 }
 
 /**
- * Prefixed to Ink's first write: back to the first row of the pre-paint, and
- * erase from there down, so Ink's frame is written where the pre-paint was.
- * Relative moves, like Ink's own: the pre-paint fits on screen, so none of its
- * rows scrolled out of reach.
+ * Prefixed to Ink's first write: back to where the pre-paint started, and
+ * erase from there down, so Ink's frame is written where, and from where, it
+ * would have been without one. The position is absolute: nothing scrolls
+ * between the paint and this (the paint made its rows first), unless the
+ * terminal is resized in those milliseconds.
  */
-export function takeover(paint: FirstPaint, columns = paint.columns): string {
-  // A terminal made narrower since re-wraps the longer lines onto more rows.
-  const rows = paint.widths.reduce((n, w) => n + (columns > 0 && columns < paint.columns ? Math.max(1, Math.ceil(w / columns)) : 1), 0);
-  return `\x1b[${rows}A\r\x1b[J`;
+export function takeover(): string {
+  return `${RESTORE_CURSOR}\x1b[J`;
 }

@@ -39,7 +39,7 @@ function prefixNextWrite(stream: NodeJS.WriteStream, prefix: string): () => bool
 
 export function mountApp(app: AppModel, onError: (e: Error) => void, paint?: FirstPaint): Instance {
   const stdout = process.stdout;
-  const done = paint ? prefixNextWrite(stdout, takeover(paint, stdout.columns)) : undefined;
+  const done = paint ? prefixNextWrite(stdout, takeover()) : undefined;
   try {
     // interactive: true — moat only gets here with a terminal on stdin and stdout (interactive.ts checks).
     // Ink would otherwise treat any CI=true environment as non-interactive and draw nothing until exit.
@@ -54,6 +54,6 @@ export function mountApp(app: AppModel, onError: (e: Error) => void, paint?: Fir
   } finally {
     // Ink wrote nothing (it always draws a first frame; this is the safe side): the pre-paint is erased
     // all the same, so Ink's next frame cannot land below a copy of it.
-    if (done && paint && !done()) stdout.write(takeover(paint, stdout.columns));
+    if (done && !done()) stdout.write(takeover());
   }
 }

@@ -78,7 +78,7 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
     }
     try {
       // Leaving before Ink drew: the pre-painted frame promised a UI that never came, so it goes.
-      process.stdout.write((!inst && paint ? takeover(paint, process.stdout.columns) : '') + RESTORE);
+      process.stdout.write((!inst && paint ? takeover() : '') + RESTORE);
     } catch {
       // stdout gone (terminal closed): nothing to restore
     }

@@ -50,8 +50,9 @@ const count = (text: string, what: string) => text.split(what).length - 1;
 /**
  * Starts moat (`args` go through sh) in a pane whose output is copied to a
  * file from before moat runs; 40 numbered lines first, so the pane has
- * scrollback to compare. After moat exits the pane shows its exit code and the
- * tty's modes.
+ * scrollback to compare, then a line without its newline (moat starts
+ * mid-line, as after `printf`). After moat exits the pane shows its exit code
+ * and the tty's modes.
  */
 async function start(sb: Sandbox, args = '', cols = 100, rows = 30): Promise<Pane> {
   const dir = tempDir('moat-first-paint-');
@@ -59,7 +60,7 @@ async function start(sb: Sandbox, args = '', cols = 100, rows = 30): Promise<Pan
   const pidFile = join(dir, 'pid');
   const out = join(dir, 'out');
   if (Bun.spawnSync(['mkfifo', gate]).exitCode !== 0) throw new Error('mkfifo failed');
-  const cmd = `read _ < ${gate}; seq 1 40; sh -c 'echo $$ > ${pidFile}; exec ${BIN} ${args}'; echo "EXIT=$?"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ' '; echo; sleep 60`;
+  const cmd = `read _ < ${gate}; seq 1 40; printf 'no newline here'; sh -c 'echo $$ > ${pidFile}; exec ${BIN} ${args}'; echo "EXIT=$?"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ' '; echo; sleep 60`;
   const s = new TmuxSession(cmd, { cols, rows, cwd: sb.cwd, env: sb.env });
   sessions.push(s);
   if (Bun.spawnSync(['tmux', '-S', s.sock, '-f', '/dev/null', 'pipe-pane', '-o', '-t', 'main', `cat > ${out}`]).exitCode !== 0) throw new Error('pipe-pane failed');
@@ -133,6 +134,8 @@ test('Ink replaces the pre-painted frame in place: screen and scrollback are the
   expect(count(after, 'Ask moat')).toBe(1);
   expect(count(after, '/help for commands')).toBe(1);
   expect(after.split('\n').filter((l) => l === '40')).toHaveLength(1);
+  // The frame started where the cursor was, mid-line: that line's text stays, once.
+  expect(after.split('\n').filter((l) => l === 'no newline here')).toHaveLength(1);
   expect(p.s.info('#{cursor_flag}')).toBe('0');
 }, 60_000);
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, test } from 'bun:test';
 import { AppModel } from '../../src/tui/app-model.ts';
-import { firstFrameLines, paintFirstFrame, takeover } from '../../src/tui/first-paint.ts';
+import { firstFrameLines, paintFirstFrame } from '../../src/tui/first-paint.ts';
 import { buildKeymap, DEFAULT_KEYMAP } from '../../src/tui/keymap.ts';
 import { setColorLevel } from '../../src/tui/render/theme.ts';
 import { FakeController } from './fake-controller.ts';
@@ -118,14 +118,8 @@ test('painting: raw mode first, then the cursor hidden and the lines; nothing wh
 
   const lines = firstFrameLines(app, 100, 30, {}) ?? [];
   const paint = paintFirstFrame(app, terminal(100, 30), {});
-  expect(log).toEqual(['raw', `write ${JSON.stringify(`\x1b[?25l${lines.join('\n')}\n`)}`]);
-  expect(paint).toEqual({ widths: lines.map((l) => Bun.stringWidth(l)), columns: 100 });
-});
-
-test('the takeover goes up one row per line, more for lines a narrower terminal re-wrapped', () => {
-  const paint = { widths: [0, 30, 100, 45], columns: 100 };
-  expect(takeover(paint)).toBe('\x1b[4A\r\x1b[J');
-  expect(takeover(paint, 120)).toBe('\x1b[4A\r\x1b[J');
-  // 0 → 1 row, 30 → 1, 100 → 3, 45 → 2.
-  expect(takeover(paint, 40)).toBe('\x1b[7A\r\x1b[J');
+  // The rows below the start made (IND, scrolling as the frame would), back up in the same column, that place saved.
+  const n = lines.length;
+  expect(log).toEqual(['raw', `write ${JSON.stringify(`\x1b[?25l${'\x1bD'.repeat(n)}\x1b[${n}A\x1b7${lines.join('\n')}\n`)}`]);
+  expect(paint).toEqual({ rows: n });
 });
