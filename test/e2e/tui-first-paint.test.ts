@@ -27,7 +27,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
+/** moat processes this file stopped: a failing test must not leave them stopped, where killing the pane cannot end them. */
+const stopped = new Set<number>();
 afterEach(async () => {
+  for (const pid of stopped) {
+    try {
+      process.kill(pid, 'SIGCONT');
+    } catch {
+      // Gone already.
+    }
+  }
+  stopped.clear();
   for (const s of sessions) await s.kill();
   sessions = [];
 });
@@ -103,6 +113,7 @@ async function stoppedAtFirstPaint(sb: Sandbox): Promise<Pane> {
       await Bun.sleep(1);
     }
     process.kill(p.pid, 'SIGSTOP');
+    stopped.add(p.pid);
     // Whatever moat wrote before it stopped reaches the file.
     await Bun.sleep(150);
     const out = p.output();
