@@ -7,29 +7,20 @@
  * between must reach the prompt, and where Ink's first frame would differ
  * nothing is pre-painted. Build first: `bun run build`.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { reply } from '../support/fake-anthropic.ts';
 import { makeSandbox, MOAT_BIN, waitUntil, type Sandbox } from '../support/run-moat.ts';
 import { tempDir } from '../support/temp.ts';
 import { TmuxSession } from '../support/tmux.ts';
+import { tuiSuite } from '../support/tui-suite.ts';
 
 const BIN = process.env.MOAT_TUI_BIN ?? MOAT_BIN;
 const BSU = '\x1b[?2026h';
-let server: FakeAnthropic;
-let sessions: TmuxSession[] = [];
-
-beforeAll(async () => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run bun run build first`);
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
 /** moat processes this file stopped: a failing test must not leave them stopped, where killing the pane cannot end them. */
 const stopped = new Set<number>();
-afterEach(async () => {
+const suite = tuiSuite(BIN, () => {
   for (const pid of stopped) {
     try {
       process.kill(pid, 'SIGCONT');
@@ -38,12 +29,10 @@ afterEach(async () => {
     }
   }
   stopped.clear();
-  for (const s of sessions) await s.kill();
-  sessions = [];
 });
 
 function sandbox(): Sandbox {
-  const sb = makeSandbox(server.url);
+  const sb = makeSandbox(suite.server.url);
   delete sb.env.NO_COLOR;
   return sb;
 }
@@ -72,7 +61,7 @@ async function start(sb: Sandbox, args = '', cols = 100, rows = 30): Promise<Pan
   if (Bun.spawnSync(['mkfifo', gate]).exitCode !== 0) throw new Error('mkfifo failed');
   const cmd = `read _ < ${gate}; seq 1 40; printf 'no newline here'; sh -c 'echo $$ > ${pidFile}; exec ${BIN} ${args}'; echo "EXIT=$?"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ' '; echo; sleep 60`;
   const s = new TmuxSession(cmd, { cols, rows, cwd: sb.cwd, env: sb.env });
-  sessions.push(s);
+  suite.track(s);
   if (Bun.spawnSync(['tmux', '-S', s.sock, '-f', '/dev/null', 'pipe-pane', '-o', '-t', 'main', `cat > ${out}`]).exitCode !== 0) throw new Error('pipe-pane failed');
   await waitUntil(() => existsSync(out), 5000, 'the pane output file');
   writeFileSync(gate, 'go\n');
@@ -210,7 +199,7 @@ for (const [what, cols, rows] of [
 }
 
 test('no pre-paint with a first prompt on the command line (the turn is running when Ink draws)', async () => {
-  server.script(reply().text('Hello from the model.').stop('end_turn'));
+  suite.server.script(reply().text('Hello from the model.').stop('end_turn'));
   const p = await start(sandbox(), '"say hello"');
   await p.s.waitFor('Hello from the model.', { timeoutMs: 15_000 });
   expect(beforeInk(p)).not.toContain('claude-sonnet-4-5');
@@ -218,7 +207,7 @@ test('no pre-paint with a first prompt on the command line (the turn is running 
 
 test('no pre-paint for a resumed session with a transcript', async () => {
   const sb = sandbox();
-  server.script(reply().text('I will remember 42.').stop('end_turn'));
+  suite.server.script(reply().text('I will remember 42.').stop('end_turn'));
   const first = Bun.spawn([BIN, '-p', 'remember the number 42'], { cwd: sb.cwd, env: sb.env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
   expect(await first.exited).toBe(0);
   const p = await start(sb, '-c');

@@ -3,41 +3,29 @@
  * fallback shows as a notice and the answer comes from the next model;
  * `/model` completes names across providers and switches to one.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { expect, test } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { httpError, reply } from '../support/fake-anthropic.ts';
 import { makeSandbox, MOAT_BIN } from '../support/run-moat.ts';
 import { TmuxSession } from '../support/tmux.ts';
+import { tuiSuite } from '../support/tui-suite.ts';
 
-let server: FakeAnthropic;
-let sessions: TmuxSession[] = [];
-
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error(`${MOAT_BIN} is missing: run bun run build first`);
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  for (const s of sessions) await s.kill();
-  sessions = [];
-});
+const suite = tuiSuite(MOAT_BIN);
 
 test('a fallback is a notice in the transcript; /model completes across providers and switches', async () => {
-  const sb = makeSandbox(server.url);
+  const sb = makeSandbox(suite.server.url);
   const configDir = join(sb.env.XDG_CONFIG_HOME!, 'moat');
   mkdirSync(configDir, { recursive: true });
   writeFileSync(
     join(configDir, 'config.toml'),
-    `fallback = ["ollama/qwen3-coder"]\n[providers.ollama]\nbase_url = "${server.url}/v1"\n[providers.gemini]\nbase_url = "${server.url}"\n`,
+    `fallback = ["ollama/qwen3-coder"]\n[providers.ollama]\nbase_url = "${suite.server.url}/v1"\n[providers.gemini]\nbase_url = "${suite.server.url}"\n`,
   );
   const env = { ...sb.env, GEMINI_API_KEY: 'g-fake' };
   delete (env as Record<string, string | undefined>).NO_COLOR;
-  server.script(...Array.from({ length: 5 }, () => httpError(529)), reply().text('answer from ollama'), reply().text('answer from gemini'));
+  suite.server.script(...Array.from({ length: 5 }, () => httpError(529)), reply().text('answer from ollama'), reply().text('answer from gemini'));
   const s = new TmuxSession(`${MOAT_BIN}; echo "EXIT=$?"; sleep 60`, { cols: 110, rows: 30, cwd: sb.cwd, env });
-  sessions.push(s);
+  suite.track(s);
   await s.waitFor('Ask moat');
   await s.submit('hi', 'answer from ollama');
   expect(s.screen({ history: true })).toContain('switching to ollama/qwen3-coder');
@@ -50,5 +38,5 @@ test('a fallback is a notice in the transcript; /model completes across provider
   await s.waitFor(/Model set to gemini\/gemini-\S+\./);
   await s.waitFor(/gemini\/gemini-\S+ · work/);
   await s.submit('again', 'answer from gemini');
-  expect(server.requests.at(-1)?.path).toMatch(/^\/v1beta\/models\/gemini-[0-9a-z.-]+:streamGenerateContent$/);
+  expect(suite.server.requests.at(-1)?.path).toMatch(/^\/v1beta\/models\/gemini-[0-9a-z.-]+:streamGenerateContent$/);
 }, 60_000);

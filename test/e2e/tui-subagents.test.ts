@@ -5,35 +5,23 @@
  * merges it into the user's tree. Conversations are routed by their first
  * user message, since parent and child requests interleave. Build first.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { expect, test } from 'bun:test';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeRepo } from '../agent/subagents/temp-repo.ts';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { reply } from '../support/fake-anthropic.ts';
 import { makeSandbox, MOAT_BIN, type Sandbox } from '../support/run-moat.ts';
 import { TmuxSession } from '../support/tmux.ts';
+import { tuiSuite } from '../support/tui-suite.ts';
 
 const BIN = process.env.MOAT_TUI_BIN ?? MOAT_BIN;
-let server: FakeAnthropic;
-let sessions: TmuxSession[] = [];
-
-beforeAll(async () => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run bun run build first`);
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  for (const s of sessions) await s.kill();
-  sessions = [];
-});
+const suite = tuiSuite(BIN);
 
 function launch(sb: Sandbox, cwd: string): TmuxSession {
   const env = { ...sb.env };
   delete env.NO_COLOR;
   const s = new TmuxSession(`${BIN}; echo "EXIT=$?"; sleep 60`, { cols: 110, rows: 32, cwd, env });
-  sessions.push(s);
+  suite.track(s);
   return s;
 }
 
@@ -43,12 +31,12 @@ async function prompt(s: TmuxSession, text: string): Promise<void> {
 }
 
 test('a foreground sub-agent: its card shows live status, then its answer', async () => {
-  const sb = makeSandbox(server.url);
+  const sb = makeSandbox(suite.server.url);
   const notes = join(sb.cwd, 'notes.txt');
   writeFileSync(notes, 'the answer is 42\n');
-  server.route('FG-MAIN', reply().toolUse('Task', { description: 'Read the notes', prompt: 'FG-CHILD: what does notes.txt say?', tools: ['read'] }), reply().text('The sub-agent found 42.'));
+  suite.server.route('FG-MAIN', reply().toolUse('Task', { description: 'Read the notes', prompt: 'FG-CHILD: what does notes.txt say?', tools: ['read'] }), reply().text('The sub-agent found 42.'));
   // Pauses keep each state on screen long enough to be seen.
-  server.route('FG-CHILD', reply().wait(1200).toolUse('Read', { file_path: notes }), reply().wait(1500).text('notes.txt says the answer is 42.'));
+  suite.server.route('FG-CHILD', reply().wait(1200).toolUse('Read', { file_path: notes }), reply().wait(1500).text('notes.txt says the answer is 42.'));
   const s = launch(sb, sb.cwd);
   await s.waitFor('Ask moat');
   await prompt(s, 'FG-MAIN: ask a sub-agent');
@@ -59,18 +47,18 @@ test('a foreground sub-agent: its card shows live status, then its answer', asyn
   const screen = s.screen({ history: true });
   expect(screen).toMatch(/⎿ {2}Done · 2 turns · /);
   expect(screen).toContain('notes.txt says the answer is 42.');
-  expect(server.remaining()).toBe(0);
+  expect(suite.server.remaining()).toBe(0);
 }, 40_000);
 
 test('a background worktree agent edits on its branch; /agents merges it into the working tree', async () => {
-  const sb = makeSandbox(server.url);
+  const sb = makeSandbox(suite.server.url);
   const repo = makeRepo({ 'a.txt': 'alpha\n' }, sb.cwd);
-  server.route(
+  suite.server.route(
     'BG-MAIN',
     reply().toolUse('Task', { description: 'Edit a', prompt: 'BG-EDIT: change alpha to ALPHA in a.txt', run_in_background: true }),
     reply().text('Started the edit in the background.'),
   );
-  server.route(
+  suite.server.route(
     'BG-EDIT',
     reply().wait(800).toolUse('Read', { file_path: 'a.txt' }),
     reply().wait(800).toolUse('Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' }),
@@ -99,7 +87,7 @@ test('a background worktree agent edits on its branch; /agents merges it into th
   s.keys('Enter');
   await s.waitFor(/Merged moat\/\w+-edit-a into the current branch\./, { timeoutMs: 10_000 });
   expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('ALPHA\n');
-  expect(server.remaining()).toBe(0);
+  expect(suite.server.remaining()).toBe(0);
 
   s.keys('C-c');
   await s.waitFor('Press Ctrl-C again');
@@ -108,10 +96,10 @@ test('a background worktree agent edits on its branch; /agents merges it into th
 }, 60_000);
 
 test('moat exits cleanly with a background agent still running: it is stopped and its worktree kept', async () => {
-  const sb = makeSandbox(server.url);
+  const sb = makeSandbox(suite.server.url);
   const repo = makeRepo({ 'a.txt': 'alpha\n' }, sb.cwd);
-  server.route('SLOW-MAIN', reply().toolUse('Task', { description: 'Slow edit', prompt: 'SLOW-EDIT: edit', run_in_background: true }), reply().text('Off it goes.'));
-  server.route('SLOW-EDIT', reply().wait(60_000).text('never'));
+  suite.server.route('SLOW-MAIN', reply().toolUse('Task', { description: 'Slow edit', prompt: 'SLOW-EDIT: edit', run_in_background: true }), reply().text('Off it goes.'));
+  suite.server.route('SLOW-EDIT', reply().wait(60_000).text('never'));
   const s = launch(sb, repo);
   await s.waitFor('Ask moat');
   await prompt(s, 'SLOW-MAIN: start a slow one');
@@ -128,5 +116,5 @@ test('moat exits cleanly with a background agent still running: it is stopped an
   const branches = Bun.spawnSync(['git', 'branch', '--format=%(refname:short)'], { cwd: repo }).stdout.toString().trim();
   expect(branches).toBe('main');
   // Its request was cut off, not answered.
-  server.requests.length = 0;
+  suite.server.requests.length = 0;
 }, 40_000);

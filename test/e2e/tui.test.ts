@@ -1,31 +1,19 @@
 /**
  * The compiled binary's interactive UI in a real terminal (tmux), against the
- * fake Anthropic server. Build first: `bun run build` (writes dist/moat).
+ * fake Anthropic suite.server. Build first: `bun run build` (writes dist/moat).
  * MOAT_TUI_BIN overrides the binary (e.g. a test build).
  */
-import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { expect, test } from 'bun:test';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { reply } from '../support/fake-anthropic.ts';
 import { makeSandbox, MOAT_BIN, MOAT_TEST_BIN, type Sandbox } from '../support/run-moat.ts';
 import { TmuxSession } from '../support/tmux.ts';
+import { tuiSuite } from '../support/tui-suite.ts';
 import { bigAnswer, miscounted } from '../../scripts/bench/tui-fixtures.ts';
 
 const BIN = process.env.MOAT_TUI_BIN ?? MOAT_BIN;
-let server: FakeAnthropic;
-let sessions: TmuxSession[] = [];
-
-beforeAll(async () => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run bun run build first`);
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  for (const s of sessions) await s.kill();
-  sessions = [];
-});
+const suite = tuiSuite(BIN);
 
 /** Starts moat in a pane; after it exits the pane shows the exit code, the tty modes and stays. */
 function launch(sb: Sandbox, extraEnv: Record<string, string> = {}, cols = 100, rows = 30, bin = BIN): TmuxSession {
@@ -33,7 +21,7 @@ function launch(sb: Sandbox, extraEnv: Record<string, string> = {}, cols = 100, 
   const env = { ...sb.env, ...extraEnv };
   delete env.NO_COLOR;
   const s = new TmuxSession(cmd, { cols, rows, cwd: sb.cwd, env });
-  sessions.push(s);
+  suite.track(s);
   return s;
 }
 
@@ -43,14 +31,14 @@ async function prompt(s: TmuxSession, text: string): Promise<void> {
 }
 
 function sandbox(): Sandbox {
-  return makeSandbox(server.url);
+  return makeSandbox(suite.server.url);
 }
 
 test('a streamed 20 KB answer lands in scrollback exactly once', async () => {
   const { text, markers } = bigAnswer();
   expect(text.length).toBeGreaterThan(19_000);
   // About 1,000 tokens/s: 16-character (4-token) deltas every 4 ms.
-  server.script(reply().text(text, { chunkSize: 16, delayMs: 4 }).stop('end_turn'));
+  suite.server.script(reply().text(text, { chunkSize: 16, delayMs: 4 }).stop('end_turn'));
   const s = launch(sandbox());
   await s.waitFor('Ask moat');
   await prompt(s, 'write the report');
@@ -62,7 +50,7 @@ test('a streamed 20 KB answer lands in scrollback exactly once', async () => {
 
 test('resizing the window mid-stream: scrollback still holds every line once, the frame re-lays out', async () => {
   const { text, markers } = bigAnswer();
-  server.script(reply().text(text, { chunkSize: 16, delayMs: 4 }).stop('end_turn'));
+  suite.server.script(reply().text(text, { chunkSize: 16, delayMs: 4 }).stop('end_turn'));
   const s = launch(sandbox());
   await s.waitFor('Ask moat');
   await prompt(s, 'write the report');
@@ -91,8 +79,8 @@ test('skills run as /name args and complete with their descriptions; [keymap] re
   mkdirSync(join(sb.cwd, '.moat', 'skills', 'shout'), { recursive: true });
   writeFileSync(join(sb.cwd, '.moat', 'skills', 'shout', 'SKILL.md'), '---\ndescription: Shout the words back\n---\nSHOUT THIS: $ARGUMENTS\n');
   writeFileSync(join(sb.cwd, '.moat', 'config.toml'), '[keymap]\ncycleMode = ["shift+tab", "ctrl+t"]\n');
-  server.script(reply().text('HELLO THERE').stop('end_turn'));
-  const before = server.requests.length;
+  suite.server.script(reply().text('HELLO THERE').stop('end_turn'));
+  const before = suite.server.requests.length;
   const s = launch(sb);
   await s.waitFor('Ask moat');
   await s.typeAndWait('/sho');
@@ -100,12 +88,12 @@ test('skills run as /name args and complete with their descriptions; [keymap] re
   await prompt(s, 'ut hello there');
   await s.waitFor('HELLO THERE');
   expect(s.screen()).toContain('> /shout hello there');
-  const sent = JSON.stringify(server.requests.slice(before).map((r) => r.body));
+  const sent = JSON.stringify(suite.server.requests.slice(before).map((r) => r.body));
   expect(sent).toContain('SHOUT THIS: hello there');
   // An unknown /word is not sent.
   await prompt(s, '/shuot loud');
   await s.waitFor('Unknown command /shuot');
-  expect(server.requests.length).toBe(before + 1);
+  expect(suite.server.requests.length).toBe(before + 1);
   s.keys('C-t');
   await s.waitFor('accept edits');
 }, 30_000);
@@ -125,7 +113,7 @@ test('approvals: allow once, then allow always, then no prompt', async () => {
   const sb = sandbox();
   const file = join(sb.cwd, 'a.txt');
   writeFileSync(file, 'one\n');
-  server.script(
+  suite.server.script(
     reply().toolUse('Read', { file_path: file }).toolUse('Edit', { file_path: file, old_string: 'one', new_string: 'two' }).stop('tool_use'),
     reply().text('Edited once.').stop('end_turn'),
     reply().toolUse('Edit', { file_path: file, old_string: 'two', new_string: 'three' }).stop('tool_use'),
@@ -157,7 +145,7 @@ test('approvals: allow once, then allow always, then no prompt', async () => {
 }, 40_000);
 
 test('Esc mid-stream keeps the partial answer, then a new prompt works', async () => {
-  server.script(
+  suite.server.script(
     reply().text(`Streaming slowly ${'word '.repeat(400)}`, { chunkSize: 5, delayMs: 20 }).stop('end_turn'),
     reply().text('A fresh answer.').stop('end_turn'),
   );
@@ -210,23 +198,23 @@ test('dist/moat ignores the crash switch: it exists only in the test build', asy
 
 test('--continue opens the TUI with the earlier transcript, and the next prompt carries its history', async () => {
   const sb = sandbox();
-  server.script(reply().text('I will remember 42.').stop('end_turn'));
+  suite.server.script(reply().text('I will remember 42.').stop('end_turn'));
   const first = Bun.spawn([BIN, '-p', 'remember the number 42'], { cwd: sb.cwd, env: sb.env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
   expect(await first.exited).toBe(0);
-  const before = server.requests.length;
+  const before = suite.server.requests.length;
 
   const env = { ...sb.env };
   delete env.NO_COLOR;
   const s = new TmuxSession(`${BIN} -c; sleep 60`, { cols: 100, rows: 30, cwd: sb.cwd, env });
-  sessions.push(s);
+  suite.track(s);
   await s.waitFor('Ask moat');
   const screen = s.screen({ history: true });
   expect(screen).toContain('remember the number 42');
   expect(screen).toContain('I will remember 42.');
 
-  server.script(reply().text('It was 42.').stop('end_turn'));
+  suite.server.script(reply().text('It was 42.').stop('end_turn'));
   await prompt(s, 'which number?');
   await s.waitFor('It was 42.');
-  const body = server.requests[before]!.body as { messages: { role: string }[] };
+  const body = suite.server.requests[before]!.body as { messages: { role: string }[] };
   expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
 }, 30_000);
