@@ -1,9 +1,10 @@
 /**
- * Preloaded for every test run (bunfig.toml): removes the temp folders tests
- * made with tempDir(), then checks that the run left nothing behind in the
- * system temp folder — a leftover `moat-*` folder fails the run, naming it.
+ * Preloaded for every test run (bunfig.toml): sets the tests' timeout,
+ * removes the temp folders tests made with tempDir(), then checks that the
+ * run left nothing behind in the system temp folder — a leftover `moat-*`
+ * folder fails the run, naming it.
  */
-import { afterAll, afterEach, beforeEach } from 'bun:test';
+import { afterAll, afterEach, beforeEach, setDefaultTimeout } from 'bun:test';
 import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,10 @@ function contents(dir: string): string[] {
     return [];
   }
 }
+// Tests spawn servers and the compiled binary; 5 s (Bun's default) is too tight on a 2-core machine. Set here, as
+// Bun 1.4.5 does not read bunfig.toml's [test] timeout: a test of 6 s failed at 5 s with it set to 30000.
+setDefaultTimeout(30_000);
+
 tempState.runStarted();
 const before = new Set(readdirSync(tmpdir()).filter(ours));
 const othersAtStart = otherLiveRuns();
