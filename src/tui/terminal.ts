@@ -56,6 +56,24 @@ export function stdioIsTerminal(): boolean {
   return process.stdin.isTTY === true && process.stdout.isTTY === true;
 }
 
+/**
+ * Writes all of `bytes` to stdout. A terminal's descriptor is normally
+ * blocking (creating the handles above leaves its flags alone), but another
+ * program sharing it may have made it non-blocking: then a write can be
+ * partial or refused for now (EAGAIN), and the frame must still go out whole,
+ * as Ink's takeover erases exactly the rows it has.
+ */
+function writeAll(bytes: Buffer): void {
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      Bun.sleepSync(1);
+    }
+  }
+}
+
 function throughBinding(wrap: TtyWrap): Terminal | undefined {
   if (!wrap.isTTY(0) || !wrap.isTTY(1)) return undefined;
   const input = new wrap.TTY(0, {});
@@ -70,10 +88,7 @@ function throughBinding(wrap: TtyWrap): Terminal | undefined {
   return {
     columns,
     rows,
-    write: (text) => {
-      // A terminal's descriptor is blocking (creating the handles above leaves its flags alone): one call writes it all.
-      writeSync(1, text);
-    },
+    write: (text) => writeAll(Buffer.from(text)),
     raw: () => setRaw(true),
     handOver: () => {
       if (!isRaw) return;
