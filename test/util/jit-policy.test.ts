@@ -1,6 +1,6 @@
 /** Which command lines start with the longer start-up JIT policy (src/util/jit-policy.ts). */
 import { expect, test } from 'bun:test';
-import { answersAndExits } from '../../src/util/index.ts';
+import { answersAndExits } from '../../src/util/jit-policy.ts';
 
 test('answersAndExits: -p and stream-json input, written either way; not the TUI or other commands', () => {
   const lines = [

@@ -141,9 +141,7 @@ function wordsText(words: readonly ShellWord[], key: 'raw' | 'value'): string {
 export interface ArgumentWrites {
   /** Files as their programs name them, relative to where the line runs or absolute. */
   files: string[];
-  /** Some command writes a file only known when it runs (`sed -i … *.txt`, `awk '{print > f}'`). */
-  hidden: boolean;
-  /** The shell words those files come from (`*.txt`, `$F`); null when one of them could be any file. */
+  /** Files only known when the commands run: the shell words they come from (`sed -i … *.txt`, `$F`); null when one could be any file (`awk '{print > f}'`); empty when there are none. */
   shapes: string[] | null;
 }
 
@@ -325,7 +323,6 @@ function nestedForms(words: ShellWord[], cmd: SimpleCommand, depth: number, acc:
   if (effects !== null) {
     acc.opaque ||= effects.hidden;
     acc.writes.files.push(...effects.writeFiles);
-    acc.writes.hidden ||= effects.writeHidden;
     acc.writes.shapes = acc.writes.shapes === null || effects.writeShapes === null ? null : [...acc.writes.shapes, ...effects.writeShapes];
     // What awk or sed runs inherits their standard input, which nobody here can see (`system("sh")`).
     for (const command of effects.commands) collectDenyForms(command, depth + 1, acc, true);
@@ -375,7 +372,7 @@ let cache: { line: string; view: DenyView } | null = null;
 
 export function denyView(line: string): DenyView {
   if (cache?.line === line) return cache.view;
-  const acc: Collected = { forms: new Set(), opaque: false, scripts: [], writes: { files: [], hidden: false, shapes: [] } };
+  const acc: Collected = { forms: new Set(), opaque: false, scripts: [], writes: { files: [], shapes: [] } };
   collectDenyForms(line, 0, acc);
   cache = { line, view: { forms: [...acc.forms], opaque: acc.opaque, scripts: acc.scripts, argumentWrites: acc.writes } };
   return cache.view;

@@ -117,8 +117,9 @@ export function denyRuleMatches(rule: Rule, call: PermissionCall, bases: PathBas
  * name `.env`, while `*`, `.e*` or `$F` can.
  */
 function hiddenWriteMayMatch(pattern: PathPattern, writes: ArgumentWrites, cwd: string): boolean {
-  if (!writes.hidden) return false;
-  if (writes.shapes === null || !PLAIN_NAME.test(pattern.glob)) return true;
+  if (writes.shapes === null) return true;
+  if (writes.shapes.length === 0) return false;
+  if (!PLAIN_NAME.test(pattern.glob)) return true;
   return writes.shapes.some((shape) => {
     // A variable or `~` may become any path, several folders deep; so may a brace that holds a `/` (`{a,b/.env}`).
     if (/[$`]/.test(shape) || shape.startsWith('~') || /\{[^}]*\//.test(shape)) return true;
