@@ -18,4 +18,5 @@ source scripts/ensure-bun.sh
 bun run typecheck
 bun run lint
 bun run build
-bun test "$@"
+# --timeout: Bun 1.4.5 reads no timeout from bunfig.toml, and the preload's setDefaultTimeout reaches only the first test file.
+bun test --timeout 30000 "$@"
