@@ -14,7 +14,8 @@ export interface HookRunnerSession {
   gitBranch: string | undefined;
   /** A sub-agent's transcript is a sidechain, as in Claude Code. */
   sidechain: boolean;
-  store: Store;
+  /** The session's store (its held writes written first). */
+  store(): Store;
   hooks(): HookCallbackSet | undefined;
 }
 
@@ -56,7 +57,7 @@ export class SessionHookRunner {
     if (dir !== undefined) {
       try {
         this.transcript ??= new TranscriptFile(dir, id, { cwd: settings.cwd, gitBranch: this.session.gitBranch, sidechain: this.session.sidechain });
-        transcriptPath = this.transcript.sync(this.session.store);
+        transcriptPath = this.transcript.sync(this.session.store());
       } catch (e) {
         emit({ type: 'notice', level: 'warning', message: `could not write the transcript for hooks: ${errorMessage(e)}` });
       }

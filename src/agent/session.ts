@@ -1,8 +1,9 @@
 /** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
 import type { AssistantMessage, Message, ToolSpec, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
-import { textOf, ZERO_USAGE } from '../providers/index.ts';
+import { afterRequestSent, textOf, ZERO_USAGE } from '../providers/index.ts';
 import { deniedOutright, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
-import { AsyncQueue, errorMessage, realPathOrSelf } from '../util/index.ts';
+import type { NewSession, Store } from '../store/index.ts';
+import { AsyncQueue, errorMessage, newId, realPathOrSelf } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
@@ -70,6 +71,13 @@ export class AgentSession {
   private readonly startSource: 'startup' | 'clear';
   /** Runs the hooks in force, with Claude Code's JSONL transcript for `transcript_path`. */
   private readonly hooks: SessionHookRunner;
+  /**
+   * A new session's first writes (its row, title, status and first message),
+   * held until its first request is on its way: the database opens and writes
+   * while the request travels, not before it. Anything that uses the store
+   * sooner writes them first (`db()`). Undefined once written.
+   */
+  private held: ((store: Store) => void)[] | undefined;
 
   private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions, git: { info: Promise<GitInfo | undefined>; branch: string | undefined }) {
     this.deps = deps;
@@ -91,7 +99,7 @@ export class AgentSession {
       settings: this.settings,
       gitBranch: git.branch,
       sidechain: depth > 0,
-      store: deps.store,
+      store: () => this.db(),
       hooks: () => this.deps.hooks,
     });
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
@@ -104,8 +112,10 @@ export class AgentSession {
       offeredTools: () => this.offeredTools(),
       emit: (e) => this.current?.emit(e),
       meter: () => this.current?.meter ?? this.sessionMeter,
-      openChild: (spec) =>
-        AgentSession.open(
+      openChild: (spec) => {
+        // The child's row names this session's as its parent: this one is written first.
+        this.db();
+        return AgentSession.open(
           {
             ...this.deps,
             registry: new ToolRegistry(spec.tools),
@@ -113,7 +123,8 @@ export class AgentSession {
             ask: askWhileRunning(this.deps.ask, () => this.current !== undefined),
           },
           { parentId: this.id, agentId: spec.agentId, depth: depth + 1, parentMeter: spec.parentMeter, allowSubagents: spec.allowSubagents },
-        ),
+        );
+      },
     });
     const shared = sessionRegistry(deps.registry, host);
     const schema = this.settings.outputSchema;
@@ -127,8 +138,8 @@ export class AgentSession {
     const git = { info: opts.git ?? gitInfo(settings.cwd, head), branch: head?.branch };
     const restored = opts.resume === undefined ? undefined : restoreSession(store, settings.cwd, opts.resume);
     if (restored && !opts.fork) return new AgentSession(deps, restored, opts, git);
-    const row = store.sessions.create({
-      ...(opts.sessionId === undefined ? {} : { id: opts.sessionId }),
+    const row: NewSession & { id: string } = {
+      id: opts.sessionId ?? newId(),
       cwd: settings.cwd,
       projectRoot: settings.projectRoot,
       gitBranch: git.branch ?? null,
@@ -136,13 +147,18 @@ export class AgentSession {
       permissionMode: settings.permissionMode,
       parentId: opts.parentId ?? null,
       agentId: opts.agentId ?? null,
-    });
+    };
     if (restored) {
       // A fork: the new session starts from the old history; its own totals start at zero.
+      store.sessions.create(row);
       for (const m of restored.history) store.messages.append(row.id, m, 0);
       return new AgentSession(deps, { ...restored, id: row.id, turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
     }
-    return new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
+    const session = new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
+    // A given id is written now, so one already in use is an error before any request; a fresh one cannot collide.
+    if (opts.sessionId === undefined) session.held = [(s) => s.sessions.create(row)];
+    else store.sessions.create(row);
+    return session;
   }
 
   messages(): readonly Message[] {
@@ -220,7 +236,7 @@ export class AgentSession {
   /** Takes effect from the next model request. */
   setModel(model: string): void {
     this.settings.model = model;
-    this.deps.store.sessions.setModel(this.id, model);
+    this.db().sessions.setModel(this.id, model);
   }
 
   /**
@@ -235,7 +251,7 @@ export class AgentSession {
   /** Takes effect from the next run (plan mode changes which tools are offered). */
   setPermissionMode(mode: AgentSettings['permissionMode']): void {
     this.settings.permissionMode = mode;
-    this.deps.store.sessions.setPermissionMode(this.id, mode);
+    this.db().sessions.setPermissionMode(this.id, mode);
   }
 
   /** Runs one user prompt to completion; the events end with exactly one `run_finished`. */
@@ -278,13 +294,44 @@ export class AgentSession {
   /** One finished message: into the history and the store (which also stamps the session's updated_at). */
   private persist(message: Message, turn: number): void {
     this.history.push(message);
-    this.deps.store.messages.append(this.id, message, turn);
+    this.write((s) => s.messages.append(this.id, message, turn));
+  }
+
+  /** The store, with this session's held writes written first: every other use of the store goes through here. */
+  private db(): Store {
+    const held = this.held;
+    if (held !== undefined) {
+      // Each one dropped once written: when the database cannot be opened, the error reaches the caller and the rest stay held.
+      for (let op = held[0]; op !== undefined; op = held[0]) {
+        op(this.deps.store);
+        held.shift();
+      }
+      this.held = undefined;
+    }
+    return this.deps.store;
+  }
+
+  /** A write that waits with the held ones while there are any. */
+  private write(op: (store: Store) => void): void {
+    if (this.held === undefined) op(this.deps.store);
+    else this.held.push(op);
+  }
+
+  /** The held writes, once the first request is on its way; a failure is left to the next use of the store to report. */
+  private writeHeld(): void {
+    try {
+      this.db();
+    } catch {
+      // The run's next write (its answer, its usage) meets the same error and ends the run with it.
+    }
   }
 
   /**
    * Ends a run. The session is settled before `run_finished` goes out: a
    * front end that starts the next run on seeing it finds the turn count
-   * advanced and no run in progress.
+   * advanced and no run in progress. A store that cannot be written makes
+   * the run's end an error (its first error stays the one reported): the
+   * user learns that the session was not saved.
    */
   private finish(run: Run, stopReason: RunStopReason, error?: string): void {
     if (this.current !== run) return;
@@ -292,10 +339,11 @@ export class AgentSession {
     this.current = undefined;
     const status = stopReason === 'aborted' ? 'aborted' : stopReason === 'error' ? 'error' : 'completed';
     try {
-      this.deps.store.sessions.setStatus(this.id, status);
-    } finally {
-      run.emit(run.finished(stopReason, error));
+      this.db().sessions.setStatus(this.id, status);
+    } catch (e) {
+      if (stopReason !== 'error') return run.emit(run.finished('error', errorMessage(e)));
     }
+    run.emit(run.finished(stopReason, error));
   }
 
   /** The permission policy for the next call: the settings' rules plus this session's grants. */
@@ -316,7 +364,7 @@ export class AgentSession {
   /** What tool dispatch needs from this session for one assistant message's calls. */
   private dispatchDeps(run: Run, offered: ReadonlySet<string>, makeContext: DispatchDeps['makeContext']): DispatchDeps {
     const { settings } = this;
-    const { store, hooks } = this.deps;
+    const { hooks } = this.deps;
     return {
       registry: this.registry,
       offered,
@@ -349,7 +397,7 @@ export class AgentSession {
         ? { notify: (message: string) => void this.hooks.run(run, 'Notification', { message, notification_type: 'permission_prompt' }, new AbortController().signal, 'permission_prompt') }
         : {}),
       emit: run.emit,
-      record: (c) => store.toolCalls.record({ sessionId: this.id, ...c }),
+      record: (c) => this.db().toolCalls.record({ sessionId: this.id, ...c }),
     };
   }
 
@@ -384,8 +432,9 @@ export class AgentSession {
   }
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
-    const { provider, store } = this.deps;
     const { settings, registry } = this;
+    // A new session's first writes wait for its first request (see `held`).
+    const provider = this.held === undefined ? this.deps.provider : afterRequestSent(this.deps.provider, () => this.writeHeld());
     const { emit } = run;
     const first = run.tools(this.offeredTools(), registry);
     // The run's own model: the session's, or one given for this run alone.
@@ -412,9 +461,9 @@ export class AgentSession {
     const userMessage: UserMessage = { role: 'user', content: context.length === 0 ? content : [...content, { type: 'text', text: context.join('\n\n') }] };
     if (this.history.length === 0) {
       const title = content.find((p) => p.type === 'text')?.text.split('\n')[0]?.slice(0, 80);
-      if (title) store.sessions.setTitle(this.id, title);
+      if (title) this.write((s) => s.sessions.setTitle(this.id, title));
     }
-    store.sessions.setStatus(this.id, 'active');
+    this.write((s) => s.sessions.setStatus(this.id, 'active'));
     this.persist(userMessage, run.turn + 1);
     emit({ type: 'user_message', message: userMessage });
 
@@ -428,7 +477,7 @@ export class AgentSession {
       ...(settings.processSandbox === undefined ? {} : { processSandbox: settings.processSandbox }),
       readFiles: this.readFiles,
       todos: { get: () => this.todos, set: (items: TodoItem[]) => (this.todos = items) },
-      store,
+      store: () => this.db(),
       emit,
     };
 
@@ -574,8 +623,9 @@ export class AgentSession {
       return { ok: false, message: outcome.message };
     }
     const message = summaryMessage(outcome.summary);
-    const seq = this.deps.store.messages.append(this.id, message, o.run.turn);
-    this.deps.store.sessions.setHistoryStart(this.id, seq);
+    const store = this.db();
+    const seq = store.messages.append(this.id, message, o.run.turn);
+    store.sessions.setHistoryStart(this.id, seq);
     this.history = [message];
     const tokens = (n: number) => n.toLocaleString('en-US');
     const dropped = outcome.dropped === 0 ? '' : `, the oldest ${outcome.dropped} left out as they did not fit`;
@@ -592,7 +642,7 @@ export class AgentSession {
   private account(turn: number, usage: Usage, run: Run, model: string): void {
     const cost = costUsd(model, usage, this.deps.models);
     run.spent(model, { usage, costUsd: cost, ...modelLimits(model, this.deps.models) });
-    this.deps.store.usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
+    this.db().usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
     const s = this.sessionMeter;
     run.emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd, model });
   }

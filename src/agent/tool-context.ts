@@ -12,7 +12,8 @@ export interface ContextSource {
   processSandbox?: ProcessSandboxSettings;
   readFiles: Set<string>;
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
-  store: Store;
+  /** The session's store (its held writes written first). */
+  store(): Store;
   emit(e: AgentEvent): void;
 }
 
@@ -49,7 +50,7 @@ export function makeToolContext(src: ContextSource, { toolUseId, approvedPaths, 
       get: () => src.todos.get(),
       set: (items) => {
         src.todos.set(items);
-        src.store.sessions.setTodos(src.sessionId, items);
+        src.store().sessions.setTodos(src.sessionId, items);
         src.emit({ type: 'todos', items });
       },
     },

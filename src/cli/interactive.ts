@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createSkillTool, type AgentSettings } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
-import { openStore, type Store } from '../store/index.ts';
+import { lazyStore } from '../store/index.ts';
 import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError, startupOver } from '../util/index.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
@@ -35,24 +35,6 @@ export interface InteractiveOptions {
   mcp?: McpFlags;
 }
 
-/**
- * The store, opened on first use: the first frame reads nothing from it, and
- * opening it (migrations, WAL) is several milliseconds. Closing a store that
- * never opened does nothing.
- */
-function lazyStore(path: string): Store {
-  let store: Store | undefined;
-  const open = () => (store ??= openStore(path));
-  return new Proxy({} as Store, {
-    get(_, key: keyof Store) {
-      if (key === 'close') return () => store?.close();
-      const s = open();
-      const v = s[key];
-      return typeof v === 'function' ? v.bind(s) : v;
-    },
-  });
-}
-
 export async function runInteractive(o: InteractiveOptions): Promise<number> {
   const env = o.env ?? process.env;
   // The UI's model and renderers (not Ink: runTui loads Ink once the first frame is on screen). Asking the
@@ -69,6 +51,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   // Sub-agents as in -p (root-command.ts): one manager for the process, the config's limits; a bad agent
   // definition is a warning line before the UI starts. The controller's shutdown stops them on every exit path.
   const agents = subagentSetup(o.settings.cwd, env, { maxConcurrent: o.loaded.config.maxConcurrentAgents, maxDepth: o.loaded.config.maxAgentDepth });
+  // Opened on first use: the first frame reads nothing from it, and opening it (migrations, WAL) is several milliseconds.
   const store = lazyStore(paths.dbFile);
   let controller: StartedTuiController;
   let uiStarted = false;

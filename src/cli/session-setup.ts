@@ -2,7 +2,7 @@
 import { createSkillTool, TASK_TOOL_NAMES, type AgentSettings, type SubagentDefinition, type SubagentSupport } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import type { Skill } from '../skills/index.ts';
-import { openStore, type Store } from '../store/index.ts';
+import { lazyStore, type Store } from '../store/index.ts';
 import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { subagentSetup } from './subagent-setup.ts';
@@ -64,7 +64,8 @@ export function onlyTools(spec: string | undefined, known: readonly string[]): s
 export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
   const { loaded, settings, env } = o;
   const agents = subagentSetup(settings.cwd, env, { maxConcurrent: loaded.config.maxConcurrentAgents, maxDepth: loaded.config.maxAgentDepth }, o.extraAgents);
-  const store = openStore(o.persist ? moatPaths(env).dbFile : ':memory:');
+  // Opened on first use: a new session writes nothing before its first request is on its way (AgentSession.open).
+  const store = lazyStore(o.persist ? moatPaths(env).dbFile : ':memory:');
   let wasm: { close(): void } | undefined;
   let mcp: McpManager | undefined;
   try {

@@ -1,5 +1,6 @@
 /** The store's public surface: the database and its repositories. */
 export { openStore, defaultDbPath, type Store, type OpenStoreOptions } from './store.ts';
+export { lazyStore } from './lazy-store.ts';
 export { type Migration, MIGRATIONS } from './migrations/index.ts';
 export { SessionRepo } from './sessions.ts';
 export { MessageRepo } from './messages.ts';

@@ -353,8 +353,8 @@ test('the session opens on first use, not for the first frame; a run waits for t
   expect(c.initialMessages()).toEqual([]);
   expect(store.sessions.list({ cwd: root })).toHaveLength(0);
   c.openSession();
-  const rows = store.sessions.list({ cwd: root });
-  expect(rows.map((r) => r.id)).toEqual([c.info().sessionId]);
+  // A new session's row waits for its first request (AgentSession.open).
+  expect(store.sessions.list({ cwd: root })).toHaveLength(0);
   server.script(reply().text('ok'));
   const run = drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
   await Bun.sleep(50);
@@ -362,4 +362,5 @@ test('the session opens on first use, not for the first frame; a run waits for t
   attached();
   await run;
   expect(server.requests).toHaveLength(1);
+  expect(store.sessions.list({ cwd: root }).map((r) => [r.id, r.title, r.status])).toEqual([[c.info().sessionId, 'hi', 'completed']]);
 });

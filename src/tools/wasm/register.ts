@@ -108,11 +108,10 @@ export async function registerComponent(src: ComponentSource, ctx: RegisterConte
     }
     return loading;
   };
-  let record = ctx.index.get(hash);
+  // A bundled tool's specs were worked out at build time: the index (the database) is asked only about other tools.
+  let record: ComponentRecord | undefined =
+    src.bundled?.specs === undefined ? ctx.index.get(hash) : { hash, format: SPEC_FORMAT, name: src.name, specs: src.bundled.specs, imports: [], exportsCabiRealloc: true };
   if (record?.format !== SPEC_FORMAT) record = undefined;
-  if (record === undefined && src.bundled?.specs !== undefined) {
-    record = { hash, format: SPEC_FORMAT, name: src.name, specs: src.bundled.specs, imports: [], exportsCabiRealloc: true };
-  }
   if (record === undefined) {
     const loaded = await component();
     record = {
