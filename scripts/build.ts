@@ -34,6 +34,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { jcoEmbedPlugin } from './jco-embed-plugin.ts';
 import { stringWidthPlugin } from './string-width-patch.ts';
+import { commanderPlugin } from './commander-patch.ts';
 import { yogaWasmPlugin } from './yoga-wasm-plugin.ts';
 
 const stubDevtools: Bun.BunPlugin = {
@@ -265,7 +266,7 @@ async function compile(entry: string, outfile: string): Promise<void> {
     sourcemap: withSourcemap ? 'linked' : 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     // jco's transpiler is embedded so third-party components can be transpiled at run time.
-    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, stringWidthPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
+    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, stringWidthPlugin, commanderPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

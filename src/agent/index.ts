@@ -5,7 +5,6 @@ export { AgentSession, type AgentDeps, type OpenOptions, type RunOptions } from 
 export type { AgentSettings, ReloadableSettings } from './settings.ts';
 export type { AskPermission, PermissionMode, RememberRule, RememberScope } from './permission-gate.ts';
 export { costUsd, contextWindow, type ModelLookup } from './pricing.ts';
-export { gitHead, gitInfo, type GitHead, type GitInfo } from './git-info.ts';
 export { PermissionBroker } from './permission-broker.ts';
 // The TUI shows a tool call's path or command before its input finishes streaming.
 export { previewPartialJson } from '../providers/index.ts';

@@ -3,7 +3,7 @@ import type { Provider } from '../providers/index.ts';
 import type { Store } from '../store/index.ts';
 import type { ToolRegistry } from '../tools/index.ts';
 import type { CostMeter } from './cost-meter.ts';
-import type { GitInfo } from './git-info.ts';
+import type { GitInfo } from '../util/index.ts';
 import type { HookCallbackSet } from './hooks.ts';
 import type { AskPermission, RememberRule } from './permission-gate.ts';
 import type { ModelLookup } from './pricing.ts';

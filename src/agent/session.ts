@@ -3,11 +3,10 @@ import type { AssistantMessage, Message, ToolSpec, ToolUsePart, Usage, UserMessa
 import { afterRequestSent, textOf, ZERO_USAGE } from '../providers/index.ts';
 import { deniedOutright, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import type { NewSession, Store } from '../store/index.ts';
-import { AsyncQueue, errorMessage, newId, realPathOrSelf } from '../util/index.ts';
+import { AsyncQueue, errorMessage, gitHead, gitInfo, newId, realPathOrSelf, type GitInfo } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
-import { gitHead, gitInfo, type GitInfo } from './git-info.ts';
 import { mergeConsecutiveUsers } from './history.ts';
 import { runHooks, runPreToolUse, type HookCallbackSet } from './hooks.ts';
 import { SessionHookRunner } from './session-hook-runner.ts';

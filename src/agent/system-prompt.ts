@@ -1,6 +1,6 @@
 /** Builds the system prompt: instructions, environment, memory files, skills and agents. */
 import base from './prompts/base.md' with { type: 'text' };
-import type { GitInfo } from './git-info.ts';
+import type { GitInfo } from '../util/index.ts';
 import { memoryFiles } from './memory-files.ts';
 
 export interface SystemPromptInput {

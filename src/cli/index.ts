@@ -4,6 +4,7 @@ import { describeFailure, EXIT } from './exit-codes.ts';
 import { buildProgram, type Handlers } from './program.ts';
 import { err } from './write-out.ts';
 import { startupOver, startupPolicy } from '../util/index.ts';
+import { prefetchGitInfo } from './git-prefetch.ts';
 
 /**
  * Handlers whose module is imported when one of them runs: each command
@@ -49,6 +50,8 @@ const handlers: Handlers = {
 /** Parses argv, runs the command, returns the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
   startupPolicy(argv);
+  // Before anything else: git runs alongside the rest of start-up.
+  prefetchGitInfo(argv);
   // Start-up is over at the TUI's first frame, and at the latest after a second:
   // long-running commands (cron, MCP serving, a slow first request) get the normal JIT policy too.
   setTimeout(startupOver, 1000).unref();

@@ -4,7 +4,7 @@ import './zod-setup.ts';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { AgentSession, gitInfo, resolveModel } from '../agent/index.ts';
+import { AgentSession, resolveModel } from '../agent/index.ts';
 import { loadConfig, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
 import { compactOp, SessionHost } from '../protocol/index.ts';
@@ -23,6 +23,7 @@ import { settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
 import { err, out } from './write-out.ts';
+import { gitInfoOf } from './git-prefetch.ts';
 import { precompileYoga } from './yoga-precompile.ts';
 
 /** `moat -p "/mcp__server__prompt args"`: waits for the servers to start, then the prompt's text; a problem is a usage error. */
@@ -129,7 +130,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   }
 
   // Git facts for the system prompt: git runs while the rest gets ready (a --worktree run reads its worktree's).
-  const git = opts.worktree ? undefined : gitInfo(cwd);
+  const git = opts.worktree ? undefined : gitInfoOf(cwd);
   const piped = await readPipedStdin();
   const typed = [promptWords.join(' ').trim(), piped.trim()].filter((s) => s.length > 0).join('\n\n');
   if (!typed) throw new MoatError('usage', 'no prompt: give it as an argument (moat -p "task") or on stdin');

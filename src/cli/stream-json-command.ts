@@ -19,6 +19,7 @@ import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
 import { initServers } from './mcp-setup.ts';
 import { modelInfos } from './model-choices.ts';
 import { err, out } from './write-out.ts';
+import { gitInfoOf } from './git-prefetch.ts';
 
 /** `argument-hint` as Claude Code lists it (`<file> [focus]`): the usage line without the command's name. */
 function argumentHint(s: Skill): string {
@@ -109,6 +110,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             resume: opts.continue ? 'latest' : opts.resume,
             ...(opts.forkSession ? { fork: true } : {}),
             ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
+            git: gitInfoOf(settings.cwd),
           },
         );
         const apiKeySource = o.router.providers[o.router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none';

@@ -8,7 +8,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import {
   AgentSession,
-  gitHead,
   contextWindow,
   resolveModel,
   PermissionBroker,
@@ -33,7 +32,7 @@ import { settingsHooks } from './hooks-setup.ts';
 import { grantsFrom } from './settings-from.ts';
 import { CLAUDE_MODELS, modelChoices } from './model-choices.ts';
 import { runInlineCommands } from './inline-commands.ts';
-import { errorMessage } from '../util/index.ts';
+import { errorMessage, gitHead } from '../util/index.ts';
 
 export interface TuiControllerDeps {
   provider: Provider;

@@ -20,3 +20,4 @@ export { childProcess } from './child-process.ts';
 export { inputJsonSchema, inputJsonSchemaOf } from './json-schema.ts';
 export { parseDuration } from './duration.ts';
 export { outlineToml, lineOfPath, type TomlOutline, type TomlPath, type KeyEntry, type HeaderEntry, type Span, type ArraySpan } from './toml-outline.ts';
+export { gitHead, gitInfo, type GitHead, type GitInfo } from './git-info.ts';

@@ -8,7 +8,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { realPathOrSelf } from '../util/index.ts';
+import { realPathOrSelf } from './text-and-paths.ts';
 
 export interface GitHead {
   /** The working tree's top folder (a linked worktree's own folder), as `git rev-parse --show-toplevel` prints it. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitHead, gitInfo } from '../../src/agent/git-info.ts';
+import { gitHead, gitInfo } from '../../src/util/git-info.ts';
 import { tempDir } from '../support/temp.ts';
 
 const git = (cwd: string, ...args: string[]) => {

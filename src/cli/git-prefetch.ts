@@ -1,0 +1,31 @@
+/**
+ * git's status for `-p` and stream-json runs, started before the command
+ * line is parsed. git takes about 20 ms here while start-up keeps both cores
+ * busy; started where the run first knows its folder, it was the last thing
+ * the first request waited for. A run whose folder turns out to be another
+ * (`--cwd`) or that needs no status (`--worktree`) starts its own or none;
+ * the early one then ends unread.
+ */
+import { gitInfo, type GitInfo } from '../util/index.ts';
+
+let early: { cwd: string; info: Promise<GitInfo | undefined> } | undefined;
+
+/** Whether `argv` may be a run that sends a request without the UI: `-p` (alone or among short flags) or stream-json input. */
+function printRun(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--print' || a === '--input-format' || a.startsWith('--input-format=') || /^-[a-zA-Z]*p[a-zA-Z]*$/.test(a));
+}
+
+/** Starts git's status in the current folder when `argv` looks like a `-p` or stream-json run in it; true when it did. */
+export function prefetchGitInfo(argv: readonly string[], cwd: string = process.cwd()): boolean {
+  if (early !== undefined || !printRun(argv) || argv.some((a) => a === '--cwd' || a.startsWith('--cwd='))) return false;
+  early = { cwd, info: gitInfo(cwd) };
+  return true;
+}
+
+/** The git facts of `cwd`: the early ones when they are of this folder (once), otherwise started now. */
+export function gitInfoOf(cwd: string): Promise<GitInfo | undefined> {
+  const e = early;
+  early = undefined;
+  return e !== undefined && e.cwd === cwd ? e.info : gitInfo(cwd);
+}

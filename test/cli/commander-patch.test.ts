@@ -1,0 +1,57 @@
+/**
+ * The build's change to commander (scripts/commander-patch.ts): it applies to
+ * the installed version, the patched modules still parse and strip escape
+ * sequences as node:util does, and a program built on them still runs.
+ */
+import { expect, test } from 'bun:test';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { Command } from 'commander';
+import { patchCommander } from '../../scripts/commander-patch.ts';
+import { tempDir } from '../support/temp.ts';
+
+const installed = join(import.meta.dir, '../../node_modules/commander');
+const lib = (file: string) => readFileSync(join(installed, 'lib', file), 'utf8');
+
+test('the patch applies to the installed commander and leaves no node:util or node:child_process import', () => {
+  for (const file of ['command.js', 'help.js'] as const) {
+    const patched = patchCommander(lib(file), file);
+    const imports = new Bun.Transpiler({ loader: 'js' }).scanImports(patched).map((i) => i.path);
+    expect(imports).not.toContain('node:util');
+    expect(imports).not.toContain('node:child_process');
+  }
+  expect(() => patchCommander(lib('help.js').replace("from 'node:util'", "from 'util'"), 'help.js')).toThrow(/commander changed/);
+});
+
+test('Bun.stripANSI strips what node:util strips, on the escapes a help text or a terminal may hold', () => {
+  const samples = [
+    'plain',
+    '\u001b[31mred\u001b[39m and \u001b[1;4mbold underlined\u001b[0m',
+    '\u001b[38;5;208m256\u001b[0m \u001b[38;2;1;2;3mtruecolor\u001b[0m',
+    '\u001b]8;;https://example.com\u0007link\u001b]8;;\u0007',
+    '\u001b]8;;https://example.com\u001b\\link\u001b]8;;\u001b\\',
+    '\u001b[2K\u001b[1G\u001b[?25l\u001b[?25h cursor',
+    '\u009b31mC1 CSI\u009b0m',
+    'wide 漢字 and emoji 🙂 with \u001b[32mcolour\u001b[0m',
+    '--model <model>  model to use: claude-sonnet-4-5, openai/gpt-5.1 …',
+  ];
+  for (const s of samples) expect(Bun.stripANSI(s)).toBe(stripVTControlCharacters(s));
+});
+
+test('a program on the patched commander parses and prints the same help as on the original', async () => {
+  const copy = join(tempDir('moat-commander-'), 'commander');
+  cpSync(installed, copy, { recursive: true });
+  for (const file of ['command.js', 'help.js'] as const) writeFileSync(join(copy, 'lib', file), patchCommander(lib(file), file));
+  const patched = (await import(join(copy, 'index.js'))) as { Command: typeof Command };
+  const build = (C: typeof Command) => {
+    const p = new C('moat').description('\u001b[1mmoat\u001b[0m — a \u001b[32mtest\u001b[0m').option('-p, --print', 'non-interactive').option('--model <m>', 'the \u001b[33mmodel\u001b[0m');
+    p.command('sessions').description('saved sessions');
+    p.action(() => {});
+    p.exitOverride();
+    return p;
+  };
+  expect(build(patched.Command).helpInformation()).toBe(build(Command).helpInformation());
+  const parsed = build(patched.Command).parse(['-p', '--model', 'x'], { from: 'user' });
+  expect(parsed.opts()).toEqual({ print: true, model: 'x' });
+});
