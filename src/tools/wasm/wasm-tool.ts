@@ -115,15 +115,18 @@ export function wasmTool(def: WasmToolDef): AnyTool {
   const { spec, manifest } = def;
   const cwdAccess = cwdAccessOf(spec, manifest);
   const access: Access = cwdAccess === 'read-write' ? 'write' : 'read';
-  // The spec validates; its problems become one zod issue each, worded like toArgs's.
-  const inputSchema = z.unknown().superRefine((input, ctx) => {
-    for (const message of inputProblems(spec, input)) ctx.addIssue({ code: 'custom', message });
-  });
+  // The spec validates; its problems become one zod issue each, worded like toArgs's. Built on the
+  // first call: start-up registers a few dozen of these tools, and the request needs only their JSON Schema.
+  let inputSchema: z.ZodType<unknown> | undefined;
   const isolation = def.origin === 'bundled' ? 'in-process' : 'child';
   return defineTool({
     name: spec.name,
     description: spec.description === '' ? spec.summary : spec.description,
-    inputSchema,
+    get inputSchema() {
+      return (inputSchema ??= z.unknown().superRefine((input, ctx) => {
+        for (const message of inputProblems(spec, input)) ctx.addIssue({ code: 'custom', message });
+      }));
+    },
     jsonSchema: spec.inputSchema as unknown as Record<string, unknown>,
     keywords: spec.keywords,
     effect: effectOf(spec, manifest),
