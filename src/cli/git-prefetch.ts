@@ -6,19 +6,13 @@
  * (`--cwd`) or that needs no status (`--worktree`) starts its own or none;
  * the early one then ends unread.
  */
-import { gitInfo, type GitInfo } from '../util/index.ts';
+import { answersAndExits, gitInfo, type GitInfo } from '../util/index.ts';
 
 let early: { cwd: string; info: Promise<GitInfo | undefined> } | undefined;
 
-/** Whether `argv` may be a run that sends a request without the UI: `-p` (alone or among short flags) or stream-json input. */
-function printRun(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--');
-  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--print' || a === '--input-format' || a.startsWith('--input-format=') || /^-[a-zA-Z]*p[a-zA-Z]*$/.test(a));
-}
-
 /** Starts git's status in the current folder when `argv` looks like a `-p` or stream-json run in it; true when it did. */
 export function prefetchGitInfo(argv: readonly string[], cwd: string = process.cwd()): boolean {
-  if (early !== undefined || !printRun(argv) || argv.some((a) => a === '--cwd' || a.startsWith('--cwd='))) return false;
+  if (early !== undefined || !answersAndExits(argv) || argv.some((a) => a === '--cwd' || a.startsWith('--cwd='))) return false;
   early = { cwd, info: gitInfo(cwd) };
   return true;
 }

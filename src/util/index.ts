@@ -15,7 +15,7 @@ export { formatAge } from './format-age.ts';
 export { escapeRegExp, realPathOrSelf } from './text-and-paths.ts';
 export { isRecord } from './is-record.ts';
 export { once } from './once.ts';
-export { startupOver, startupPolicy } from './jit-policy.ts';
+export { answersAndExits, startupOver, startupPolicy } from './jit-policy.ts';
 export { childProcess } from './child-process.ts';
 export { inputJsonSchema, inputJsonSchemaOf } from './json-schema.ts';
 export { parseDuration } from './duration.ts';

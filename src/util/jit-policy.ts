@@ -26,14 +26,18 @@ let over = false;
 const PRINT_SCALE = 64;
 
 /**
- * Whether the command line runs `-p` or stream-json input (which implies it),
- * read before commander builds the program, since that is where the first
- * compile happens. A guess, not a parse: a wrong one changes only when the JIT
- * starts compiling, never what moat does.
+ * Whether the command line runs `-p` (alone or among short flags: `-cp`) or
+ * stream-json input (which implies it), read before commander builds the
+ * program, since that is where the first compile happens (and where git's
+ * status starts for such a run: src/cli/git-prefetch.ts). A guess, not a
+ * parse: a wrong one changes only when the JIT starts compiling or git
+ * starts, never what moat does.
  */
 export function answersAndExits(argv: readonly string[]): boolean {
-  return argv.some(
-    (a, i) => a === '-p' || a === '--print' || a === '--input-format=stream-json' || (a === '--input-format' && argv[i + 1] === 'stream-json'),
+  const end = argv.indexOf('--');
+  const flags = end < 0 ? argv : argv.slice(0, end);
+  return flags.some(
+    (a, i) => /^-[a-zA-Z]*p[a-zA-Z]*$/.test(a) || a === '--print' || a === '--input-format=stream-json' || (a === '--input-format' && flags[i + 1] === 'stream-json'),
   );
 }
 

@@ -40,7 +40,7 @@ test('-p alone or among short flags, --print and stream-json input start it; no 
   for (const argv of [['-p', 'task'], ['-cp', 'task'], ['--print', 'task'], ['--input-format=stream-json'], ['--input-format', 'stream-json', '--output-format', 'stream-json']]) {
     expect([argv, await starts(argv)]).toEqual([argv, true]);
   }
-  for (const argv of [['task'], ['-p', '--cwd', '/elsewhere', 'hi'], ['--cwd=/x', '-p'], ['--', '-p'], ['sessions', 'list']]) {
+  for (const argv of [['task'], ['-p', '--cwd', '/elsewhere', 'hi'], ['--cwd=/x', '-p'], ['--', '-p'], ['sessions', 'list'], ['--input-format', 'text', 'hi']]) {
     expect([argv, await starts(argv)]).toEqual([argv, false]);
   }
 });

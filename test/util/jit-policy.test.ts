@@ -14,6 +14,9 @@ test('answersAndExits: -p and stream-json input, written either way; not the TUI
     ['--output-format', 'stream-json', 'hi'],
     ['sessions', 'list'],
     ['explain -p'],
+    ['-cp', 'go on'],
+    ['--', '-p'],
+    ['-r', 'abc', '-p'],
   ];
-  expect(lines.map((argv) => answersAndExits(argv))).toEqual([true, true, true, true, false, false, false, false, false, false]);
+  expect(lines.map((argv) => answersAndExits(argv))).toEqual([true, true, true, true, false, false, false, false, false, false, true, false, true]);
 });
