@@ -2,9 +2,10 @@
 import type { Store } from '../store/index.ts';
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
-import { runHooks, type HookCallbackSet, type HookInput, type HookOutcome } from './hooks.ts';
+import { runHooks, runPreToolUse, type HookCallbackSet, type HookInput, type HookOutcome } from './hooks.ts';
 import type { Run } from './run.ts';
 import type { AgentSettings } from './settings.ts';
+import type { DispatchDeps } from './tool-dispatch.ts';
 import { TranscriptFile } from './transcript-file.ts';
 
 /** What the runner reads of its session, at the moment a hook runs (the mode and the hook set change while it lives). */
@@ -35,6 +36,32 @@ export class SessionHookRunner {
     const outcome = await runHooks(set, this.input(event, fields, run.emit), signal, matchOn);
     this.report(run, event, outcome);
     return outcome;
+  }
+
+  /** The tool hooks in force, as tool dispatch calls them for one run's calls (none where no hook is set). */
+  toolHooks(run: Run): Pick<DispatchDeps, 'preToolUse' | 'postToolUse' | 'notify'> {
+    const hooks = this.session.hooks();
+    return {
+      ...(hooks?.PreToolUse?.length
+        ? {
+            preToolUse: async (c: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => {
+              const input = { ...this.input('PreToolUse', { tool_name: c.toolName, tool_input: c.input, tool_use_id: c.toolUseId }, run.emit), tool_name: c.toolName };
+              const outcome = await runPreToolUse(hooks, input, signal);
+              this.report(run, 'PreToolUse', outcome);
+              return outcome;
+            },
+          }
+        : {}),
+      ...(hooks?.PostToolUse?.length
+        ? {
+            postToolUse: (c: { toolName: string; toolUseId: string; input: unknown; response: unknown }, signal: AbortSignal) =>
+              this.run(run, 'PostToolUse', { tool_name: c.toolName, tool_input: c.input, tool_response: c.response, tool_use_id: c.toolUseId }, signal, c.toolName),
+          }
+        : {}),
+      ...(hooks?.Notification?.length
+        ? { notify: (message: string) => void this.run(run, 'Notification', { message, notification_type: 'permission_prompt' }, new AbortController().signal, 'permission_prompt') }
+        : {}),
+    };
   }
 
   /** What the user sees of a hook's answer (failures, system messages, its stdout), and a `continue: false` for the loop. */

@@ -2,13 +2,14 @@
 import type { AssistantMessage, Message, ToolSpec, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 import { afterRequestSent, textOf, ZERO_USAGE } from '../providers/index.ts';
 import { deniedOutright, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
-import type { NewSession, Store } from '../store/index.ts';
+import type { NewSession } from '../store/index.ts';
 import { AsyncQueue, errorMessage, gitHead, gitInfo, newId, realPathOrSelf, type GitInfo } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
+import { HeldWrites } from './held-writes.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
 import { mergeConsecutiveUsers } from './history.ts';
-import { runHooks, runPreToolUse, type HookCallbackSet } from './hooks.ts';
+import { runHooks, type HookCallbackSet } from './hooks.ts';
 import { SessionHookRunner } from './session-hook-runner.ts';
 import type { AgentDeps, OpenOptions, RunOptions } from './session-options.ts';
 import type { PermissionPolicy } from './permission-gate.ts';
@@ -70,16 +71,12 @@ export class AgentSession {
   private readonly startSource: 'startup' | 'clear';
   /** Runs the hooks in force, with Claude Code's JSONL transcript for `transcript_path`. */
   private readonly hooks: SessionHookRunner;
-  /**
-   * A new session's first writes (its row, title, status and first message),
-   * held until its first request is on its way: the database opens and writes
-   * while the request travels, not before it. Anything that uses the store
-   * sooner writes them first (`db()`). Undefined once written.
-   */
-  private held: ((store: Store) => void)[] | undefined;
+  /** The store; a new session's first writes wait for its first request (held-writes.ts). */
+  private readonly writes: HeldWrites;
 
   private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions, git: { info: Promise<GitInfo | undefined>; branch: string | undefined }) {
     this.deps = deps;
+    this.writes = new HeldWrites(deps.store);
     this.settings = { ...deps.settings, allow: [...deps.settings.allow], deny: [...deps.settings.deny] };
     this.id = r.id;
     this.history = r.history;
@@ -98,7 +95,7 @@ export class AgentSession {
       settings: this.settings,
       gitBranch: git.branch,
       sidechain: depth > 0,
-      store: () => this.db(),
+      store: () => this.writes.store(),
       hooks: () => this.deps.hooks,
     });
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
@@ -113,7 +110,7 @@ export class AgentSession {
       meter: () => this.current?.meter ?? this.sessionMeter,
       openChild: (spec) => {
         // The child's row names this session's as its parent: this one is written first.
-        this.db();
+        this.writes.store();
         return AgentSession.open(
           {
             ...this.deps,
@@ -155,7 +152,7 @@ export class AgentSession {
     }
     const session = new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
     // A given id is written now, so one already in use is an error before any request; a fresh one cannot collide.
-    if (opts.sessionId === undefined) session.held = [(s) => s.sessions.create(row)];
+    if (opts.sessionId === undefined) session.writes.hold((s) => s.sessions.create(row));
     else store.sessions.create(row);
     return session;
   }
@@ -235,7 +232,7 @@ export class AgentSession {
   /** Takes effect from the next model request. */
   setModel(model: string): void {
     this.settings.model = model;
-    this.db().sessions.setModel(this.id, model);
+    this.writes.store().sessions.setModel(this.id, model);
   }
 
   /**
@@ -250,7 +247,7 @@ export class AgentSession {
   /** Takes effect from the next run (plan mode changes which tools are offered). */
   setPermissionMode(mode: AgentSettings['permissionMode']): void {
     this.settings.permissionMode = mode;
-    this.db().sessions.setPermissionMode(this.id, mode);
+    this.writes.store().sessions.setPermissionMode(this.id, mode);
   }
 
   /** Runs one user prompt to completion; the events end with exactly one `run_finished`. */
@@ -293,36 +290,7 @@ export class AgentSession {
   /** One finished message: into the history and the store (which also stamps the session's updated_at). */
   private persist(message: Message, turn: number): void {
     this.history.push(message);
-    this.write((s) => s.messages.append(this.id, message, turn));
-  }
-
-  /** The store, with this session's held writes written first: every other use of the store goes through here. */
-  private db(): Store {
-    const held = this.held;
-    if (held !== undefined) {
-      // Each one dropped once written: when the database cannot be opened, the error reaches the caller and the rest stay held.
-      for (let op = held[0]; op !== undefined; op = held[0]) {
-        op(this.deps.store);
-        held.shift();
-      }
-      this.held = undefined;
-    }
-    return this.deps.store;
-  }
-
-  /** A write that waits with the held ones while there are any. */
-  private write(op: (store: Store) => void): void {
-    if (this.held === undefined) op(this.deps.store);
-    else this.held.push(op);
-  }
-
-  /** The held writes, once the first request is on its way; a failure is left to the next use of the store to report. */
-  private writeHeld(): void {
-    try {
-      this.db();
-    } catch {
-      // The run's next write (its answer, its usage) meets the same error and ends the run with it.
-    }
+    this.writes.write((s) => s.messages.append(this.id, message, turn));
   }
 
   /**
@@ -338,7 +306,7 @@ export class AgentSession {
     this.current = undefined;
     const status = stopReason === 'aborted' ? 'aborted' : stopReason === 'error' ? 'error' : 'completed';
     try {
-      this.db().sessions.setStatus(this.id, status);
+      this.writes.store().sessions.setStatus(this.id, status);
     } catch (e) {
       if (stopReason !== 'error') return run.emit(run.finished('error', errorMessage(e)));
     }
@@ -363,7 +331,6 @@ export class AgentSession {
   /** What tool dispatch needs from this session for one assistant message's calls. */
   private dispatchDeps(run: Run, offered: ReadonlySet<string>, makeContext: DispatchDeps['makeContext']): DispatchDeps {
     const { settings } = this;
-    const { hooks } = this.deps;
     return {
       registry: this.registry,
       offered,
@@ -376,27 +343,9 @@ export class AgentSession {
       },
       makeContext,
       runPolicy: (name) => settings.toolRuns?.[name],
-      ...(hooks?.PreToolUse?.length
-        ? {
-            preToolUse: async (c: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => {
-              const input = { ...this.hooks.input('PreToolUse', { tool_name: c.toolName, tool_input: c.input, tool_use_id: c.toolUseId }, run.emit), tool_name: c.toolName };
-              const outcome = await runPreToolUse(hooks, input, signal);
-              this.hooks.report(run, 'PreToolUse', outcome);
-              return outcome;
-            },
-          }
-        : {}),
-      ...(hooks?.PostToolUse?.length
-        ? {
-            postToolUse: (c: { toolName: string; toolUseId: string; input: unknown; response: unknown }, signal: AbortSignal) =>
-              this.hooks.run(run, 'PostToolUse', { tool_name: c.toolName, tool_input: c.input, tool_response: c.response, tool_use_id: c.toolUseId }, signal, c.toolName),
-          }
-        : {}),
-      ...(hooks?.Notification?.length
-        ? { notify: (message: string) => void this.hooks.run(run, 'Notification', { message, notification_type: 'permission_prompt' }, new AbortController().signal, 'permission_prompt') }
-        : {}),
+      ...this.hooks.toolHooks(run),
       emit: run.emit,
-      record: (c) => this.db().toolCalls.record({ sessionId: this.id, ...c }),
+      record: (c) => this.writes.store().toolCalls.record({ sessionId: this.id, ...c }),
     };
   }
 
@@ -432,8 +381,8 @@ export class AgentSession {
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
     const { settings, registry } = this;
-    // A new session's first writes wait for its first request (see `held`).
-    const provider = this.held === undefined ? this.deps.provider : afterRequestSent(this.deps.provider, () => this.writeHeld());
+    // A new session's first writes wait for its first request (held-writes.ts).
+    const provider = this.writes.holding ? afterRequestSent(this.deps.provider, () => this.writes.release()) : this.deps.provider;
     const { emit } = run;
     const first = run.tools(this.offeredTools(), registry);
     // The run's own model: the session's, or one given for this run alone.
@@ -460,9 +409,9 @@ export class AgentSession {
     const userMessage: UserMessage = { role: 'user', content: context.length === 0 ? content : [...content, { type: 'text', text: context.join('\n\n') }] };
     if (this.history.length === 0) {
       const title = content.find((p) => p.type === 'text')?.text.split('\n')[0]?.slice(0, 80);
-      if (title) this.write((s) => s.sessions.setTitle(this.id, title));
+      if (title) this.writes.write((s) => s.sessions.setTitle(this.id, title));
     }
-    this.write((s) => s.sessions.setStatus(this.id, 'active'));
+    this.writes.write((s) => s.sessions.setStatus(this.id, 'active'));
     this.persist(userMessage, run.turn + 1);
     emit({ type: 'user_message', message: userMessage });
 
@@ -476,7 +425,7 @@ export class AgentSession {
       ...(settings.processSandbox === undefined ? {} : { processSandbox: settings.processSandbox }),
       readFiles: this.readFiles,
       todos: { get: () => this.todos, set: (items: TodoItem[]) => (this.todos = items) },
-      store: () => this.db(),
+      store: () => this.writes.store(),
       emit,
     };
 
@@ -622,7 +571,7 @@ export class AgentSession {
       return { ok: false, message: outcome.message };
     }
     const message = summaryMessage(outcome.summary);
-    const store = this.db();
+    const store = this.writes.store();
     const seq = store.messages.append(this.id, message, o.run.turn);
     store.sessions.setHistoryStart(this.id, seq);
     this.history = [message];
@@ -641,7 +590,7 @@ export class AgentSession {
   private account(turn: number, usage: Usage, run: Run, model: string): void {
     const cost = costUsd(model, usage, this.deps.models);
     run.spent(model, { usage, costUsd: cost, ...modelLimits(model, this.deps.models) });
-    this.db().usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
+    this.writes.store().usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
     const s = this.sessionMeter;
     run.emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd, model });
   }
