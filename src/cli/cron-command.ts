@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { moatPaths } from '../config/index.ts';
+import { CronExpressionError, JobError, SERVICE_NAME, Scheduler, SchedulerLockedError, addJob, processRunner, resumeJob, serve, serviceUnit } from '../cron/index.ts';
 import { isCompiledBinary } from '../sandbox/index.ts';
 import { openStore, type CronJob, type CronRun, type Store } from '../store/index.ts';
 import { errorMessage, formatAge, MoatError, parseDuration } from '../util/index.ts';
@@ -45,7 +46,6 @@ function runLine(r: CronRun, withSummary = true): string {
 }
 
 async function cronAdd(expression: string, task: string, opts: CronAddOptions): Promise<number> {
-  const { addJob, CronExpressionError, JobError } = await import('../cron/index.ts');
   let timeoutMs: number | undefined;
   if (opts.timeout !== undefined) {
     timeoutMs = parseDuration(opts.timeout);
@@ -128,7 +128,6 @@ async function cronPause(name: string): Promise<number> {
 }
 
 async function cronResume(name: string): Promise<number> {
-  const { resumeJob } = await import('../cron/index.ts');
   return withStore((store) => {
     requireJob(store, name);
     resumeJob(store.cron, name, Date.now());
@@ -138,7 +137,6 @@ async function cronResume(name: string): Promise<number> {
 }
 
 async function cronRun(name: string): Promise<number> {
-  const { Scheduler, processRunner } = await import('../cron/index.ts');
   return withStore(async (store) => {
     const job = requireJob(store, name);
     const scheduler = new Scheduler({ repo: store.cron, runner: processRunner(selfCommand(), env) });
@@ -171,7 +169,6 @@ async function cronLogs(name: string, opts: { limit?: string }): Promise<number>
 }
 
 async function cronServe(): Promise<number> {
-  const { serve, processRunner, SchedulerLockedError } = await import('../cron/index.ts');
   return withStore(async (store) => {
     const abort = new AbortController();
     const stop = () => abort.abort();
@@ -193,7 +190,6 @@ async function cronServe(): Promise<number> {
 }
 
 async function cronInstallService(): Promise<number> {
-  const { serviceUnit, SERVICE_NAME } = await import('../cron/index.ts');
   const xdg = env.XDG_CONFIG_HOME;
   const dir = join(xdg !== undefined && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config'), 'systemd', 'user');
   const file = join(dir, SERVICE_NAME);

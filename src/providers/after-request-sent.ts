@@ -1,14 +1,23 @@
 /**
- * Work that should wait until a provider's first request is on its way: the
- * adapter sends a request when its stream is first asked for an event, so
- * `then` runs on the tick after that first ask, while the request travels
- * and the model thinks, never before the request's first byte.
+ * Work that should wait until a provider's first request is on its way: `then`
+ * runs on the tick after the adapter hands that request to fetch
+ * (request-sent.ts), while the request travels and the model thinks, never
+ * before the request's first byte. An adapter whose SDK cannot be given a
+ * fetch, or a request that fails before it is sent, runs `then` after the
+ * stream's first event instead.
  */
+import { whenRequestSent } from './request-sent.ts';
 import type { Provider } from './types.ts';
 
-/** `provider`, calling `then` once, on the tick after its first stream is first asked for an event. */
+/** `provider`, calling `then` once, on the tick after its first stream's request is sent (or its first event arrives). */
 export function afterRequestSent(provider: Provider, then: () => void): Provider {
   let asked = false;
+  let fired = false;
+  const fire = (): void => {
+    if (fired) return;
+    fired = true;
+    setTimeout(then, 0);
+  };
   return {
     name: provider.name,
     ...(provider.warm === undefined ? {} : { warm: (model: string) => provider.warm?.(model) }),
@@ -23,7 +32,8 @@ export function afterRequestSent(provider: Provider, then: () => void): Provider
               const event = it.next();
               if (!asked) {
                 asked = true;
-                setTimeout(then, 0);
+                whenRequestSent(fire);
+                event.then(fire, fire);
               }
               return event;
             },

@@ -9,6 +9,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import { _iterSSEMessages, type ServerSentEvent } from 'openai/core/streaming';
 import { tappedBody } from './drive-stream.ts';
 import { COMPATIBLE_API, CONTEXT_TOO_LONG, contextTooLong, describe, isRecord, oneLine, parseJson, statusFailure } from './failure.ts';
+import { announcingFetch } from './request-sent.ts';
 import type { ProviderError, ProviderErrorKind } from './types.ts';
 
 export interface OpenAIClientOptions {
@@ -45,8 +46,10 @@ export function createOpenAIClient(o: OpenAIClientOptions): OpenAI {
  * send). Ollama sends `{"error": "model \"x\" not found, …"}`, whose words the SDK drops, leaving
  * "404 not found"; such a body is given the usual shape.
  */
+const sent = announcingFetch();
+
 async function wrappingErrors(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const response = await fetch(input, init);
+  const response = await sent(input, init);
   if (response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return response;
   const text = await response.text();
   const body = parseJson(text);
