@@ -14,7 +14,7 @@
  * Run `bun run build` first (scripts/test.sh does).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Server } from 'bun';
 import { createBedrockProvider } from '../../src/providers/anthropic/bedrock.ts';
@@ -62,8 +62,6 @@ beforeEach(() => {
     AWS_BEARER_TOKEN_BEDROCK: 'bedrock-key',
     CLOUD_ML_REGION: 'us-east5',
     ANTHROPIC_VERTEX_PROJECT_ID: 'proj-1',
-    // google-auth-library looks for a project of its own too, and without this asks `gcloud` first (~0.8 s here).
-    GOOGLE_CLOUD_PROJECT: 'proj-1',
     GCE_METADATA_HOST: `127.0.0.1:${metadata.port}`,
     METADATA_SERVER_DETECTION: 'assume-present',
   });
@@ -71,7 +69,7 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
-const moat = (args: string[]) => runMoat(args, { cwd: sb.cwd, env: sb.env, bin: BIN });
+const moat = (args: string[], env: Record<string, string> = {}) => runMoat(args, { cwd: sb.cwd, env: { ...sb.env, ...env }, bin: BIN });
 
 /** The error the adapter run from source makes of the next scripted response. */
 async function sourceError(provider: Provider): Promise<ProviderError> {
@@ -134,3 +132,18 @@ for (const cloud of CLOUDS) {
     });
   });
 }
+
+test('Vertex with ANTHROPIC_VERTEX_PROJECT_ID alone never runs gcloud to look for a project (it cost ~0.8 s before every first request)', async () => {
+  // A gcloud first on PATH that notes each run; google-auth-library runs `gcloud config config-helper` when it has to find a project itself.
+  const bin = join(sb.home, 'fake-bin');
+  const called = join(sb.home, 'gcloud-called');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'gcloud'), `#!/bin/sh\necho "$@" >> '${called}'\necho '{}'\n`);
+  chmodSync(join(bin, 'gcloud'), 0o755);
+  expect(sb.env.GOOGLE_CLOUD_PROJECT).toBeUndefined();
+  server.script(reply().text('Hello from vertex.'));
+  const res = await moat(['-p', 'say hello', '--model', `vertex/${MODEL_IDS.vertex}`], { PATH: `${bin}:${sb.env.PATH}` });
+  expect(res).toEqual({ code: 0, stdout: 'Hello from vertex.\n', stderr: '' });
+  expect(server.requests.map((r) => r.path)).toEqual([CLOUDS[1].path]);
+  expect(existsSync(called)).toBe(false);
+});
