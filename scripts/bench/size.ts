@@ -14,6 +14,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readCompiledGraph } from '../../test/support/compiled-modules.ts';
 
 const BIN = resolve(process.env.BIN ?? join(import.meta.dir, '../../dist/moat'));
 const RUNS = Number(process.env.RUNS ?? 20);
@@ -52,37 +53,21 @@ interface Graph {
   modules: number;
 }
 
-/**
- * The standalone module graph Bun appends to the executable (Bun's
- * StandaloneModuleGraph, as 1.4.5 writes it: the records, then 32 bytes of
- * offsets, then "\n---- Bun! ----\n"). Undefined when this Bun writes
- * something else: the breakdown is then skipped, the sizes above still hold.
- */
+/** What the executable embeds (test/support/compiled-modules.ts); undefined when this Bun writes its graph otherwise: the breakdown is then skipped, the sizes above still hold. */
 function readGraph(file: Buffer): Graph | undefined {
-  const trailer = file.lastIndexOf('\n---- Bun! ----\n');
-  if (trailer < 32) return undefined;
-  const offsets = trailer - 32;
-  const byteCount = Number(file.readBigUInt64LE(offsets));
-  const base = offsets - byteCount;
-  const modulesAt = file.readUInt32LE(offsets + 8);
-  const modulesLen = file.readUInt32LE(offsets + 12);
-  const RECORD = 52; // six (offset, length) pairs: name, contents, sourcemap, bytecode, module info, bytecode origin; four bytes of flags
-  if (base < 0 || modulesLen % RECORD !== 0 || modulesAt + modulesLen > byteCount) return undefined;
-  const graph: Graph = { js: 0, bytecode: 0, sourcemaps: 0, unaccounted: 0, files: [], modules: modulesLen / RECORD };
-  const ranges: [number, number][] = [[modulesAt, modulesAt + modulesLen]];
+  const compiled = readCompiledGraph(file);
+  if (compiled === undefined) return undefined;
+  const graph: Graph = { js: 0, bytecode: 0, sourcemaps: 0, unaccounted: 0, files: [], modules: compiled.modules.length };
+  const ranges: [number, number][] = [[...compiled.table]];
   const bytecodeRanges: [number, number][] = [];
-  for (let i = 0; i < graph.modules; i++) {
-    const at = base + modulesAt + i * RECORD;
-    const pairs = Array.from({ length: 6 }, (_, k) => [file.readUInt32LE(at + 8 * k), file.readUInt32LE(at + 8 * k + 4)] as const);
-    const [[nameAt, nameLen], [contentsAt, contentsLen], [, mapLen], [bytecodeAt, bytecodeLen]] = pairs as [readonly [number, number], readonly [number, number], readonly [number, number], readonly [number, number]];
-    if (nameAt + nameLen > byteCount || contentsAt + contentsLen > byteCount) return undefined;
-    const name = file.toString('utf8', base + nameAt, base + nameAt + nameLen);
-    if (!name.startsWith('/$bunfs/') && !name.startsWith('B:/~BUN/')) return undefined;
-    for (const [o, l] of pairs) if (l > 0) ranges.push([o, o + l]);
+  for (const { name, contents, parts } of compiled.modules) {
+    const [, mapLen] = parts[2] as readonly [number, number];
+    const [bytecodeAt, bytecodeLen] = parts[3] as readonly [number, number];
+    for (const [o, l] of parts) if (l > 0) ranges.push([o, o + l]);
     graph.sourcemaps += mapLen;
     if (bytecodeLen > 0) bytecodeRanges.push([bytecodeAt, bytecodeAt + bytecodeLen]);
-    if (bytecodeLen > 0 || /\.[cm]?js$/.test(name)) graph.js += contentsLen;
-    else graph.files.push({ name: name.replace(/^\/\$bunfs\/root\/|^B:\/~BUN\/root\//, ''), bytes: contentsLen });
+    if (bytecodeLen > 0 || /\.[cm]?js$/.test(name)) graph.js += contents.length;
+    else graph.files.push({ name: name.replace(/^\/\$bunfs\/root\/|^B:\/~BUN\/root\//, ''), bytes: contents.length });
   }
   ranges.sort((a, b) => a[0] - b[0]);
   let end = 0;

@@ -1,6 +1,6 @@
 /** The permission gate: rules and mode decide a call, or the front end is asked once. */
 import type { AnyTool, CallIntent, PermissionPolicy, Rule, SandboxGrant } from '../tools/index.ts';
-import { decidePermission, denialHint, describeGrant, parseRuleList, preparePermissionCheck, ruleForCall, unmatchableReason } from '../tools/index.ts';
+import { describeGrant, loadPermissionEngine, parseRuleList } from '../tools/index.ts';
 import { newId } from '../util/index.ts';
 import type { AgentEvent, PermissionDecision } from './events.ts';
 
@@ -78,7 +78,8 @@ export interface GateDeps {
 export async function checkPermission({ tool, input, intent, toolUseId, hookDecision, approvalPreview }: GateCall, deps: GateDeps): Promise<GateResult> {
   const { policy } = deps;
   const call = { toolName: tool.name, effect: tool.effect, intent };
-  // The shell grammar loads on the first Bash call, never at start-up.
+  // The engine loads on the first check and the shell grammar on the first Bash call, never at start-up.
+  const { decidePermission, denialHint, preparePermissionCheck, ruleForCall, unmatchableReason } = await loadPermissionEngine();
   await preparePermissionCheck(call);
   const decision = decidePermission(call, policy);
   // What a person (or a hook) approves for a sandboxed command is the grant it asked for.

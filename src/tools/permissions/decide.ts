@@ -13,10 +13,10 @@ import {
   callRuleName,
   denyRuleMatches,
   hostOf,
-  nameMatches,
   type PermissionCall,
 } from './rule-match.ts';
 import type { Rule } from './rule.ts';
+import { nameMatches } from './tool-names.ts';
 import { commandRules, escapeCommandSpec, folderRule, pathRule } from './suggest.ts';
 
 /** `dontAsk`: whatever would be asked is denied instead (for unattended runs that must never wait). */

@@ -7,7 +7,10 @@ export { canonicalRuleName } from './rule-names.ts';
 export { loadShellParser } from './bash-parser.ts';
 export { type CommandPattern } from './command-pattern.ts';
 export { type PathPattern } from './path-pattern.ts';
-export { deniedOutright, type PermissionCall } from './rule-match.ts';
+export { type PermissionCall } from './rule-match.ts';
+export { deniedOutright } from './tool-names.ts';
+/** The engine the gate decides with, loaded on its first check (engine.ts). */
+export const loadPermissionEngine = (): Promise<typeof import('./engine.ts')> => import('./engine.ts');
 export {
   decidePermission,
   preparePermissionCheck,

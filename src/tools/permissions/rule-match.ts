@@ -7,7 +7,8 @@ import { denyView, type ArgumentWrites } from './bash-deny.ts';
 import { commandPatternMatches } from './command-pattern.ts';
 import { pathPatternMatches, type PathBases, type PathPattern } from './path-pattern.ts';
 import { canonicalRuleName } from './rule-names.ts';
-import { domainMatches, globRegex, type Rule } from './rule.ts';
+import { domainMatches, type Rule } from './rule.ts';
+import { nameMatches } from './tool-names.ts';
 
 /** One tool call as the permission engine sees it. */
 export interface PermissionCall {
@@ -24,19 +25,6 @@ export function callRuleName(call: PermissionCall): string {
 /** The access a path rule governs: Read rules reads, Edit rules writes. */
 export function ruleAccess(rule: { ruleName: 'Read' | 'Edit' }): Access {
   return rule.ruleName === 'Read' ? 'read' : 'write';
-}
-
-/**
- * Does a bare rule name cover a call's rule name? Case-insensitive, aliases
- * applied; `*` is a wildcard (`mcp__github__*`), and `mcp__server` covers
- * every tool of that server, as in Claude Code.
- */
-export function nameMatches(ruleName: string, name: string): boolean {
-  const r = canonicalRuleName(ruleName).toLowerCase();
-  const c = canonicalRuleName(name).toLowerCase();
-  if (r === c) return true;
-  if (r.includes('*')) return globRegex(r, 'is').test(c);
-  return r.startsWith('mcp__') && c.startsWith(`${r}__`);
 }
 
 /**
@@ -171,13 +159,4 @@ export function allowRuleCoversPath(
   if (rule.type === 'tool') return nameMatches(rule.ruleName, callRuleName(call));
   if (rule.type !== 'path' || ruleAccess(rule) !== access) return false;
   return pathPatternMatches(rule.pattern, path, bases, false);
-}
-
-/**
- * A bare deny rule (`Bash`, `WebFetch`, `mcp__server`) refuses every call of
- * the tool: such a tool is not offered to the model at all (Claude Code's
- * `--disallowedTools Foo`).
- */
-export function deniedOutright(toolName: string, deny: readonly Rule[]): boolean {
-  return deny.some((rule) => rule.type === 'tool' && nameMatches(rule.ruleName, toolName));
 }
