@@ -41,13 +41,14 @@ export function createOpenAIClient(o: OpenAIClientOptions): OpenAI {
   });
 }
 
+/** fetch, telling work held for the first request (after-request-sent.ts) that it is on its way. */
+const sent = announcingFetch();
+
 /**
  * The SDK takes an error's message from `{"error": {"message": …}}` (or a bare object, as vLLM and Mistral
  * send). Ollama sends `{"error": "model \"x\" not found, …"}`, whose words the SDK drops, leaving
  * "404 not found"; such a body is given the usual shape.
  */
-const sent = announcingFetch();
-
 async function wrappingErrors(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const response = await sent(input, init);
   if (response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return response;
