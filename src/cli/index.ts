@@ -1,5 +1,5 @@
 /** The CLI entry: parses argv, runs the command, returns the exit code. */
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { describeFailure, EXIT } from './exit-codes.ts';
 import { buildProgram, type Handlers } from './program.ts';
 import { err } from './write-out.ts';
@@ -47,6 +47,18 @@ const handlers: Handlers = {
   ...lazy(async () => (await import('./trust-command.ts')).trustCommands, ['trust']),
 };
 
+/** Commander's ways of ending that are not errors: help or the version was printed. */
+const FINE = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
+
+/** `program` throwing instead of exiting, its own error lines silenced: main() writes one line of its own. Help and version go to stdout. */
+function quiet(program: Command): Command {
+  for (const command of [program, ...program.commands, ...program.commands.flatMap((sub) => sub.commands)]) {
+    command.exitOverride();
+    command.configureOutput({ writeErr: () => {}, outputError: () => {} });
+  }
+  return program;
+}
+
 /** Parses argv, runs the command, returns the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
   startupPolicy(argv);
@@ -56,33 +68,22 @@ export async function main(argv: string[]): Promise<number> {
   // long-running commands (cron, MCP serving, a slow first request) get the normal JIT policy too.
   setTimeout(startupOver, 1000).unref();
   let exitCode: number = EXIT.ok;
-  const program = buildProgram(
-    handlers,
-    (code) => {
-      exitCode = code;
-    },
-    argv,
-  );
-  program.exitOverride();
-  program.configureOutput({
-    // Commander's own errors become one line on stderr; help and version go to stdout.
-    writeErr: () => {},
-    outputError: () => {},
-  });
-  for (const sub of program.commands) {
-    sub.exitOverride();
-    sub.configureOutput({ writeErr: () => {}, outputError: () => {} });
-    for (const subsub of sub.commands) {
-      subsub.exitOverride();
-      subsub.configureOutput({ writeErr: () => {}, outputError: () => {} });
-    }
-  }
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    try {
+      // The program this command line can use: the root command's options it names, subcommands only when it names one.
+      await quiet(buildProgram(handlers, setExit, argv)).parseAsync(argv, { from: 'user' });
+    } catch (e) {
+      // A parse error (before any handler ran) is parsed again with the whole program: its message and suggestions are the whole command line's.
+      if (!(e instanceof CommanderError) || FINE.has(e.code)) throw e;
+      await quiet(buildProgram(handlers, setExit)).parseAsync(argv, { from: 'user' });
+    }
     return exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+      if (FINE.has(e.code)) return EXIT.ok;
       const msg = e.message.replace(/^error: /, '');
       err(`moat: ${msg} (see moat --help)\n`);
       return EXIT.usage;

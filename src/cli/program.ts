@@ -1,9 +1,9 @@
 /** The command line (commander): every flag and subcommand, mapped onto handlers. */
 import { Command, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
-import { addCompatOptions } from './program-compat.ts';
+import { COMPAT_OPTIONS } from './program-compat.ts';
+import { addRootOptions, MOAT_OPTIONS } from './root-options.ts';
 import { registerMcpCommand, type McpHandlers } from './mcp-program.ts';
-import { collect, positiveInt, positiveNumber } from './option-values.ts';
 import { registerCronCommand, type CronHandlers } from './cron-program.ts';
 
 export interface RootOptions {
@@ -103,41 +103,10 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .description('moat — a terminal AI coding agent with sandboxed tools')
     .version(`${pkg.version} (moat)`, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .argument('[prompt...]', 'the task; opens the interactive UI unless -p is given')
-    .option('-p, --print', 'non-interactive: run the task, print the result, exit')
-    .addOption(
-      new Option('--output-format <format>', 'with -p: text (default), json (one result object), stream-json (events)')
-        .choices(['text', 'json', 'stream-json'])
-        .default('text')
-        .hideHelp(false),
-    )
-    .option('--model <model>', 'model to use: claude-sonnet-4-5, openai/gpt-5.1, gemini/gemini-2.5-pro, ollama/<name>… (moat models lists them)')
-    .option('--fallback-model <models>', 'when the model is overloaded or failing after its retries, continue on this one (comma-separated for several)')
-    .option('--max-turns <n>', 'stop after this many model turns (exit 3)', positiveInt('--max-turns'))
-    .option('--max-budget-usd <usd>', 'stop once the run has cost this much (exit 4)', positiveNumber('--max-budget-usd'))
-    .addOption(
-      new Option('--permission-mode <mode>', 'default, acceptEdits, plan, bypassPermissions or dontAsk (deny what would be asked)').choices([
-        'default',
-        'acceptEdits',
-        'plan',
-        'bypassPermissions',
-        'dontAsk',
-      ]),
-    )
-    .option('--allowedTools <rules...>', 'allow rules, e.g. "Bash(npm test:*)" "Edit(src/**)" Read')
-    .option('--disallowedTools <rules...>', 'deny rules (deny beats allow)')
-    .option('--add-dir <dir>', 'another folder the tools may use (repeatable)', collect)
-    .option('--mcp-config <file-or-json>', 'MCP servers from a .mcp.json-style file or its JSON text (repeatable)', collect)
-    .option('--strict-mcp-config', 'use only the --mcp-config servers, none from config files')
-    .option('--cwd <dir>', 'working folder (default: the current folder)')
-    .option('--system-prompt <text>', "replace moat's built-in instructions")
-    .option('--append-system-prompt <text>', 'add to the system prompt')
-    .option('-c, --continue', 'continue the latest session in this folder')
-    .option('-r, --resume <id>', 'resume a session by id (or unique prefix)')
-    .option('--verbose', 'with -p text: show progress and tool activity on stderr')
-    .option('--worktree', 'with -p: work in a new git worktree on its own branch; prints the branch at the end')
-    .option('--no-color', 'no colours (NO_COLOR is honoured too)');
-  addCompatOptions(program);
+    .argument('[prompt...]', 'the task; opens the interactive UI unless -p is given');
+  // The root command alone (no subcommand named, no help): only the options this command line can use (root-options.ts).
+  const rootOnly = argv !== undefined && !needsSubcommands(argv);
+  addRootOptions(program, [...MOAT_OPTIONS, ...COMPAT_OPTIONS], rootOnly ? argv : undefined);
   program
     .action(async (prompt: string[], opts: RootOptions) => setExit(await handlers.root(prompt, opts)));
 
@@ -203,7 +172,7 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       'Exit codes: 0 ok, 1 error, 2 usage/config error, 3 --max-turns reached, 4 budget reached, 130 interrupted.',
     ].join('\n'),
   );
-  if (argv !== undefined && !needsSubcommands(argv)) return program;
+  if (rootOnly) return program;
 
   const sessions = program.command('sessions').description('list, show, export and remove saved sessions');
   sessions
