@@ -2,7 +2,7 @@
 export type * from './events.ts';
 export type { AssistantMessage, Message, ToolResultPart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 export { AgentSession, type AgentDeps, type OpenOptions, type RunOptions } from './session.ts';
-export type { AgentSettings, ReloadableSettings } from './settings.ts';
+export type { AgentSettings, OutputSchema, ReloadableSettings } from './settings.ts';
 export type { AskPermission, PermissionMode, RememberRule, RememberScope } from './permission-gate.ts';
 export { costUsd, contextWindow, type ModelLookup } from './pricing.ts';
 export { PermissionBroker } from './permission-broker.ts';
@@ -57,4 +57,6 @@ export {
 export type { HookCallback, HookCallbackSet, HookInput, HookJsonOutput, HookOutcome, HookStdout, PreToolUseOutcome } from './hooks.ts';
 export { HOOK_STDOUT, mergeHookSets, runHooks, runPreToolUse } from './hooks.ts';
 export { commandHookCallbacks, hookOutput, type CommandHookContext } from './command-hooks.ts';
-export { outputValidator, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
+export { STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
+/** `--json-schema`'s validator, loaded only for a run given a schema (output-validator.ts). */
+export const loadOutputValidator = (): Promise<typeof import('./output-validator.ts')> => import('./output-validator.ts');

@@ -1,7 +1,14 @@
 /** Everything a session needs to know, resolved by the CLI from config and flags. */
 import type { ProcessSandboxSettings, Rule, ToolRunPolicy } from '../tools/index.ts';
 import type { PermissionMode } from './permission-gate.ts';
+import type { z } from 'zod';
 import type { PromptAgent, PromptSkill } from './system-prompt.ts';
+
+/** `--json-schema`: the user's JSON Schema, sent to the model as given, and zod's reading of it, which checks the answer (output-validator.ts). */
+export interface OutputSchema {
+  schema: Record<string, unknown>;
+  validator: z.ZodType;
+}
 
 /** Everything a session needs to know, resolved by the CLI from config and flags. */
 export interface AgentSettings {
@@ -42,7 +49,7 @@ export interface AgentSettings {
   /** `--tools`: only these tools are offered (names, any case); undefined offers every tool. */
   onlyTools?: string[];
   /** `--json-schema`: the final answer must be JSON valid against this schema (given through StructuredOutput). */
-  outputSchema?: Record<string, unknown>;
+  outputSchema?: OutputSchema;
   /** Where hooks' `transcript_path` files go (Claude Code's JSONL, one per session); absent: hooks get an empty path. */
   transcriptDir?: string;
 }

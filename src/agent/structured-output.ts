@@ -1,7 +1,6 @@
 /** `--json-schema`: the final answer as JSON valid against a schema, given through the StructuredOutput tool. */
-import { z } from 'zod';
 import { defineTool, type AnyTool } from '../tools/index.ts';
-import { errorMessage, MoatError } from '../util/index.ts';
+import type { OutputSchema } from './settings.ts';
 
 export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';
 
@@ -13,28 +12,16 @@ export const STRUCTURED_OUTPUT_INSTRUCTION = `When you have the final answer, gi
 export const STRUCTURED_OUTPUT_REMINDER = `You ended without calling the ${STRUCTURED_OUTPUT_TOOL} tool. Call ${STRUCTURED_OUTPUT_TOOL} now with the final answer as its input, matching its schema.`;
 
 /**
- * The zod validator of a user's JSON Schema. A schema zod cannot read is a
- * usage error: better refused at start than an answer nobody can check.
- */
-export function outputValidator(schema: Record<string, unknown>): z.ZodType {
-  try {
-    return z.fromJSONSchema(schema);
-  } catch (e) {
-    throw new MoatError('usage', `--json-schema: not a JSON Schema moat can check: ${errorMessage(e)}`);
-  }
-}
-
-/**
  * The tool the model gives its final answer with. Its JSON Schema is the
  * user's, sent as given; the input is validated against it (an invalid answer
  * goes back to the model as an error to fix), and the valid one is recorded.
  */
-export function structuredOutputTool(schema: Record<string, unknown>, record: (value: unknown) => void): AnyTool {
+export function structuredOutputTool(output: OutputSchema, record: (value: unknown) => void): AnyTool {
   return defineTool({
     name: STRUCTURED_OUTPUT_TOOL,
     description: 'Gives the final answer as structured data. Call it once, at the end, with the whole answer as its input.',
-    inputSchema: outputValidator(schema),
-    jsonSchema: schema,
+    inputSchema: output.validator,
+    jsonSchema: output.schema,
     effect: 'read',
     intent: () => ({ ruleName: STRUCTURED_OUTPUT_TOOL, paths: [], summary: 'the final answer' }),
     async execute(input) {

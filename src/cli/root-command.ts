@@ -4,7 +4,7 @@ import './zod-setup.ts';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { AgentSession, resolveModel } from '../agent/index.ts';
+import { AgentSession, resolveModel, type AgentSettings } from '../agent/index.ts';
 import { loadConfig, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
 import { compactOp, SessionHost } from '../protocol/index.ts';
@@ -19,7 +19,7 @@ import { setUpSession } from './session-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import type { McpManager } from '../mcp/index.ts';
 import { flagSettingsConfig, settingsFlag, settingSources } from './settings-flag.ts';
-import { settingsFrom } from './settings-from.ts';
+import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
 import { err, out } from './write-out.ts';
@@ -103,6 +103,9 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // Any model: the router reaches each provider; a missing key is one line naming the variable to set.
   const router = modelRouter(loaded, env);
   const checked = settingsFrom(loaded, opts, cwd);
+  // A schema zod cannot read is refused here, before anything runs.
+  const outputSchema = opts.jsonSchema === undefined ? undefined : await outputSchemaFlag(opts.jsonSchema, '--json-schema');
+  const withOutputSchema = (s: AgentSettings): AgentSettings => (outputSchema === undefined ? s : { ...s, outputSchema });
   checkModels(router, checked);
   const notice = sandboxNotice(checked.processSandbox);
   if (notice !== undefined) err(`moat: ${notice}\n`);
@@ -113,7 +116,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
   // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas.
-  if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, cwd, router, env });
+  if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, cwd, router, env, outputSchema });
   if (!opts.print) {
     // yoga's WebAssembly compiles on a helper thread while the rest of the set-up runs.
     precompileYoga();
@@ -121,7 +124,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     const { runInteractive } = await import('./interactive.ts');
     return runInteractive({
       loaded,
-      settings: settingsFrom(loaded, opts, cwd),
+      settings: withOutputSchema(settingsFrom(loaded, opts, cwd)),
       router,
       prompt: promptWords.join(' ').trim(),
       resume: opts.continue ? 'latest' : opts.resume,
@@ -142,7 +145,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   const compact = compactOp(typed);
   const invoked = mcpPromptCall || compact ? { prompt: typed } : promptWithSkill(typed, skills);
 
-  const settings = settingsFrom(loaded, opts, cwd);
+  const settings = withOutputSchema(settingsFrom(loaded, opts, cwd));
   // A custom command's `model` runs this prompt on that model (unless --model chose one).
   if (invoked.skill?.model !== undefined && opts.model === undefined) {
     settings.model = resolveModel(settings.model, invoked.skill.model);

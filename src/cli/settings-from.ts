@@ -1,7 +1,7 @@
 /** The session settings of a run, from the loaded config and the command-line flags. */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { outputValidator, type AgentSettings, type ReloadableSettings } from '../agent/index.ts';
+import { loadOutputValidator, type AgentSettings, type OutputSchema, type ReloadableSettings } from '../agent/index.ts';
 import { moatPaths, type LoadedConfig } from '../config/index.ts';
 import { parseRuleList } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
@@ -54,15 +54,14 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     ...(processSandbox === undefined ? {} : { processSandbox }),
     // Claude Code's transcript for hooks: beside the database, or in the cache when the session is not to be kept.
     transcriptDir: join(opts.sessionPersistence === false ? moatPaths(process.env).cacheDir : moatPaths(process.env).dataDir, 'transcripts'),
-    ...(opts.jsonSchema === undefined ? {} : { outputSchema: jsonSchemaFlag(opts.jsonSchema, '--json-schema') }),
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.
     retryBaseMs: Number.isFinite(retryBase) && retryBase > 0 ? retryBase : 1000,
   };
 }
 
 
-/** `--json-schema` (or an SDK's initialize.jsonSchema): a JSON Schema object zod can check answers against. */
-export function jsonSchemaFlag(value: string | Record<string, unknown>, where: string): Record<string, unknown> {
+/** `--json-schema` (or an SDK's initialize.jsonSchema): a JSON Schema object zod can check answers against, with zod's validator for it. */
+export async function outputSchemaFlag(value: string | Record<string, unknown>, where: string): Promise<OutputSchema> {
   let schema: unknown = value;
   if (typeof value === 'string') {
     try {
@@ -72,7 +71,6 @@ export function jsonSchemaFlag(value: string | Record<string, unknown>, where: s
     }
   }
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new MoatError('usage', `${where}: a JSON Schema is an object`);
-  const record = schema as Record<string, unknown>;
-  outputValidator(record);
-  return record;
+  const { outputSchemaOf } = await loadOutputValidator();
+  return outputSchemaOf(schema as Record<string, unknown>, where);
 }

@@ -1,7 +1,7 @@
 /** `moat --input-format stream-json`: the composition root of a session driven by a program over stdin/stdout. */
 import { createInterface } from 'node:readline';
 import pkg from '../../package.json' with { type: 'json' };
-import { AgentSession, PermissionBroker, type RememberRule } from '../agent/index.ts';
+import { AgentSession, PermissionBroker, type OutputSchema, type RememberRule } from '../agent/index.ts';
 import { addClaudeSettingsRules, approveRules, claudeSettingsPaths, homeOf, moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { OutputMapper } from '../print/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
@@ -12,7 +12,7 @@ import { errorMessage } from '../util/index.ts';
 import { agentDefinitions, agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
-import { jsonSchemaFlag, settingsFrom } from './settings-from.ts';
+import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { setUpSession } from './session-setup.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
@@ -49,7 +49,7 @@ async function* stdinLines(): AsyncIterable<string> {
   for await (const line of rl) yield line;
 }
 
-export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; cwd: string; router: ModelRouter; env: Env }): Promise<number> {
+export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; cwd: string; router: ModelRouter; env: Env; outputSchema: OutputSchema | undefined }): Promise<number> {
   const { loaded, opts, cwd, env } = o;
   const skills = loadSkillsReporting(definitionRoots(cwd, env));
   const flagAgents = agentsFlag(opts.agents);
@@ -76,12 +76,13 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
       maxTokens: loaded.config.maxTokens,
       open: async (init, hooks) => {
         const settings = settingsFrom(loaded, opts, cwd);
+        if (o.outputSchema !== undefined) settings.outputSchema = o.outputSchema;
         settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
         if (init?.systemPrompt !== undefined) settings.systemPrompt = Array.isArray(init.systemPrompt) ? init.systemPrompt.join('\n\n') : init.systemPrompt;
         if (init?.appendSystemPrompt !== undefined) {
           settings.appendSystemPrompt = [settings.appendSystemPrompt, init.appendSystemPrompt].filter((s) => s !== undefined).join('\n\n');
         }
-        if (init?.jsonSchema !== undefined) settings.outputSchema = jsonSchemaFlag(init.jsonSchema, 'initialize.jsonSchema');
+        if (init?.jsonSchema !== undefined) settings.outputSchema = await outputSchemaFlag(init.jsonSchema, 'initialize.jsonSchema');
         const initAgents = init?.agents === undefined ? [] : agentDefinitions(init.agents, 'initialize.agents');
         const parts = await setUpSession({
           loaded,

@@ -18,7 +18,7 @@ function dropNoise(node: unknown): unknown {
 
 /** The input side of a zod schema (defaults make fields optional) as JSON Schema, without `$schema` and zod's noise. */
 export function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dropped, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  const { $schema: _dropped, ...json } = schema.toJSONSchema({ io: 'input' }) as Record<string, unknown>;
   return dropNoise(json) as Record<string, unknown>;
 }
 
