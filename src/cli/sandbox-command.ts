@@ -1,5 +1,4 @@
 /** `moat sandbox status`: whether the OS sandbox works here, why not, and the policy commands run under. */
-import { homedir, tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/index.ts';
 import { builtinDenyRead, DEFAULT_SCRUB_ENV, sandboxSupport } from '../sandbox/index.ts';
@@ -7,13 +6,14 @@ import { parseRuleList, processGrants, type ProcessSandboxSettings } from '../to
 import { EXIT } from './exit-codes.ts';
 import { sandboxSettingsFrom } from './os-sandbox-setup.ts';
 import { out } from './write-out.ts';
+import { nodeOs } from '../util/index.ts';
 
 export const sandboxCommands = {
   sandboxStatus(opts: { cwd?: string; json?: boolean }): Promise<number> {
     const env = process.env;
     const cwd = resolve(opts.cwd ?? process.cwd());
     const loaded = loadConfig({ cwd, env });
-    const home = env.HOME || homedir();
+    const home = env.HOME || nodeOs().homedir();
     const rules = { allow: parseRuleList(loaded.config.permissions.allow), deny: parseRuleList(loaded.config.permissions.deny) };
     const settings = sandboxSettingsFrom(loaded, rules, home, env);
     const support = settings.mode === 'off' ? undefined : sandboxSupport(env);
@@ -50,8 +50,8 @@ function statusReport(settings: ProcessSandboxSettings, support: ReturnType<type
     ...(reason === undefined ? {} : { reason }),
     ...(support?.bwrap === undefined ? {} : { bubblewrap: support.bwrap }),
     ...(support?.socat === undefined ? {} : { socat: support.socat }),
-    readOnly: { write: [...ro.allowWrite, tmpdir()], network: ro.allowNetwork },
-    workspaceWrite: { write: [...ww.allowWrite, tmpdir()], network: ww.allowNetwork },
+    readOnly: { write: [...ro.allowWrite, nodeOs().tmpdir()], network: ro.allowNetwork },
+    workspaceWrite: { write: [...ww.allowWrite, nodeOs().tmpdir()], network: ww.allowNetwork },
     denyRead: [...builtinDenyRead(env), ...ww.denyRead],
     denyWrite: ww.denyWrite,
     denyNetwork: settings.denyNetwork,

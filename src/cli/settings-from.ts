@@ -1,10 +1,9 @@
 /** The session settings of a run, from the loaded config and the command-line flags. */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadOutputValidator, type AgentSettings, type OutputSchema, type ReloadableSettings } from '../agent/index.ts';
 import { moatPaths, type LoadedConfig } from '../config/index.ts';
 import { parseRuleList } from '../tools/index.ts';
-import { errorMessage, MoatError } from '../util/index.ts';
+import { errorMessage, MoatError, nodeOs } from '../util/index.ts';
 import { processSandboxFrom } from './os-sandbox-setup.ts';
 import type { RootOptions } from './program.ts';
 
@@ -28,7 +27,7 @@ export function grantsFrom(loaded: LoadedConfig, home: string): ReloadableSettin
 
 export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
   const c = loaded.config;
-  const home = process.env.HOME || homedir();
+  const home = process.env.HOME || nodeOs().homedir();
   const { allow, deny, ask, addDirs, processSandbox } = grantsFrom(loaded, home);
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
   return {

@@ -1,6 +1,6 @@
 /** Where moat keeps config, data and caches (XDG). */
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { nodeOs } from '../util/index.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -15,7 +15,7 @@ export interface MoatPaths {
 }
 
 export function homeOf(env: Env): string {
-  return env.HOME || homedir();
+  return env.HOME || nodeOs().homedir();
 }
 
 /** XDG says a relative (or empty) value is invalid and must be ignored. */

@@ -4,9 +4,9 @@
  * least every 30 s, so jobs added meanwhile are seen), and on stop ends its
  * runs and gives the lock back.
  */
-import { hostname } from 'node:os';
 import type { CronLock, CronRepo } from '../store/index.ts';
 import { Scheduler, systemClock, type Clock, type JobRunner } from './scheduler.ts';
+import { nodeOs } from '../util/index.ts';
 
 /** A lock whose heartbeat is older than this belongs to a scheduler that died: it may be taken over. */
 export const LOCK_STALE_MS = 60_000;
@@ -32,7 +32,7 @@ export interface ServeOptions {
 
 /** Takes the scheduler lock for this process; throws SchedulerLockedError when another live scheduler has it. */
 export function takeLock(repo: CronRepo, clockNow: () => number = Date.now): { holder: string } {
-  const me = { holder: crypto.randomUUID(), pid: process.pid, host: hostname() };
+  const me = { holder: crypto.randomUUID(), pid: process.pid, host: nodeOs().hostname() };
   const before = repo.lockHolder();
   const got = repo.acquireLock(me, LOCK_STALE_MS);
   if (!got.ok) throw new SchedulerLockedError(got.holder);

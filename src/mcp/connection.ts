@@ -1,6 +1,5 @@
 // One MCP server: connects with a start-up timeout, keeps its tools, prompts and resources current, calls tools.
 import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
@@ -109,7 +108,7 @@ export class McpConnection {
     const { ListRootsRequestSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } = sdk;
     const client = new sdk.Client({ name: 'moat', version: this.o.clientVersion }, { capabilities: { roots: { listChanged: true } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({
-      roots: this.o.roots().map((p) => ({ uri: pathToFileURL(p).href, name: basename(p) })),
+      roots: this.o.roots().map((p) => ({ uri: Bun.pathToFileURL(p).href, name: basename(p) })),
     }));
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.listChanged('tools'));
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.listChanged('prompts'));

@@ -1,6 +1,5 @@
 // Builds the SDK transport for one server: stdio through the OS sandbox, Streamable HTTP or SSE through the network policy.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,6 +8,7 @@ import { DEFAULT_SCRUB_ENV, prepareCommand, type ProcessGrants, type SandboxMode
 import { policyFetchFor, serverGrant } from './policy-fetch.ts';
 import type { McpSdk } from './sdk.ts';
 import type { HttpServerConfig, StdioServerConfig } from './server-config.ts';
+import { nodeOs } from '../util/index.ts';
 
 /** The user's `[sandbox]` settings (and deny rules) as they apply to every stdio server, on top of its own grants. */
 export interface ServerSandboxSettings {
@@ -78,7 +78,7 @@ const STDERR_TAIL = 4000;
 
 export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: LaunchOptions): Promise<StdioLaunch> {
   const mode = modeFor(server, o.sandbox);
-  const tempDir = mkdtempSync(join(tmpdir(), `moat-mcp-${server.name}-`));
+  const tempDir = mkdtempSync(join(nodeOs().tmpdir(), `moat-mcp-${server.name}-`));
   const cwd = server.cwd ?? o.cwd;
   const grants = serverGrants(server, o.sandbox);
   if (o.allowPrivateNetwork === true) grants.allowPrivateNetwork = true;

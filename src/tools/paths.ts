@@ -1,6 +1,5 @@
 /** How file tools turn the model's path into one they may touch. */
-import { homedir } from 'node:os';
-import { checkContainment, isWithin, normalizePath, relativeIfWithin, realPathOrSelf } from '../util/index.ts';
+import { checkContainment, isWithin, normalizePath, relativeIfWithin, realPathOrSelf, nodeOs } from '../util/index.ts';
 import { ToolError, type Access, type IntentContext, type ToolContext } from './types.ts';
 
 /**
@@ -18,8 +17,8 @@ export interface ToolPath {
 
 /** `~` and `~/x` mean the home folder; `~user` is left alone (no shell here). */
 export function expandHome(p: string): string {
-  if (p === '~') return homedir();
-  if (p.startsWith('~/')) return homedir() + p.slice(1);
+  if (p === '~') return nodeOs().homedir();
+  if (p.startsWith('~/')) return nodeOs().homedir() + p.slice(1);
   return p;
 }
 

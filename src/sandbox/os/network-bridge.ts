@@ -13,7 +13,6 @@ import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, isIP, type LookupFunction, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpProxyServer } from '@anthropic-ai/sandbox-runtime/dist/sandbox/http-proxy.js';
 import { decodeSandboxedCommand, encodeSandboxedCommand, generateProxyEnvVars } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
@@ -21,6 +20,7 @@ import { createSocksProxyServer } from '@anthropic-ai/sandbox-runtime/dist/sandb
 import { checkAddress } from '../network-policy.ts';
 import { connectionAllowed } from './network-match.ts';
 import type { SandboxViolation } from './types.ts';
+import { nodeOs } from '../../util/index.ts';
 
 const HTTP_PORT = 3128;
 const SOCKS_PORT = 1080;
@@ -104,7 +104,7 @@ async function listen(server: Server, path: string): Promise<void> {
 }
 
 async function start(): Promise<NetworkBridge> {
-  const dir = mkdtempSync(join(tmpdir(), 'moat-net-'));
+  const dir = mkdtempSync(join(nodeOs().tmpdir(), 'moat-net-'));
   const httpPath = join(dir, 'http.sock');
   const socksPath = join(dir, 'socks.sock');
   const token = randomBytes(16).toString('hex');

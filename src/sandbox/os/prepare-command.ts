@@ -4,7 +4,6 @@
  * transport that takes `command`/`args`/`env` can use it unchanged.
  */
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { bwrapArgv, realRoots } from './bwrap-argv.ts';
 import { builtinDenyRead, builtinDenyWrite, protectedIn } from './deny-list.ts';
 import { DEFAULT_SCRUB_ENV, scrubEnv } from './env-scrub.ts';
@@ -15,6 +14,7 @@ import { holdPlaceholders } from './placeholders.ts';
 import { applySeccompPath, deniedFilePath } from './seccomp-helper.ts';
 import { sandboxSupport } from './support.ts';
 import { SandboxUnavailableError, type PrepareOptions, type SandboxedCommand, type SandboxViolation } from './types.ts';
+import { nodeOs } from '../../util/index.ts';
 
 /**
  * `--cap-drop ALL`, plus CAP_SETFCAP for a root caller using the seccomp
@@ -42,7 +42,7 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
     return unsandboxed(argv, env, reason);
   }
   const { grants } = opts;
-  const temp = opts.tempDir ?? tmpdir();
+  const temp = opts.tempDir ?? nodeOs().tmpdir();
   const writeRoots = realRoots([...grants.allowWrite, temp]);
   const projectRoots = writeRoots.filter((r) => r !== realRoots([temp])[0]);
   const denyWrite = [...grants.denyWrite, ...projectRoots.flatMap(protectedIn), ...builtinDenyWrite(opts.env)];

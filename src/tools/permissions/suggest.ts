@@ -1,7 +1,6 @@
 /** Rules to offer for "allow always" and denial hints. */
-import { homedir } from 'node:os';
 import { dirname, relative, sep } from 'node:path';
-import { isWithin } from '../../util/index.ts';
+import { isWithin, nodeOs } from '../../util/index.ts';
 import { needsExactRule } from './bash-allow.ts';
 import { formatCommand, normalizeSpaces } from './command-pattern.ts';
 import type { PathBases } from './path-pattern.ts';
@@ -130,7 +129,7 @@ function bashRule(line: string): string {
  * path itself at the top of the project, home or `/`. WebFetch: the host.
  * Anything else: `Name(subject)` when there is a subject, else `Name`.
  */
-export function ruleForCall(call: PermissionCall, projectRoot: string, home = homedir()): string {
+export function ruleForCall(call: PermissionCall, projectRoot: string, home = nodeOs().homedir()): string {
   const bases = { projectRoot, home };
   const name = callRuleName(call);
   const subject = call.intent.subject;

@@ -1,5 +1,5 @@
 /** The Edit tool: replaces exact text in a file and returns the diff. */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { displayPath, intentPath, resolveToolPath } from '../../paths.ts';
 import { defineTool, ToolError, type ToolResult } from '../../types.ts';
@@ -73,7 +73,7 @@ export const editTool = defineTool({
   async approvalPreview(input, ctx) {
     const path = intentPath(ctx, input.file_path);
     const shown = displayPath(ctx, path);
-    const before = await readFile(path, 'utf8');
+    const before = readFileSync(path, 'utf8');
     const diff = makePatch(shown, before, applyEdit(before, input, shown).after);
     return { type: 'diff', path, patch: diff.patch, added: diff.added, removed: diff.removed, created: false };
   },
