@@ -15,13 +15,14 @@ import { tempDir } from '../support/temp.ts';
 const installed = join(import.meta.dir, '../../node_modules/commander');
 const lib = (file: string) => readFileSync(join(installed, 'lib', file), 'utf8');
 
-test('the patch applies to the installed commander and leaves no node:util, node:child_process or node:events import', () => {
+test('the patch applies to the installed commander and leaves no node:util, node:child_process, node:events or node:process import', () => {
   for (const file of ['command.js', 'help.js'] as const) {
     const patched = patchCommander(lib(file), file);
     const imports = new Bun.Transpiler({ loader: 'js' }).scanImports(patched).map((i) => i.path);
     expect(imports).not.toContain('node:util');
     expect(imports).not.toContain('node:child_process');
     expect(imports).not.toContain('node:events');
+    expect(imports).not.toContain('node:process');
   }
   expect(() => patchCommander(lib('help.js').replace("from 'node:util'", "from 'util'"), 'help.js')).toThrow(/commander changed/);
 });
