@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { COMPAT_OPTIONS } from './program-compat.ts';
-import { addRootOptions, MOAT_OPTIONS } from './root-options.ts';
+import { addRootOptions, OWN_OPTIONS } from './root-options.ts';
 import { registerMcpCommand, type McpHandlers } from './mcp-program.ts';
 import { registerCronCommand, type CronHandlers } from './cron-program.ts';
 
@@ -106,7 +106,7 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .argument('[prompt...]', 'the task; opens the interactive UI unless -p is given');
   // The root command alone (no subcommand named, no help): only the options this command line can use (root-options.ts).
   const rootOnly = argv !== undefined && !needsSubcommands(argv);
-  addRootOptions(program, [...MOAT_OPTIONS, ...COMPAT_OPTIONS], rootOnly ? argv : undefined);
+  addRootOptions(program, [...OWN_OPTIONS, ...COMPAT_OPTIONS], rootOnly ? argv : undefined);
   program
     .action(async (prompt: string[], opts: RootOptions) => setExit(await handlers.root(prompt, opts)));
 

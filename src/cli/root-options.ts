@@ -21,7 +21,7 @@ export interface RootOptionSpec {
 }
 
 /** moat's own root options, in the order help lists them. */
-export const MOAT_OPTIONS: readonly RootOptionSpec[] = [
+export const OWN_OPTIONS: readonly RootOptionSpec[] = [
   { flags: '-p, --print', description: 'non-interactive: run the task, print the result, exit' },
   {
     flags: '--output-format <format>',
