@@ -5,7 +5,9 @@
  *
  *  - first byte: `moat -p hi` from spawn to the first byte of its first model
  *    request reaching a local server (target: 50 ms on a machine whose floor is
- *    18 ms, so at most 2.8x the floor);
+ *    18 ms, so at most 2.8x the floor), and the CPU time moat's main thread
+ *    had used by then (read from /proc as the byte arrives: this machine's
+ *    other load moves the wall time by several ms between runs, not this);
  *  - read-then-answer: `moat -p` reading a file and answering, against a server
  *    that answers instantly: wall time (target 0.12 s, 6.7x the floor) and peak
  *    RSS (target 60 MB, 2.6x the floor's 23 MB); also with `[sandbox] mode =
@@ -21,7 +23,7 @@
  *
  * Run: bun run build && bun run scripts/bench/startup.ts   (RUNS=20 by default)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { framesFor, reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
@@ -68,6 +70,21 @@ try {
       .join(''),
   );
   let firstByte: ((t: number) => void) | undefined;
+  /** /usr/bin/time's pid for the run under way: moat is its child. */
+  let timing: number | undefined;
+  let firstCpu: number | undefined;
+  /**
+   * CPU time moat's main thread has used so far, in ms (schedstat's first field): steadier than the first
+   * byte's wall time on a machine whose other load delays some runs, as it counts only what moat itself ran.
+   */
+  const mainThreadCpuMs = (): number | undefined => {
+    try {
+      const child = readFileSync(`/proc/${timing}/task/${timing}/children`, 'utf8').trim().split(/\s+/)[0];
+      return Number(readFileSync(`/proc/${child}/task/${child}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+    } catch {
+      return undefined;
+    }
+  };
   const listener = Bun.listen<{ buf: string; seen: boolean }>({
     hostname: '127.0.0.1',
     port: 0,
@@ -78,7 +95,9 @@ try {
       data(s, chunk) {
         if (!s.data.seen) {
           s.data.seen = true;
-          firstByte?.(performance.now());
+          const now = performance.now();
+          if (firstByte !== undefined) firstCpu = mainThreadCpuMs();
+          firstByte?.(now);
           firstByte = undefined;
         }
         s.data.buf += chunk.toString('latin1');
@@ -107,21 +126,23 @@ try {
   };
 
   /** One run under GNU time: wall ms (spawn to exit), peak RSS in MB, and the first request's first byte if one came. */
-  async function run(argv: string[], env: Record<string, string>): Promise<{ ms: number; rssMb: number; firstByteMs?: number }> {
+  async function run(argv: string[], env: Record<string, string>): Promise<{ ms: number; rssMb: number; firstByteMs?: number; firstCpuMs?: number }> {
     let first: number | undefined;
     firstByte = (t) => (first = t);
     const t0 = performance.now();
+    firstCpu = undefined;
     const proc = Bun.spawn(['/usr/bin/time', '-f', '%M', ...argv], { cwd, env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+    timing = proc.pid;
     const [, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     const ms = performance.now() - t0;
     firstByte = undefined;
     if (code !== 0) throw new Error(`${argv.join(' ')} exited ${code}: ${err}`);
-    return { ms, rssMb: Number(err.trim().split('\n').at(-1)) / 1024, ...(first === undefined ? {} : { firstByteMs: first - t0 }) };
+    return { ms, rssMb: Number(err.trim().split('\n').at(-1)) / 1024, ...(first === undefined ? {} : { firstByteMs: first - t0 }), ...(firstCpu === undefined ? {} : { firstCpuMs: firstCpu }) };
   }
 
   const bins = BEFORE === undefined ? [{ name: 'moat', bin: BIN }] : [{ name: 'before', bin: BEFORE }, { name: 'after', bin: BIN }];
   const floor = { ms: [] as number[], rss: [] as number[] };
-  const series = bins.map((b) => ({ ...b, version: [] as number[], first: [] as number[], firstRss: [] as number[], wall: [] as number[], rss: [] as number[], wallOff: [] as number[], rssOff: [] as number[] }));
+  const series = bins.map((b) => ({ ...b, version: [] as number[], first: [] as number[], firstCpu: [] as number[], firstRss: [] as number[], wall: [] as number[], rss: [] as number[], wallOff: [] as number[], rssOff: [] as number[] }));
   // Warm the page cache for every binary.
   await run([hello], baseEnv);
   for (const s of series) await run([s.bin, '--version'], baseEnv);
@@ -134,6 +155,7 @@ try {
       const fb = await run([s.bin, '-p', 'hi'], { ...baseEnv, ANTHROPIC_BASE_URL: `http://127.0.0.1:${listener.port}` });
       if (fb.firstByteMs === undefined) throw new Error('no model request arrived');
       s.first.push(fb.firstByteMs);
+      if (fb.firstCpuMs !== undefined) s.firstCpu.push(fb.firstCpuMs);
       s.firstRss.push(fb.rssMb);
       for (const off of [false, true]) {
         server.script(reply().toolUse('Read', { file_path: 'notes.txt' }).stop('tool_use'), reply().text('Three lines.'));
@@ -154,6 +176,7 @@ try {
     console.log(`\n[${s.name}] ${s.bin}`);
     console.log(`  --version:               ${describe(s.version)} = ${ratio(median(s.version), fMs)}`);
     console.log(`  -p first request, first byte: ${describe(s.first)} = ${ratio(median(s.first), fMs, TARGET.firstByte)}; peak RSS of the run ${median(s.firstRss).toFixed(1)} MB`);
+    if (s.firstCpu.length > 0) console.log(`    moat's main thread had used ${describe(s.firstCpu)} of CPU by then`);
     console.log(`  -p read-then-answer:     ${describe(s.wall)} = ${ratio(median(s.wall), fMs, TARGET.wall)}`);
     console.log(`    peak RSS: median ${median(s.rss).toFixed(1)} MB, max ${Math.max(...s.rss).toFixed(1)} MB = ${ratio(median(s.rss), fRss, TARGET.rss)}`);
     console.log(
