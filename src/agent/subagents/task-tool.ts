@@ -4,10 +4,8 @@ import { inputJsonSchemaOf } from '../../util/index.ts';
 import { taskInput } from './task-inputs.ts';
 import type { SubagentHost } from './host.ts';
 import { planSubagent } from './plan.ts';
-import { runSubagent } from './run-subagent.ts';
 import { outcomeText } from './summary.ts';
 import description from './task.md' with { type: 'text' };
-import { repoInfo } from './worktree.ts';
 
 function agentList(host: SubagentHost): string {
   const defs = host.support.catalog?.list() ?? [];
@@ -29,6 +27,8 @@ export function taskTool(host: SubagentHost): AnyTool {
     },
     async execute(input, ctx): Promise<ToolResult> {
       const plan = planSubagent(host, input);
+      // The runner and the worktree code load with the first sub-agent, not with every session that offers the tool.
+      const [{ runSubagent }, { repoInfo }] = await Promise.all([import('./run-subagent.ts'), import('./worktree.ts')]);
       if (plan.isolation === 'worktree') {
         const repo = await repoInfo(plan.settings.cwd);
         const missing = !repo ? `${plan.settings.cwd} is not inside a git repository` : !repo.head ? 'the repository has no commits yet' : undefined;
