@@ -3,7 +3,7 @@ import { checkImports, loadCached, loadComponent, runComponent, sha256, type Lim
 import { MoatError } from '../../util/index.ts';
 import type { AnyTool } from '../types.ts';
 import { installEntry, type BundledComponent } from './bundled.ts';
-import { discoverTool, type HelpRunner } from './discover.ts';
+import type { HelpRunner } from './discover.ts';
 import type { ManifestLimits, ToolManifest } from './manifest.ts';
 import { SPEC_FORMAT, type ComponentIndex, type ComponentRecord } from './spec-cache.ts';
 import { toolName, type ToolSpecFromHelp } from './spec.ts';
@@ -73,6 +73,8 @@ export function helpRunner(loaded: LoadedComponent, argv0: string, limits: Limit
 /** Specs from the help of a loaded component. */
 export async function discoverSpecs(loaded: LoadedComponent, name: string, manifestLimits: ManifestLimits = {}): Promise<ToolSpecFromHelp[]> {
   const limits = { ...HELP_LIMITS, ...(manifestLimits.memoryBytes === undefined ? {} : { memoryBytes: Math.max(manifestLimits.memoryBytes, HELP_LIMITS.memoryBytes) }) };
+  // The help parser loads with the first component whose spec is not cached (bundled tools carry theirs).
+  const { discoverTool } = await import('./discover.ts');
   const specs = await discoverTool(helpRunner(loaded, name, limits));
   if (!Array.isArray(specs)) throw new MoatError('tool', `${name}: cannot read its --help: ${specs.message}`, { user: true });
   return specs;
