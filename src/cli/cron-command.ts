@@ -5,7 +5,7 @@ import { moatPaths } from '../config/index.ts';
 import { CronExpressionError, JobError, SERVICE_NAME, Scheduler, SchedulerLockedError, addJob, processRunner, resumeJob, serve, serviceUnit } from '../cron/index.ts';
 import { isCompiledBinary } from '../sandbox/index.ts';
 import { openStore, type CronJob, type CronRun, type Store } from '../store/index.ts';
-import { errorMessage, formatAge, MoatError, parseDuration, nodeOs } from '../util/index.ts';
+import { errorMessage, formatAge, MoatError, parseDuration, homeOf } from '../util/index.ts';
 import type { CronAddOptions } from './cron-program.ts';
 import { err, out } from './write-out.ts';
 
@@ -190,7 +190,7 @@ async function cronServe(): Promise<number> {
 
 async function cronInstallService(): Promise<number> {
   const xdg = env.XDG_CONFIG_HOME;
-  const dir = join(xdg !== undefined && xdg.startsWith('/') ? xdg : join(env.HOME || nodeOs().homedir(), '.config'), 'systemd', 'user');
+  const dir = join(xdg !== undefined && xdg.startsWith('/') ? xdg : join(homeOf(env), '.config'), 'systemd', 'user');
   const file = join(dir, SERVICE_NAME);
   try {
     mkdirSync(dir, { recursive: true });

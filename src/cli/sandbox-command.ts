@@ -6,14 +6,14 @@ import { parseRuleList, processGrants, type ProcessSandboxSettings } from '../to
 import { EXIT } from './exit-codes.ts';
 import { sandboxSettingsFrom } from './os-sandbox-setup.ts';
 import { out } from './write-out.ts';
-import { nodeOs } from '../util/index.ts';
+import { nodeOs, homeOf } from '../util/index.ts';
 
 export const sandboxCommands = {
   sandboxStatus(opts: { cwd?: string; json?: boolean }): Promise<number> {
     const env = process.env;
     const cwd = resolve(opts.cwd ?? process.cwd());
     const loaded = loadConfig({ cwd, env });
-    const home = env.HOME || nodeOs().homedir();
+    const home = homeOf(env);
     const rules = { allow: parseRuleList(loaded.config.permissions.allow), deny: parseRuleList(loaded.config.permissions.deny) };
     const settings = sandboxSettingsFrom(loaded, rules, home, env);
     const support = settings.mode === 'off' ? undefined : sandboxSupport(env);

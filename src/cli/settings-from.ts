@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { loadOutputValidator, type AgentSettings, type OutputSchema, type ReloadableSettings } from '../agent/index.ts';
 import { moatPaths, type LoadedConfig } from '../config/index.ts';
 import { parseRuleList } from '../tools/index.ts';
-import { errorMessage, MoatError, nodeOs } from '../util/index.ts';
+import { errorMessage, MoatError, homeOf } from '../util/index.ts';
 import { processSandboxFrom } from './os-sandbox-setup.ts';
 import type { RootOptions } from './program.ts';
 
@@ -27,7 +27,7 @@ export function grantsFrom(loaded: LoadedConfig, home: string): ReloadableSettin
 
 export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
   const c = loaded.config;
-  const home = process.env.HOME || nodeOs().homedir();
+  const home = homeOf();
   const { allow, deny, ask, addDirs, processSandbox } = grantsFrom(loaded, home);
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
   return {
@@ -59,7 +59,7 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
 }
 
 
-/** `--json-schema` (or an SDK's initialize.jsonSchema): a JSON Schema object zod can check answers against, with zod's validator for it. */
+/** `--json-schema` (or an SDK's initialize.jsonSchema): a JSON Schema object, with the validator that checks answers against it (output-validator.ts). */
 export async function outputSchemaFlag(value: string | Record<string, unknown>, where: string): Promise<OutputSchema> {
   let schema: unknown = value;
   if (typeof value === 'string') {

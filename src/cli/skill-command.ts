@@ -14,7 +14,7 @@ import {
   type DefinitionRoots,
   type Skill,
 } from '../skills/index.ts';
-import { MoatError, nodeOs } from '../util/index.ts';
+import { MoatError, homeOf } from '../util/index.ts';
 import { EXIT } from './exit-codes.ts';
 import { err, out } from './write-out.ts';
 
@@ -22,7 +22,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** Where skills and agents are looked for, from a working folder. */
 export function definitionRoots(cwd: string, env: Env = process.env): DefinitionRoots {
-  return { projectRoot: findProjectRoot(cwd), configDir: moatPaths(env).configDir, home: env.HOME || nodeOs().homedir() };
+  return { projectRoot: findProjectRoot(cwd), configDir: moatPaths(env).configDir, home: homeOf(env) };
 }
 
 /** A bad skill or agent file is one warning line on stderr; the rest load. */

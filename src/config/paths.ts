@@ -1,6 +1,9 @@
 /** Where moat keeps config, data and caches (XDG). */
 import { isAbsolute, join } from 'node:path';
-import { nodeOs } from '../util/index.ts';
+import { homeOf } from '../util/index.ts';
+
+// The home folder is util's (its one definition, shared with the store and the sandbox), here where config's callers look for it.
+export { homeOf };
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -14,9 +17,6 @@ export interface MoatPaths {
   dbFile: string;
 }
 
-export function homeOf(env: Env): string {
-  return env.HOME || nodeOs().homedir();
-}
 
 /** XDG says a relative (or empty) value is invalid and must be ignored. */
 function xdg(env: Env, name: string, fallback: string[]): string {

@@ -2,7 +2,7 @@
 import type { Database } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { MoatError, errorMessage, nodeOs } from '../util/index.ts';
+import { MoatError, errorMessage, homeOf } from '../util/index.ts';
 import { HistoryRepo } from './history.ts';
 import { MessageRepo } from './messages.ts';
 import { migrate, schemaVersion } from './migrate.ts';
@@ -46,7 +46,7 @@ export interface OpenStoreOptions {
 export function defaultDbPath(env: Record<string, string | undefined> = process.env): string {
   const xdg = env.XDG_DATA_HOME;
   // XDG says relative values are invalid and must be ignored.
-  const base = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || nodeOs().homedir(), '.local', 'share');
+  const base = xdg && xdg.startsWith('/') ? xdg : join(homeOf(env), '.local', 'share');
   return join(base, 'moat', 'moat.db');
 }
 

@@ -17,7 +17,7 @@ export { isRecord } from './is-record.ts';
 export { once } from './once.ts';
 export { answersAndExits, startupOver, startupPolicy } from './jit-policy.ts';
 export { childProcess } from './child-process.ts';
-export { nodeOs } from './node-os.ts';
+export { homeOf, nodeOs } from './node-os.ts';
 export { inputJsonSchema, inputJsonSchemaOf } from './json-schema.ts';
 export { parseDuration } from './duration.ts';
 export { outlineToml, lineOfPath, type TomlOutline, type TomlPath, type KeyEntry, type HeaderEntry, type Span, type ArraySpan } from './toml-outline.ts';

@@ -11,3 +11,8 @@ export function nodeOs(): typeof import('node:os') {
   module ??= import.meta.require('node:os') as typeof import('node:os');
   return module;
 }
+
+/** The user's home folder as os.homedir() gives it: $HOME when it is set (node:os not loaded), else the password database's. */
+export function homeOf(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return env.HOME || nodeOs().homedir();
+}

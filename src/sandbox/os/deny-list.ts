@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { nodeOs } from '../../util/index.ts';
+import { nodeOs, homeOf } from '../../util/index.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -45,7 +45,7 @@ const HOME_SECRETS = [
 
 /** Absolute paths denied for reading, for the user whose environment `env` is (and the real home, when it differs). */
 export function builtinDenyRead(env: Env): string[] {
-  const homes = [...new Set([env.HOME || nodeOs().homedir(), nodeOs().homedir()])];
+  const homes = [...new Set([homeOf(env), nodeOs().homedir()])];
   const out: string[] = [];
   for (const home of homes) {
     for (const rel of HOME_SECRETS) out.push(join(home, rel));
@@ -81,6 +81,6 @@ export function protectedIn(root: string): string[] {
 
 /** Outside the roots but still worth stating: moat's config (trust, rules) is never writable. */
 export function builtinDenyWrite(env: Env): string[] {
-  const home = env.HOME || nodeOs().homedir();
+  const home = homeOf(env);
   return [join(xdg(env, 'XDG_CONFIG_HOME', home, '.config'), 'moat'), join(home, '.claude')];
 }

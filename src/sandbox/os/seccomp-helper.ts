@@ -12,7 +12,7 @@ import { isAbsolute, join } from 'node:path';
 import arm64 from '@anthropic-ai/sandbox-runtime/vendor/seccomp/arm64/apply-seccomp' with { type: 'file' };
 import x64 from '@anthropic-ai/sandbox-runtime/vendor/seccomp/x64/apply-seccomp' with { type: 'file' };
 import { readEmbedded } from '../embedded-file.ts';
-import { nodeOs } from '../../util/index.ts';
+import { homeOf } from '../../util/index.ts';
 
 const EMBEDDED: Partial<Record<string, string>> = { x64, arm64 };
 
@@ -20,7 +20,7 @@ let extracted: string | null | undefined;
 
 function cacheRoot(env: Readonly<Record<string, string | undefined>>): string {
   const xdg = env.XDG_CACHE_HOME;
-  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(env.HOME || nodeOs().homedir(), '.cache');
+  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homeOf(env), '.cache');
   return join(base, 'moat', 'helpers');
 }
 
