@@ -27,8 +27,16 @@ import {
 import { CONTINUE_PROMPT, type AgentSettings, type ReloadableSettings } from './settings.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
-import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
+import type { DispatchDeps } from './tool-dispatch.ts';
 import { keepPartial } from './turn.ts';
+
+/**
+ * The half of the loop that runs tool calls (dispatch, the permission gate,
+ * rule suggestions) loads with the first call, not before the first request:
+ * a run starts loading it once that request is on its way.
+ */
+let toolDispatch: Promise<typeof import('./tool-dispatch.ts')> | undefined;
+const loadToolDispatch = (): Promise<typeof import('./tool-dispatch.ts')> => (toolDispatch ??= import('./tool-dispatch.ts'));
 
 export type { AgentDeps, OpenOptions, RunOptions };
 
@@ -381,8 +389,13 @@ export class AgentSession {
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
     const { settings, registry } = this;
-    // A new session's first writes wait for its first request (held-writes.ts).
-    const provider = this.writes.holding ? afterRequestSent(this.deps.provider, () => this.writes.release()) : this.deps.provider;
+    // A new session's first writes wait for its first request (held-writes.ts), as does loading the tool-running code.
+    const holding = this.writes.holding;
+    const provider = afterRequestSent(this.deps.provider, () => {
+      if (holding) this.writes.release();
+      // A failure here is met again, and reported, by the first tool call.
+      loadToolDispatch().catch(() => undefined);
+    });
     const { emit } = run;
     const first = run.tools(this.offeredTools(), registry);
     // The run's own model: the session's, or one given for this run alone.
@@ -522,6 +535,7 @@ export class AgentSession {
         return this.finish(run, 'end_turn');
       }
 
+      const { dispatchToolCalls } = await loadToolDispatch();
       const results = await dispatchToolCalls(
         calls,
         this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, { toolUseId, approvedPaths, signal: sig, sandbox })),

@@ -1,15 +1,7 @@
 /** A tool call's structured result (`tool_use_result` on stream-json `user` lines), shaped like Claude Code's. */
-import { parsePatch } from 'diff';
 import type { AgentEvent } from '../agent/index.ts';
 
 type ToolFinished = Extract<AgentEvent, { type: 'tool_finished' }>;
-
-/** A unified patch's hunks as Claude Code's `structuredPatch` lists them. */
-function structuredPatch(patch: string) {
-  return parsePatch(patch).flatMap((file) =>
-    file.hunks.map((h) => ({ oldStart: h.oldStart, oldLines: h.oldLines, newStart: h.newStart, newLines: h.newLines, lines: h.lines })),
-  );
-}
 
 /**
  * What scripts read besides the text the model saw: the file a read
@@ -40,7 +32,7 @@ export function toolUseResult(f: ToolFinished, input: unknown): unknown {
         ...(typeof given['new_string'] === 'string' ? { newString: given['new_string'] } : {}),
         ...(typeof given['content'] === 'string' ? { content: given['content'] } : {}),
         ...(given['old_string'] !== undefined ? { replaceAll: given['replace_all'] === true } : {}),
-        structuredPatch: structuredPatch(d.patch),
+        structuredPatch: d.hunks,
         added: d.added,
         removed: d.removed,
       };

@@ -37,9 +37,19 @@ export interface TodoItem {
   activeForm?: string;
 }
 
+/** One hunk of a diff, as jsdiff's `structuredPatch` (and Claude Code's `tool_use_result`) give it. */
+export interface PatchHunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: string[];
+}
+
 /** Structured data for the UI; the model never sees it. */
 export type ToolDisplay =
-  | { type: 'diff'; path: string; patch: string; added: number; removed: number; created: boolean }
+  /** `hunks` are `patch`'s own, kept so readers need not parse it again. */
+  | { type: 'diff'; path: string; patch: string; hunks: PatchHunk[]; added: number; removed: number; created: boolean }
   | { type: 'file_read'; path: string; startLine: number; lines: number; totalLines: number; image?: boolean }
   | {
       type: 'command';

@@ -7,6 +7,7 @@ afterEach(unmountAll);
 
 
 const PATCH = '--- a.ts\n+++ a.ts\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n keep();\n';
+const HUNKS = [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: ['-const a = 1;', '+const a = 2;', ' keep();'] }];
 const editRequest = (n: number): AgentEvent[] => [
   { type: 'tool_call_started', toolUseId: `tu${n}`, name: 'Edit' },
   { type: 'tool_call_delta', toolUseId: `tu${n}`, partialJson: '{"file_path":"/work/project/a.ts",' },
@@ -17,7 +18,7 @@ const editRequest = (n: number): AgentEvent[] => [
     requestId: `req${n}`,
     toolUseId: `tu${n}`,
     toolName: 'Edit',
-    intent: { ruleName: 'Edit', subject: '/work/project/a.ts', paths: [{ path: '/work/project/a.ts', access: 'write' }], summary: 'Edit a.ts', preview: { type: 'diff', path: '/work/project/a.ts', patch: PATCH, added: 1, removed: 1, created: false } },
+    intent: { ruleName: 'Edit', subject: '/work/project/a.ts', paths: [{ path: '/work/project/a.ts', access: 'write' }], summary: 'Edit a.ts', preview: { type: 'diff', path: '/work/project/a.ts', patch: PATCH, hunks: HUNKS, added: 1, removed: 1, created: false } },
   },
 ];
 
@@ -129,7 +130,7 @@ describe('approvals', () => {
         ...editRequest(1),
         { awaitPermission: 'req1' },
         { type: 'tool_started', toolUseId: 'tu1', name: 'Edit' },
-        { type: 'tool_finished', toolUseId: 'tu1', name: 'Edit', content: 'ok', isError: false, durationMs: 3, display: { type: 'diff', path: '/work/project/a.ts', patch: PATCH, added: 1, removed: 1, created: false } },
+        { type: 'tool_finished', toolUseId: 'tu1', name: 'Edit', content: 'ok', isError: false, durationMs: 3, display: { type: 'diff', path: '/work/project/a.ts', patch: PATCH, hunks: HUNKS, added: 1, removed: 1, created: false } },
         finished('end_turn'),
       ]),
     );

@@ -110,6 +110,11 @@ const PATCH = `--- src/app.ts
 -old
 +new
 `;
+/** PATCH's hunks, as the tools give them beside the patch (the renderer reads the patch). */
+const PATCH_HUNKS = [
+  { oldStart: 10, oldLines: 4, newStart: 10, newLines: 5, lines: [' function main() {', '-  run(1);', '+  run(2);', '+  log();', ' }'] },
+  { oldStart: 40, oldLines: 2, newStart: 41, newLines: 2, lines: ['-old', '+new'] },
+];
 
 describe('diff', () => {
   test('shows line numbers and both hunks', () => {
@@ -135,7 +140,7 @@ describe('tool cards', () => {
     ['aborted', { ...base, input: { command: 'sleep 9' }, status: 'aborted' }],
     ['denied', { ...base, input: { command: 'rm -rf /' }, status: 'denied', content: 'The user denied this bash call.' }],
     ['Read', { id: 't2', name: 'Read', json: '', input: { file_path: '/work/project/src/app.ts' }, status: 'done', display: { type: 'file_read', path: '/work/project/src/app.ts', startLine: 1, lines: 120, totalLines: 120 } }],
-    ['edit with diff', { id: 't3', name: 'Edit', json: '', input: { file_path: '/work/project/src/app.ts' }, status: 'done', display: { type: 'diff', path: '/work/project/src/app.ts', patch: PATCH, added: 3, removed: 2, created: false } }],
+    ['edit with diff', { id: 't3', name: 'Edit', json: '', input: { file_path: '/work/project/src/app.ts' }, status: 'done', display: { type: 'diff', path: '/work/project/src/app.ts', patch: PATCH, hunks: PATCH_HUNKS, added: 3, removed: 2, created: false } }],
     ['Grep', { id: 't4', name: 'Grep', json: '', input: { pattern: 'TODO', path: '/work/project/src' }, status: 'done', display: { type: 'matches', count: 7, truncated: false } }],
   ];
   for (const [name, call] of states) {

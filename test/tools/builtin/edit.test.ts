@@ -36,6 +36,7 @@ describe('edit', () => {
           '+const b = 3;',
           '',
         ].join('\n'),
+        hunks: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' const a = 1;', '-const b = 2;', '+const b = 3;'] }],
         added: 1,
         removed: 1,
         created: false,
@@ -90,15 +91,13 @@ describe('edit', () => {
     expect(contents('win.txt')).toBe('one\r\n1.5\r\ntwo\r\nthree\r\n');
   });
 
-  test('intent never touches the disk and previews the change', () => {
-    const intent = editTool.intent({ file_path: 'x/y.ts', old_string: 'a', new_string: 'b' }, { cwd: '/nowhere', roots: ['/nowhere'] });
-    expect(intent).toMatchObject({
-      ruleName: 'Edit',
-      subject: '/nowhere/x/y.ts',
-      paths: [{ path: '/nowhere/x/y.ts', access: 'write' }],
-      summary: 'Edit x/y.ts',
-      preview: { type: 'diff', path: '/nowhere/x/y.ts', added: 1, removed: 1, created: false },
-    });
+  test('intent never touches the disk; the approval preview falls back to the snippets when the file cannot be read', async () => {
+    const input = { file_path: 'x/y.ts', old_string: 'a', new_string: 'b' };
+    const intent = editTool.intent(input, { cwd: '/nowhere', roots: ['/nowhere'] });
+    expect(intent).toEqual({ ruleName: 'Edit', subject: '/nowhere/x/y.ts', paths: [{ path: '/nowhere/x/y.ts', access: 'write' }], summary: 'Edit x/y.ts' });
+    const preview = await editTool.approvalPreview!(input, { cwd: '/nowhere', roots: ['/nowhere'] });
+    expect(preview).toMatchObject({ type: 'diff', path: '/nowhere/x/y.ts', added: 1, removed: 1, created: false });
+    expect(preview?.type === 'diff' && preview.patch).toContain('@@ -1,1 +1,1 @@\n-a\n');
   });
 
   test("the approval preview is the finished card's patch: the file's real line numbers, the same context", async () => {
@@ -109,7 +108,8 @@ describe('edit', () => {
     expect(preview?.type === 'diff' && preview.patch).toContain('@@ -6,7 +6,7 @@');
     const done = await runTool(editTool, input, ctx);
     expect(done.display?.type === 'diff' && done.display.patch).toBe(preview?.type === 'diff' ? preview.patch : '');
-    // An edit that does not apply keeps the intent's own preview (the gate ignores the failure; the call says why).
-    await expect(editTool.approvalPreview!({ ...input, old_string: 'absent' }, { cwd: dir, roots: [dir] })).rejects.toThrow('old_string was not found');
+    // An edit that does not apply previews the snippets (the call itself will say why).
+    const snippets = await editTool.approvalPreview!({ ...input, old_string: 'absent' }, { cwd: dir, roots: [dir] });
+    expect(snippets?.type === 'diff' && snippets.patch).toContain('@@ -1,1 +1,1 @@\n-absent\n');
   });
 });

@@ -28,6 +28,8 @@ describe('write', () => {
           '+two',
           '',
         ].join('\n'),
+        // As jsdiff's parsePatch reads the patch back: a hunk from nothing starts at old line 1.
+        hunks: [{ oldStart: 1, oldLines: 0, newStart: 1, newLines: 2, lines: ['+one', '+two'] }],
         added: 2,
         removed: 0,
         created: true,

@@ -1,17 +1,8 @@
-/** The Glob tool: file names by pattern, honouring .gitignore. */
-import { join } from 'node:path';
+/** The Glob tool: file names by pattern, honouring .gitignore (the walk itself is in execute.ts). */
 import { z } from 'zod';
-import { displayPath, expandHome, intentPath, resolveToolPath } from '../../paths.ts';
-import { defineTool, ToolError, type ToolResult } from '../../types.ts';
-import { plural } from '../shared/format.ts';
-import { globFilter } from '../shared/glob-filter.ts';
-import { resolveSearchPath } from '../shared/search-root.ts';
-import { mtimeOf, walkFiles } from '../shared/walk.ts';
+import { displayPath, expandHome, intentPath } from '../../paths.ts';
+import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
-
-export const MAX_GLOB_RESULTS = 200;
-/** Yield to the event loop this often, so an abort can land during a long walk. */
-const YIELD_EVERY = 2000;
 
 const inputSchema = z.lazy(() =>
   z.strictObject({
@@ -22,6 +13,8 @@ const inputSchema = z.lazy(() =>
       .describe('The folder to search in: absolute, or relative to the working folder. Omit it to search the working folder.'),
   }),
 );
+
+export type GlobInput = z.infer<typeof inputSchema>;
 
 const MAGIC = /[*?[\]{}!]/;
 
@@ -39,7 +32,7 @@ export function splitStaticPrefix(pattern: string): { prefix: string; rest: stri
 }
 
 /** Where to search and what to match there: an absolute pattern carries its own folder. */
-function plan(pattern: string, path: string | undefined): { base: string | undefined; pattern: string } {
+export function plan(pattern: string, path: string | undefined): { base: string | undefined; pattern: string } {
   const p = expandHome(pattern);
   if (!p.startsWith('/')) return { base: path, pattern: p.startsWith('./') ? p.slice(2) : p };
   const { prefix, rest } = splitStaticPrefix(p);
@@ -61,41 +54,8 @@ export const globTool = defineTool({
       summary: `Find files matching ${input.pattern} in ${displayPath(ctx, folder)}`,
     };
   },
+  // Loaded with the first glob, not before the first request (execute.ts).
   async execute(input, ctx): Promise<ToolResult> {
-    const planned = plan(input.pattern, input.path);
-    const root = resolveSearchPath(ctx, planned.base);
-    if (!root.isDir) throw new ToolError(`${displayPath(ctx, root.path)} is a file, not a folder. Give a folder as path.`);
-    const { prefix } = splitStaticPrefix(planned.pattern);
-    // The literal prefix may hold `..` or a symlink: contain it like any other path.
-    const walkRoot = prefix === '' ? root.realPath : resolveToolPath(ctx, join(root.path, prefix), 'read').realPath;
-    const relBase = prefix === '' ? '' : `${prefix}/`;
-    const filter = globFilter([planned.pattern]);
-    // Matches are reported under the path the model asked for, not the symlink-resolved one.
-    const shownBase = root.path;
-
-    const found: { path: string; mtime: number }[] = [];
-    let seen = 0;
-    for (const entry of walkFiles(walkRoot, { floor: root.realPath })) {
-      if (++seen % YIELD_EVERY === 0) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (ctx.signal.aborted) throw new ToolError('Aborted.');
-      }
-      const rel = relBase + entry.rel;
-      if (!filter.matches(rel, entry.name)) continue;
-      found.push({ path: join(shownBase, rel), mtime: 0 });
-    }
-    if (found.length === 0) {
-      const where = displayPath(ctx, root.path);
-      return { content: `No files found matching ${input.pattern} in ${where === '.' ? 'the working folder' : where}.`, display: { type: 'matches', count: 0, truncated: false } };
-    }
-    for (const f of found) f.mtime = mtimeOf(f.path);
-    // Newest first: recently touched files are usually the ones that matter.
-    found.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : 1));
-    const truncated = found.length > MAX_GLOB_RESULTS;
-    const lines = found.slice(0, MAX_GLOB_RESULTS).map((f) => displayPath(ctx, f.path));
-    if (truncated) {
-      lines.push(`(Showing ${MAX_GLOB_RESULTS} of ${plural(found.length, 'file')}, newest first. Use a more specific pattern or path to see the rest.)`);
-    }
-    return { content: lines.join('\n'), display: { type: 'matches', count: found.length, truncated } };
+    return (await import('./execute.ts')).executeGlob(input, ctx);
   },
 });

@@ -1,8 +1,6 @@
-/** The HttpRequest tool: one request of any method through the network policy, for APIs. */
+/** The HttpRequest tool: one request of any method through the network policy, for APIs (the request itself is in execute.ts). */
 import { z } from 'zod';
-import { policyFetch, type NetworkGrant, type PolicyResponse } from '../../../sandbox/index.ts';
 import { defineTool, ToolError, type AnyTool } from '../../types.ts';
-import { convertBody } from '../web-fetch/content.ts';
 import description from './description.md' with { type: 'text' };
 
 export const HTTP_REQUEST_TOOL = 'HttpRequest';
@@ -14,16 +12,11 @@ export interface HttpRequestOptions {
   maxChars?: number;
 }
 
-const DEFAULTS = { maxBytes: 10 * 1024 * 1024, maxChars: 100_000, timeoutMs: 30_000 } as const;
+export const DEFAULTS = { maxBytes: 10 * 1024 * 1024, maxChars: 100_000, timeoutMs: 30_000 } as const;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** RFC 9110 §9.2.2: sending these twice has the effect of sending them once (what a retry needs). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-/** Answers that may pass on a later try. */
-export const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
-/** Refusals that are not the policy's: the network failed. */
-export const RETRYABLE_REFUSAL = new Set(['timeout', 'connection', 'dns']);
-
 const inputSchema = z.lazy(() =>
   z
     .strictObject({
@@ -38,22 +31,24 @@ const inputSchema = z.lazy(() =>
     .refine((i) => i.body === undefined || i.json === undefined, { message: 'give body or json, not both' }),
 );
 
+export type HttpRequestInput = z.infer<typeof inputSchema>;
+
 /** Header names whose values are secrets: shown as `***` to the user, never in a summary. */
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)$|token|secret|password|api[-_]?key/i;
+export const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)$|token|secret|password|api[-_]?key/i;
 
 export function maskHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, SECRET_HEADER.test(k) ? (/^(bearer|basic|token)\s/i.test(v) ? `${v.split(/\s/)[0]} ***` : '***') : v]));
 }
 
 /** Query values that look like secrets (`api_key=…`, `token=…`) are masked in what the user is shown too. */
-function maskedUrl(url: URL): string {
+export function maskedUrl(url: URL): string {
   const shown = new URL(url.href);
   for (const k of [...shown.searchParams.keys()]) if (SECRET_HEADER.test(k)) shown.searchParams.set(k, '***');
   if (shown.password !== '') shown.password = '***';
   return shown.href;
 }
 
-function buildUrl(raw: string, query: Record<string, string | number | boolean> | undefined): URL {
+export function buildUrl(raw: string, query: Record<string, string | number | boolean> | undefined): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -71,32 +66,6 @@ function urlForIntent(raw: string, query: Record<string, string | number | boole
   } catch {
     return raw;
   }
-}
-
-function formatBytes(n: number): string {
-  return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
-async function bodyText(res: PolicyResponse, method: string, maxChars: number): Promise<string> {
-  if (method === 'HEAD' || res.body.length === 0) return '(no body)';
-  const contentType = res.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-  const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  if (/^application\/([\w.+-]+\+)?json$/.test(mediaType)) {
-    const text = new TextDecoder().decode(res.body);
-    try {
-      return cap(JSON.stringify(JSON.parse(text), null, 2), maxChars);
-    } catch {
-      return cap(text, maxChars);
-    }
-  }
-  // HTML stays HTML here: an API client wants what the server sent, not a page rendering.
-  const converted = /^(text\/html|application\/xhtml\+xml)/.test(mediaType) ? { kind: 'text' as const, text: new TextDecoder().decode(res.body) } : await convertBody(res.body, contentType);
-  if (converted.kind === 'binary') return `(binary body: ${converted.mediaType}, ${formatBytes(res.body.length)}; not returned)`;
-  return cap(converted.text, maxChars);
-}
-
-function cap(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n\n[… truncated: ${text.length - max} more characters]`;
 }
 
 export function createHttpRequestTool(o: HttpRequestOptions = {}): AnyTool {
@@ -127,29 +96,8 @@ export function createHttpRequestTool(o: HttpRequestOptions = {}): AnyTool {
       }
       return { ruleName: HTTP_REQUEST_TOOL, subject: `${input.method} ${href.replace(/\?.*$/, '')}`, paths: [], summary };
     },
-    execute: async (input, ctx) => {
-      const url = buildUrl(input.url, input.query);
-      const headers: Record<string, string> = { 'user-agent': 'moat-http-request/1', ...(input.headers ?? {}) };
-      let body: string | undefined = input.body;
-      if (input.json !== undefined) {
-        body = JSON.stringify(input.json);
-        if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-      }
-      if (body !== undefined && (input.method === 'GET' || input.method === 'HEAD')) throw new ToolError(`${input.method} requests have no body: use POST, PUT or PATCH, or send the data as query parameters.`);
-      const grant: NetworkGrant = { allowHosts: [`*://${url.hostname}:*`], allowPrivate: o.allowPrivate === true, maxResponseBytes: o.maxBytes ?? DEFAULTS.maxBytes, timeoutMs: input.timeout_ms ?? DEFAULTS.timeoutMs };
-      const started = performance.now();
-      const res = await policyFetch(url, { method: input.method, headers, ...(body === undefined ? {} : { body }), signal: ctx.signal }, grant);
-      if (!res.ok) throw new ToolError(`${input.method} ${maskedUrl(url)} failed: ${res.reason}.`, { retryable: RETRYABLE_REFUSAL.has(res.code) });
-      const ms = Math.round(performance.now() - started);
-      const shownHeaders = res.headers.map(([k, v]) => `${k}: ${SECRET_HEADER.test(k) ? '***' : v}`).join('\n');
-      const text = await bodyText(res, input.method, o.maxChars ?? DEFAULTS.maxChars);
-      return {
-        content: `${input.method} ${maskedUrl(url)}\nStatus: ${res.status} ${res.statusText}`.trim() + `\n${shownHeaders}\n\n${text}`,
-        display: { type: 'text', text: `${res.status} ${res.statusText} · ${formatBytes(res.body.length)} · ${ms} ms`.replace(/\s+·/, ' ·') },
-        ...(res.status >= 400 ? { isError: true } : {}),
-        ...(RETRYABLE_STATUS.has(res.status) ? { retryable: true } : {}),
-      };
-    },
+    // Loaded with the first request, not before the model's first (execute.ts).
+    execute: async (input, ctx) => (await import('./execute.ts')).executeHttpRequest(input, ctx, o),
   }) as unknown as AnyTool;
 }
 

@@ -1,8 +1,10 @@
 /** Unified diffs with added/removed counts, and line-ending helpers. */
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
+import type { PatchHunk } from '../../types.ts';
 
 export interface PatchSummary {
   patch: string;
+  hunks: PatchHunk[];
   added: number;
   removed: number;
 }
@@ -19,7 +21,8 @@ export function makePatch(fileName: string, before: string, after: string): Patc
     }
   }
   // Plain `---`/`+++` headers: the Index: and ==== lines are noise in a terminal.
-  return { patch: formatPatch(structured, FILE_HEADERS_ONLY), added, removed };
+  const hunks = structured.hunks.map((h) => ({ oldStart: h.oldStart, oldLines: h.oldLines, newStart: h.newStart, newLines: h.newLines, lines: h.lines }));
+  return { patch: formatPatch(structured, FILE_HEADERS_ONLY), hunks, added, removed };
 }
 
 /** The line ending a file mostly uses; files without any newline count as LF. */
