@@ -12,7 +12,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 
 // The sandbox's hard backstop re-executes this binary to run one untrusted tool call in a child it can SIGKILL.
 if (argv[0] === '__sandbox-child') {
-  const { runChildMain } = await import('./sandbox/index.ts');
+  // The module itself, not sandbox/index.ts: a folder's index imported with import() keeps all it re-exports in the chunks every run loads.
+  const { runChildMain } = await import('./sandbox/child-main.ts');
   process.exit(await runChildMain(argv.slice(1)));
 }
 

@@ -8,7 +8,7 @@
 import { DEFAULT_SCRUB_ENV, prepareCommand, type SandboxedCommand } from '../sandbox/index.ts';
 import { childProcess } from '../util/index.ts';
 import { killGroup } from './builtin/bash/process-group.ts';
-import { processGrants, type ProcessSandboxSettings } from './process-sandbox.ts';
+import type { ProcessSandboxSettings } from './process-sandbox.ts';
 
 export interface HookProcessOptions {
   cwd: string;
@@ -36,6 +36,7 @@ const MAX_OUTPUT = 1 << 20;
 const KILL_GRACE_MS = 1000;
 
 async function prepare(command: string, o: HookProcessOptions): Promise<SandboxedCommand> {
+  const { processGrants } = await import('./process-grants.ts');
   const s = o.processSandbox;
   const env = { ...process.env, ...o.env };
   const level = o.level ?? 'workspace-write';

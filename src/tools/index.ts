@@ -10,9 +10,9 @@ export { builtinTools, createWebFetchTool,
   createHttpRequestTool,
   httpRequestTool, webFetchTool } from './builtin/index.ts';
 export * from './permissions/index.ts';
+export { processGrants } from './process-grants.ts';
 export {
   processSandboxSettings,
-  processGrants,
   describeGrant,
   type ProcessSandboxSettings,
   type OsSandboxInput,

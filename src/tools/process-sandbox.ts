@@ -6,11 +6,10 @@
  * request). Bash uses it; hooks, `!cmd` and MCP stdio servers take the same
  * grants.
  */
-import { DEFAULT_SCRUB_ENV, sandboxInstalled, type ProcessGrants, type SandboxLevel, type SandboxMode } from '../sandbox/index.ts';
-import type { PathBases } from './permissions/path-pattern.ts';
+import { DEFAULT_SCRUB_ENV, sandboxInstalled, type SandboxLevel, type SandboxMode } from '../sandbox/index.ts';
+import type { PathBases, PathPattern } from './permissions/path-pattern.ts';
 import type { Rule } from './permissions/rule.ts';
-import { ruleSandboxGrants } from './permissions/sandbox-paths.ts';
-import { denyPathRules, denyRulePaths, type DenyPathRules } from './sandbox-rule-paths.ts';
+import { ruleNetworkHosts } from './permissions/rule-hosts.ts';
 
 export interface ProcessSandboxSettings {
   mode: SandboxMode;
@@ -47,6 +46,20 @@ export interface OsSandboxInput {
   allowUnixSockets?: string[];
 }
 
+/** `Read(…)` and `Edit(…)` deny rules, kept as patterns: each command resolves them (sandbox-rule-paths.ts). */
+export interface DenyPathRules {
+  read: PathPattern[];
+  write: PathPattern[];
+  bases: PathBases;
+}
+
+function denyPathRules(deny: readonly Rule[], bases: PathBases): DenyPathRules {
+  const read: PathPattern[] = [];
+  const write: PathPattern[] = [];
+  for (const rule of deny) if (rule.type === 'path') (rule.ruleName === 'Read' ? read : write).push(rule.pattern);
+  return { read, write, bases };
+}
+
 /** Settings from config and rules: deny rules become kernel-enforced denies, WebFetch allow rules hosts. */
 export function processSandboxSettings(
   config: OsSandboxInput,
@@ -55,7 +68,6 @@ export function processSandboxSettings(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ProcessSandboxSettings {
   // Only the hosts here: the deny rules' paths are resolved per command (processGrants).
-  const fromRules = ruleSandboxGrants({ allow: rules.allow, deny: [] }, bases);
   // Start-up only looks for the programs; whether namespaces work is found on the first command (and a failure then refuses, never runs unsandboxed).
   const support = config.mode === 'off' ? undefined : sandboxInstalled(env);
   const active = support?.available === true;
@@ -68,33 +80,9 @@ export function processSandboxSettings(
     denyRead: config.denyRead,
     denyWrite: config.denyWrite,
     denyRules: denyPathRules(rules.deny, bases),
-    allowNetwork: [...new Set([...config.allowNetwork, ...fromRules.allowNetwork])],
+    allowNetwork: [...new Set([...config.allowNetwork, ...ruleNetworkHosts(rules.allow)])],
     denyNetwork: config.denyNetwork,
     allowUnixSockets: config.allowUnixSockets ?? [],
-  };
-}
-
-/**
- * The grants of one process at `level`. `roots` are the working folder and
- * the --add-dir folders (a sub-agent's: its worktree); `cwd` the folder the
- * process starts in, which the deny rules are resolved for. Read-only writes
- * only the temp folder and has no network; workspace-write adds the roots, the
- * configured write folders and the allowed hosts.
- */
-export function processGrants(level: SandboxLevel, settings: ProcessSandboxSettings, roots: readonly string[], cwd?: string): ProcessGrants {
-  const write = level === 'workspace-write';
-  const fromRules = denyRulePaths(settings.denyRules, cwd);
-  const denyWrite = [...settings.denyWrite, ...fromRules.denyWrite];
-  return {
-    allowWrite: write ? [...roots, ...settings.allowWrite] : [],
-    denyRead: [...settings.denyRead, ...fromRules.denyRead],
-    // Read-only means the roots too, even where they lie inside the always-writable temp folder.
-    denyWrite: write ? denyWrite : [...roots, ...denyWrite],
-    allowNetwork: write ? settings.allowNetwork : [],
-    denyNetwork: settings.denyNetwork,
-    // Like hosts, sockets (docker, an agent) are a reach beyond the folder: workspace-write only.
-    allowUnixSockets: write ? settings.allowUnixSockets : [],
-    ...(settings.allowPrivateNetwork === true ? { allowPrivateNetwork: true } : {}),
   };
 }
 

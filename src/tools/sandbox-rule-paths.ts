@@ -10,22 +10,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isWithin } from '../util/index.ts';
-import type { PathBases, PathPattern } from './permissions/path-pattern.ts';
-import type { Rule } from './permissions/rule.ts';
+import type { PathPattern } from './permissions/path-pattern.ts';
 import { patternsPaths } from './permissions/sandbox-paths.ts';
-
-export interface DenyPathRules {
-  read: PathPattern[];
-  write: PathPattern[];
-  bases: PathBases;
-}
-
-export function denyPathRules(deny: readonly Rule[], bases: PathBases): DenyPathRules {
-  const read: PathPattern[] = [];
-  const write: PathPattern[] = [];
-  for (const rule of deny) if (rule.type === 'path') (rule.ruleName === 'Read' ? read : write).push(rule.pattern);
-  return { read, write, bases };
-}
+import type { DenyPathRules } from './process-sandbox.ts';
 
 /** The nearest folder at or above `cwd` holding `.git`, as the project root is found at start-up (config cannot be imported here). */
 function repoTop(cwd: string): string | undefined {

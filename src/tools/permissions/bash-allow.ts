@@ -1,7 +1,8 @@
 /** Whether allow rules vouch for a whole Bash command line. */
 import { isAbsolute, resolve } from 'node:path';
 import { argumentEffects } from './argument-commands.ts';
-import { commandPatternMatches, formatCommand, normalizeSpaces, type CommandPattern } from './command-pattern.ts';
+import { formatCommand, normalizeSpaces, type CommandPattern } from './command-pattern.ts';
+import { commandPatternMatches } from './command-pattern-match.ts';
 import { denyView } from './bash-deny.ts';
 import { readCommandLine, type Redirection, type SimpleCommand } from './shell-syntax.ts';
 

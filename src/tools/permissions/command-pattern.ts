@@ -1,6 +1,6 @@
-/** The command patterns inside `Bash(…)` rules. */
+/** The command patterns inside `Bash(…)` rules, as parsed (matching them is command-pattern-match.ts). */
 import { escapeRegExp } from '../../util/index.ts';
-import { readCommandLine, type SimpleCommand } from './shell-syntax.ts';
+import type { SimpleCommand } from './shell-syntax.ts';
 
 /**
  * What goes inside `Bash(…)`. Claude Code's forms, all kept:
@@ -94,36 +94,4 @@ export function parseCommandPattern(spec: string): CommandPattern {
     return { type: 'wildcard', regex: prefixRegex((pieces[0] ?? '').slice(0, -1)) };
   }
   return { type: 'wildcard', regex: new RegExp(`^${pieces.map(escapeRegExp).join('.*')}$`, 's') };
-}
-
-/**
- * An exact rule's command in formatCommand's canonical spelling (`git log
- * >out.txt` for `git log > out.txt`), or null when it is not one plain simple
- * command. Worked out on first use, not when the rule is parsed: parsing a
- * rule happens at start-up, and the bash grammar is loaded only for the first
- * Bash permission check.
- */
-const canonical = new WeakMap<CommandPattern, string | null>();
-
-function canonicalCommand(pattern: CommandPattern & { type: 'exact' }): string | null {
-  let known = canonical.get(pattern);
-  if (known === undefined) {
-    const parsed = readCommandLine(pattern.line);
-    const single = parsed.unsupported.length === 0 && parsed.commands.length === 1 ? parsed.commands[0] : undefined;
-    known = single ? formatCommand(single, { assignments: true, redirections: true }) : null;
-    canonical.set(pattern, known);
-  }
-  return known;
-}
-
-/** Does `pattern` match one form of a command (a simple command's canonical text)? */
-export function commandPatternMatches(pattern: CommandPattern, text: string): boolean {
-  switch (pattern.type) {
-    case 'any':
-      return true;
-    case 'exact':
-      return pattern.line === text || canonicalCommand(pattern) === text;
-    case 'wildcard':
-      return pattern.regex.test(text);
-  }
 }

@@ -9,8 +9,10 @@
  */
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { patternAnchorFolder, relativePathMatches, type PathBases, type PathPattern } from './path-pattern.ts';
+import { patternAnchorFolder, type PathBases, type PathPattern } from './path-pattern.ts';
+import { relativePathMatches } from './path-pattern-match.ts';
 import type { Rule } from './rule.ts';
+import { ruleNetworkHosts } from './rule-hosts.ts';
 
 /** A walk never reads more entries than this (a pattern like `**\/.env` over a huge tree). */
 const MAX_ENTRIES = 20_000;
@@ -123,10 +125,5 @@ export function ruleSandboxGrants(rules: { allow: readonly Rule[]; deny: readonl
   ).forEach((paths, i) => {
     for (const p of paths) (pathRules[i]?.ruleName === 'Read' ? denyRead : denyWrite).add(p);
   });
-  const allowNetwork = new Set<string>();
-  for (const rule of rules.allow) {
-    // A WebFetch host is allowed over http and https; `*` (any host) is not carried over to processes.
-    if (rule.type === 'domain' && rule.domain !== '*') allowNetwork.add(`*://${rule.domain}`);
-  }
-  return { denyRead: [...denyRead], denyWrite: [...denyWrite], allowNetwork: [...allowNetwork] };
+  return { denyRead: [...denyRead], denyWrite: [...denyWrite], allowNetwork: ruleNetworkHosts(rules.allow) };
 }

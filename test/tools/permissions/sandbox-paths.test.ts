@@ -3,7 +3,8 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseRule } from '../../../src/tools/permissions/index.ts';
-import { pathPatternMatches, type PathBases, type PathPattern } from '../../../src/tools/permissions/path-pattern.ts';
+import type { PathBases, PathPattern } from '../../../src/tools/permissions/path-pattern.ts';
+import { pathPatternMatches } from '../../../src/tools/permissions/path-pattern-match.ts';
 import { patternPaths, patternsPaths } from '../../../src/tools/permissions/sandbox-paths.ts';
 import { tempDir } from '../../support/temp.ts';
 

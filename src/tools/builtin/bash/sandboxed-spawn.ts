@@ -5,7 +5,7 @@
  * sandbox refused, worded for the model: what was blocked and how to ask.
  */
 import { DEFAULT_SCRUB_ENV, prepareCommand, SandboxUnavailableError, type SandboxedCommand, type SandboxViolation } from '../../../sandbox/index.ts';
-import { processGrants } from '../../process-sandbox.ts';
+import { processGrants } from '../../process-grants.ts';
 import { ToolError, type ToolContext } from '../../types.ts';
 
 export async function prepareBash(script: string, ctx: ToolContext): Promise<SandboxedCommand> {
