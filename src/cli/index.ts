@@ -1,7 +1,7 @@
 /** The CLI entry: parses argv, runs the command, returns the exit code. */
 import { CommanderError, type Command } from 'commander';
 import { describeFailure, EXIT } from './exit-codes.ts';
-import { buildProgram, type Handlers } from './program.ts';
+import { buildRootProgram, needsSubcommands, type Handlers } from './program.ts';
 import { err } from './write-out.ts';
 import { startupOver, startupPolicy } from '../util/index.ts';
 import { prefetchGitInfo } from './git-prefetch.ts';
@@ -74,11 +74,12 @@ export async function main(argv: string[]): Promise<number> {
   try {
     try {
       // The program this command line can use: the root command's options it names, subcommands only when it names one.
-      await quiet(buildProgram(handlers, setExit, argv)).parseAsync(argv, { from: 'user' });
+      const program = needsSubcommands(argv) ? (await import('./full-program.ts')).buildProgram(handlers, setExit, argv) : buildRootProgram(handlers, setExit, argv);
+      await quiet(program).parseAsync(argv, { from: 'user' });
     } catch (e) {
       // A parse error (before any handler ran) is parsed again with the whole program: its message and suggestions are the whole command line's.
       if (!(e instanceof CommanderError) || FINE.has(e.code)) throw e;
-      await quiet(buildProgram(handlers, setExit)).parseAsync(argv, { from: 'user' });
+      await quiet((await import('./full-program.ts')).buildProgram(handlers, setExit)).parseAsync(argv, { from: 'user' });
     }
     return exitCode;
   } catch (e) {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { CommanderError, type Command } from 'commander';
-import { buildProgram, SUBCOMMANDS, type Handlers } from '../../src/cli/program.ts';
+import { buildProgram } from '../../src/cli/full-program.ts';
+import { SUBCOMMANDS, type Handlers } from '../../src/cli/program.ts';
 
 const handlers = new Proxy({}, { get: () => async () => 0 }) as Handlers;
 
