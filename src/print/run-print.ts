@@ -1,7 +1,7 @@
 /** `-p`: one run's events written as text, json or stream-json. */
 import type { AgentEvent } from '../agent/index.ts';
 import type { OutputLine, WorktreeInfo } from './schema.ts';
-import { OutputMapper, type InitInfo, type OutputOptions } from './to-output.ts';
+import type { InitInfo, OutputOptions } from './to-output.ts';
 import { makeColors, progressLine } from './progress.ts';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -33,14 +33,15 @@ export type RunFinished = Extract<AgentEvent, { type: 'run_finished' }>;
  * format. Returns the final event; the CLI maps its stop reason to an exit code.
  */
 export async function printRun(events: AsyncIterable<AgentEvent>, opts: PrintOptions): Promise<RunFinished> {
-  const mapper = new OutputMapper(opts.init, opts.output);
+  // Text prints only the answer: the mapping to json lines loads only for the formats that write them.
+  const mapper = opts.format === 'text' ? undefined : new (await import('./to-output.ts')).OutputMapper(opts.init, opts.output);
   const colors = makeColors(opts.color);
   // json --verbose: every line, written as one array at the end (Claude Code's shape).
   const all: OutputLine[] = [];
   let finished: RunFinished | undefined;
   for await (const e of events) {
     const extra = e.type === 'run_finished' && opts.finalize ? await opts.finalize(e) : {};
-    const lines = e.type === 'run_finished' ? [mapper.result(e, extra.worktree)] : mapper.map(e);
+    const lines = mapper === undefined ? [] : e.type === 'run_finished' ? [mapper.result(e, extra.worktree)] : mapper.map(e);
     if (opts.format === 'stream-json') for (const line of lines) opts.out(`${JSON.stringify(line)}\n`);
     if (opts.format === 'json' && opts.verbose) all.push(...lines);
     if ((opts.format === 'text' && opts.verbose) || opts.debug) {

@@ -1,13 +1,9 @@
 /** One WebAssembly command as one moat Tool. */
 import { z } from 'zod';
-import { DEFAULT_LIMITS, runComponent, type Limits, type LoadedComponent, type RunResult } from '../../sandbox/index.ts';
-import { errorMessage, isWithin, realPathOrSelf } from '../../util/index.ts';
-import { defineTool, ToolError, type Access, type AnyTool, type Effect, type ToolResult } from '../types.ts';
+import { DEFAULT_LIMITS, type Limits, type LoadedComponent, type RunResult } from '../../sandbox/index.ts';
+import { defineTool, type Access, type AnyTool, type Effect, type ToolResult } from '../types.ts';
 import { inputProblems, toArgs } from './args.ts';
-import { moveArgsToStdin } from './stdin-args.ts';
-import { grantsFor } from './grants.ts';
 import type { CwdAccess, ManifestLimits, ToolManifest } from './manifest.ts';
-import { mapOutput } from './output.ts';
 import type { PermissionLevel, ToolSpecFromHelp } from './spec.ts';
 
 /**
@@ -118,7 +114,6 @@ export function wasmTool(def: WasmToolDef): AnyTool {
   // The spec validates; its problems become one zod issue each, worded like toArgs's. Built on the
   // first call: start-up registers a few dozen of these tools, and the request needs only their JSON Schema.
   let inputSchema: z.ZodType<unknown> | undefined;
-  const isolation = def.origin === 'bundled' ? 'in-process' : 'child';
   return defineTool({
     name: spec.name,
     description: spec.description === '' ? spec.summary : spec.description,
@@ -138,31 +133,7 @@ export function wasmTool(def: WasmToolDef): AnyTool {
       if (def.origin !== 'bundled') for (const p of manifest.paths) paths.push({ path: p.host, access: 'read' });
       return { ruleName: spec.name, paths, summary: summary(spec, input) };
     },
-    execute: async (input, ctx) => {
-      const argv = toArgs(spec, input);
-      if (cwdAccess !== 'none' && !ctx.roots.some((r) => isWithin(r, realPathOrSelf(ctx.cwd)))) {
-        throw new ToolError(`${spec.name} needs the working folder, but ${ctx.cwd} is outside the folders this session may use.`);
-      }
-      const grants = grantsFor({ ...manifest, cwd: cwdAccess }, { cwd: ctx.cwd, env: def.env, ...(def.allowPrivateNetwork === true ? { allowPrivateNetwork: true } : {}) });
-      let loaded: LoadedComponent;
-      try {
-        loaded = await def.component();
-      } catch (e) {
-        throw new ToolError(`${spec.name} could not be loaded: ${errorMessage(e)}`);
-      }
-      // The bundled tools read long or NUL-carrying arguments from stdin; a drop-in tool gets argv as it is.
-      const passed = def.origin === 'bundled' ? moveArgsToStdin(argv) : { argv };
-      const r = await runComponent(loaded, {
-        args: [def.argv0, ...passed.argv],
-        ...(passed.stdin === undefined ? {} : { stdin: passed.stdin }),
-        env: grants.env,
-        preopens: grants.preopens,
-        limits: def.limits,
-        ...(grants.network === undefined ? {} : { network: grants.network }),
-        isolation,
-        signal: ctx.signal,
-      });
-      return stoppedResult(spec.name, r) ?? mapOutput(r.exitCode, r.stdout, r.stderr);
-    },
+    // The call itself loads with the first one (wasm-call.ts): start-up registers these tools, it runs none.
+    execute: async (input, ctx) => (await import('./wasm-call.ts')).runWasmCall(def, cwdAccess, input, ctx),
   }) as unknown as AnyTool;
 }
