@@ -4,7 +4,6 @@ import { inputJsonSchemaOf } from '../../util/index.ts';
 import { DEFAULT_RESULT_TIMEOUT_MS, taskResultInput } from './task-inputs.ts';
 import type { SubagentHost } from './host.ts';
 import type { AgentInfo, SubagentOutcome } from './manager.ts';
-import { outcomeText } from './summary.ts';
 import description from './task-result.md' with { type: 'text' };
 
 export { DEFAULT_RESULT_TIMEOUT_MS, MAX_RESULT_TIMEOUT_MS } from './task-inputs.ts';
@@ -59,6 +58,7 @@ export function taskResultTool(host: SubagentHost): AnyTool {
         timeoutMs,
         ctx.signal,
       );
+      const { outcomeText } = await import('./summary.ts');
       const texts = wanted.map((a, i) => {
         const o = outcomes[i];
         if (o) return outcomeText({ agentId: a.agentId, description: a.description, isolation: a.worktree ? 'worktree' : 'none' }, o);

@@ -3,7 +3,6 @@ import { defineTool, ToolError, type AnyTool } from '../../tools/index.ts';
 import { inputJsonSchemaOf } from '../../util/index.ts';
 import { taskStatusInput } from './task-inputs.ts';
 import type { SubagentHost } from './host.ts';
-import { statusLine } from './summary.ts';
 import description from './task-status.md' with { type: 'text' };
 
 export function taskStatusTool(host: SubagentHost): AnyTool {
@@ -17,6 +16,7 @@ export function taskStatusTool(host: SubagentHost): AnyTool {
       return { ruleName: 'Task', paths: [], summary: input.agent_id ? `status of ${input.agent_id}` : 'status of sub-agents' };
     },
     async execute(input) {
+      const { statusLine } = await import('./summary.ts');
       const mine = host.support.manager.list(host.sessionId);
       if (input.agent_id !== undefined) {
         const one = mine.find((a) => a.agentId === input.agent_id);
