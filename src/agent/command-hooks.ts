@@ -8,7 +8,7 @@
  * output, which an answer's `suppressOutput: true` turns off.
  */
 import type { HooksConfig } from '../config/index.ts';
-import { runHookProcess, type ProcessSandboxSettings } from '../tools/index.ts';
+import { loadHookProcess, type ProcessSandboxSettings } from '../tools/index.ts';
 import { HOOK_STDOUT, type HookCallback, type HookCallbackSet, type HookInput, type HookJsonOutput } from './hooks.ts';
 
 export interface CommandHookContext {
@@ -51,6 +51,7 @@ export function hookOutput(event: string, r: { exitCode: number | null; stdout: 
 
 function commandCallback(command: string, timeoutMs: number, ctx: CommandHookContext): HookCallback {
   return async (input: HookInput, signal: AbortSignal) => {
+    const { runHookProcess } = await loadHookProcess();
     const r = await runHookProcess(command, JSON.stringify(input), {
       cwd: ctx.cwd,
       roots: ctx.roots,

@@ -6,7 +6,7 @@
  * model reads why instead.
  */
 import type { AgentSettings } from '../agent/index.ts';
-import { decidePermission, loadShellParser, parseRuleList, runHookProcess, type PermissionPolicy } from '../tools/index.ts';
+import { decidePermission, loadHookProcess, loadShellParser, parseRuleList, type PermissionPolicy } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 
 const INLINE = /!`([^`\n]+)`/g;
@@ -40,6 +40,7 @@ export async function runInlineCommands(prompt: string, allowedTools: readonly s
       continue;
     }
     try {
+      const { runHookProcess } = await loadHookProcess();
       const r = await runHookProcess(command, '', {
         cwd: settings.cwd,
         roots,

@@ -23,7 +23,7 @@ import { SessionHost } from '../protocol/index.ts';
 import type { ModelRouter, Provider } from '../providers/index.ts';
 import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
 import type { Store } from '../store/index.ts';
-import { parseRuleList, runHookProcess, walkFiles, type ToolRegistry } from '../tools/index.ts';
+import { loadHookProcess, parseRuleList, walkFiles, type ToolRegistry } from '../tools/index.ts';
 import type { PermissionRuleView, PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
 import { mcpControls } from './mcp-controls.ts';
@@ -372,6 +372,7 @@ export function promptParts(prompt: PromptInput, cwd: string): UserPart[] {
  */
 async function runShell(command: string, settings: AgentSettings, signal: AbortSignal): Promise<ShellResult> {
   const started = performance.now();
+  const { runHookProcess } = await loadHookProcess();
   const r = await runHookProcess(`${command} 2>&1`, '', {
     cwd: settings.cwd,
     roots: [settings.cwd, ...settings.addDirs],

@@ -17,7 +17,9 @@ export {
   type ProcessSandboxSettings,
   type OsSandboxInput,
 } from './process-sandbox.ts';
-export { runHookProcess, type HookProcessOptions, type HookProcessResult } from './hook-process.ts';
+export type { HookProcessOptions, HookProcessResult } from './hook-process.ts';
+/** The runner of hook commands, loaded with the first hook that runs one (a session without command hooks never does). */
+export const loadHookProcess = (): Promise<typeof import('./hook-process.ts')> => import('./hook-process.ts');
 // WebAssembly tools: discovery, the catalog of bundled and drop-in tools, and their Tool adapter.
 export {
   WasmCatalog,
