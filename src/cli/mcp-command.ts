@@ -200,9 +200,8 @@ async function mcpGet(name: string, opts: { cwd?: string }): Promise<number> {
   const { manager } = await connectAll(opts.cwd);
   try {
     const s = manager.status().find((x) => x.name === name);
-    const conn = manager.get(name);
-    if (s === undefined || conn === undefined) throw new MoatError('not_found', `no MCP server called ${name}`);
-    const c = conn.config;
+    const c = manager.config(name);
+    if (s === undefined || c === undefined) throw new MoatError('not_found', `no MCP server called ${name}`);
     out(`${name}\n  status: ${stateText(s)}\n  scope: ${s.scope} (${s.origin})\n  transport: ${s.transport}\n`);
     if (c.transport === 'stdio') {
       out(`  command: ${[c.command, ...c.args].join(' ')}\n  sandbox: ${sandboxText(s)}; writes: its temp folder${c.sandbox.allowWrite.map((p) => `, ${p}`).join('')}; network: ${c.sandbox.networkAllow.length === 0 ? 'none' : c.sandbox.networkAllow.join(', ')}\n`);

@@ -56,7 +56,7 @@ export function mcpControls(manager: McpManager | undefined, loaded: LoadedConfi
       manager?.approve(names);
     },
     reconnectMcp: async (name) => {
-      if (manager?.get(name) === undefined) throw new Error(`No MCP server is called ${name}.`);
+      if (manager?.config(name) === undefined) throw new Error(`No MCP server is called ${name}.`);
       await manager.reconnect(name);
     },
     mcpPrompt: async (command, args) => {

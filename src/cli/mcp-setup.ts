@@ -1,10 +1,9 @@
 /** Wiring of the MCP servers for one moat process: which to load, which may start, and their tools in the registry. */
 import pkg from '../../package.json' with { type: 'json' };
 import { displayPath, homeOf, moatPaths, projectTrust, type Env, type LoadedConfig } from '../config/index.ts';
-import { loadServers, McpManager, type ServerSandboxSettings, type ServerStatus } from '../mcp/index.ts';
+import { mayDefineServers, McpManager, serverLoader, type LoadedServers, type ServerSandboxSettings, type ServerSources, type ServerStatus } from '../mcp/index.ts';
 import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
-import { mcpAuthProvider } from './mcp-auth.ts';
 import { sandboxSettingsFrom } from './os-sandbox-setup.ts';
 
 /** `--mcp-config` (repeatable) and `--strict-mcp-config`. */
@@ -45,14 +44,8 @@ export function mcpSandbox(loaded: LoadedConfig, env: Env): ServerSandboxSetting
 }
 
 /** The servers from every config file and flag, with the approvals for this project applied. */
-export function loadMcpServers(o: Pick<McpSetupOptions, 'loaded' | 'env' | 'cwd' | 'flags'>) {
-  let approved: string[] = [];
-  try {
-    approved = projectTrust(o.loaded.projectRoot, moatPaths(o.env).configDir).approvedMcpServers;
-  } catch {
-    // An unreadable projects.json approves nothing; the config loader reports it where trust matters.
-  }
-  return loadServers({
+export function loadMcpServers(o: Pick<McpSetupOptions, 'loaded' | 'env' | 'cwd' | 'flags'>): LoadedServers {
+  const sources: ServerSources = {
     cwd: o.cwd,
     projectRoot: o.loaded.projectRoot,
     env: o.env,
@@ -60,8 +53,17 @@ export function loadMcpServers(o: Pick<McpSetupOptions, 'loaded' | 'env' | 'cwd'
     projectConfigFile: o.loaded.files.project,
     mcpConfigs: o.flags.configs,
     strict: o.flags.strict,
-    approved,
-  });
+  };
+  // Most runs have no MCP config: then neither the loader nor projects.json is read. (Both
+  // config.toml files passed the config loader already, which mayDefineServers relies on.)
+  if (!mayDefineServers(sources)) return { servers: [], needsApproval: [], problems: [] };
+  let approved: string[] = [];
+  try {
+    approved = projectTrust(o.loaded.projectRoot, moatPaths(o.env).configDir).approvedMcpServers;
+  } catch {
+    // An unreadable projects.json approves nothing; the config loader reports it where trust matters.
+  }
+  return serverLoader().loadServers({ ...sources, approved });
 }
 
 /**
@@ -83,7 +85,8 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     roots: [o.cwd, ...o.addDirs],
     clientVersion: pkg.version,
     needsApproval: loaded.needsApproval,
-    authProvider: (server) => mcpAuthProvider(server, o.env),
+    // Imported when a remote server connects: the OAuth code stays out of a start-up without one.
+    authProvider: async (server) => (await import('./mcp-auth.ts')).mcpAuthProvider(server, o.env),
     onFailure: (name, error) => o.warn(`MCP server ${name} failed: ${error}`),
   });
   registry.addSource(manager);

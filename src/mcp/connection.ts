@@ -22,8 +22,8 @@ export interface ConnectionOptions {
   /** Folders announced as roots, read at each roots/list request: the working folder and --add-dir folders. */
   roots(): readonly string[];
   clientVersion: string;
-  /** OAuth for remote servers (tokens stored by moat); none: a 401 fails the server. */
-  authProvider?(server: McpServerConfig): StoredOAuthProvider | undefined;
+  /** OAuth for remote servers (tokens stored by moat); none: a 401 fails the server. May import its code first. */
+  authProvider?(server: McpServerConfig): StoredOAuthProvider | undefined | Promise<StoredOAuthProvider | undefined>;
   /** Tools, prompts, resources or the state changed. */
   onChange(): void;
 }
@@ -149,7 +149,7 @@ export class McpConnection {
       await this.attach(sdk, this.stdio.transport, timeoutMs);
       return;
     }
-    const authProvider = this.o.authProvider?.(config);
+    const authProvider = await this.o.authProvider?.(config);
     const opts = { env: this.o.launch.env, ...(authProvider === undefined ? {} : { authProvider, authHosts: authProvider.authHosts() }) };
     try {
       await this.attach(sdk, httpTransport(sdk, config, opts), timeoutMs);

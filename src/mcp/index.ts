@@ -1,5 +1,11 @@
 /** The MCP client: configured servers become tools (mcp__<server>__<tool>), stdio servers run inside the OS sandbox. */
 export { loadServers, type ServerSources, type LoadedServers } from './load-servers.ts';
+export { mayDefineServers } from './config-probe.ts';
+/**
+ * The server loader, required on first use so that attaching stays
+ * synchronous: a run with no MCP config (mayDefineServers) never loads it.
+ */
+export const serverLoader = (): typeof import('./load-servers.ts') => require('./load-servers.ts') as typeof import('./load-servers.ts');
 export {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,

@@ -1,9 +1,7 @@
 // All MCP servers of one moat process: started in the background and in parallel, their tools a live source for the registry.
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool, ToolSource } from '../tools/index.ts';
-import { McpConnection, type ConnectionOptions, type ServerState } from './connection.ts';
-import { mcpTool } from './mcp-tool.ts';
-import { resourceTools } from './resource-tools.ts';
+import type { ConnectionOptions, McpConnection, ServerState } from './connection.ts';
 import type { McpServerConfig } from './server-config.ts';
 
 export interface ServerStatus {
@@ -29,13 +27,35 @@ export interface ManagerOptions extends Omit<ConnectionOptions, 'onChange' | 'ro
   onFailure?(name: string, error: string): void;
 }
 
+/**
+ * The code behind a running server (the connection, its transports, OAuth and
+ * network policy, the tool wrappers), imported when the first server starts:
+ * most runs have no server and never load it, and -p starts its servers only
+ * once the first request is on its way (mcp-start.ts). The specific files, not
+ * index.ts: importing a folder's index.ts with import() would keep all of it
+ * in the modules loaded at start-up.
+ */
+async function importConnections() {
+  const [connection, tool, resources] = await Promise.all([import('./connection.ts'), import('./mcp-tool.ts'), import('./resource-tools.ts')]);
+  return { McpConnection: connection.McpConnection, mcpTool: tool.mcpTool, resourceTools: resources.resourceTools };
+}
+
+type ConnectionCode = Awaited<ReturnType<typeof importConnections>>;
+
 function toolAllowed(config: McpServerConfig, tool: McpTool): boolean {
   if (config.enabledTools !== undefined && !config.enabledTools.includes(tool.name)) return false;
   return !config.disabledTools.includes(tool.name);
 }
 
 export class McpManager implements ToolSource {
+  /** By name (a name given twice: the later config, in the first one's place). */
+  private readonly servers: ReadonlyMap<string, McpServerConfig>;
+  /** Each server's state until its connection exists. */
+  private readonly early = new Map<string, ServerState>();
+  /** One per server, made once the connection code has loaded (at the first start). */
   private readonly connections = new Map<string, McpConnection>();
+  private code: ConnectionCode | undefined;
+  private loading: Promise<void> | undefined;
   private readonly pending = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private readonly reported = new Set<string>();
@@ -43,22 +63,43 @@ export class McpManager implements ToolSource {
   private readonly toolCache = new WeakMap<McpConnection, { from: McpTool[]; tools: AnyTool[] }>();
   private resourceToolList: AnyTool[] | undefined;
   private started = false;
+  private closed = false;
   private roots: readonly string[];
 
   constructor(
     servers: readonly McpServerConfig[],
     private readonly o: ManagerOptions,
   ) {
+    this.servers = new Map(servers.map((c) => [c.name, c]));
     this.roots = [...o.roots];
     const needs = new Set(o.needsApproval ?? []);
-    for (const config of servers) {
-      const conn = new McpConnection(config, { ...o, roots: () => this.roots, onChange: () => this.changed(conn) });
-      if (needs.has(config.name)) {
-        conn.state = { status: 'needs-approval' };
-        this.pending.add(config.name);
-      }
-      this.connections.set(config.name, conn);
+    for (const config of this.servers.values()) {
+      if (needs.has(config.name)) this.pending.add(config.name);
+      this.early.set(config.name, needs.has(config.name) ? { status: 'needs-approval' } : config.enabled ? { status: 'connecting' } : { status: 'disabled' });
     }
+  }
+
+  /** Imports the connection code once and makes every server's connection, in the state it had so far. */
+  private load(): Promise<void> {
+    this.loading ??= importConnections().then((code) => {
+      for (const config of this.servers.values()) {
+        const conn = new code.McpConnection(config, { ...this.o, roots: () => this.roots, onChange: () => this.changed(conn) });
+        conn.state = this.early.get(config.name) ?? conn.state;
+        this.connections.set(config.name, conn);
+      }
+      this.code = code;
+    });
+    return this.loading;
+  }
+
+  /** Starts these servers, once their connections exist; nothing starts once the manager is closed. */
+  private start(names: readonly string[]): void {
+    const run = () => {
+      if (this.closed) return;
+      for (const name of names) void this.connections.get(name)?.start();
+    };
+    if (this.code !== undefined) run();
+    else void this.load().then(run);
   }
 
   /**
@@ -68,19 +109,19 @@ export class McpManager implements ToolSource {
   startAll(): void {
     if (this.started) return;
     this.started = true;
-    for (const conn of this.connections.values()) {
-      if (conn.config.enabled && !this.pending.has(conn.config.name)) void conn.start();
-    }
+    const names = [...this.servers.values()].filter((c) => c.enabled && !this.pending.has(c.name)).map((c) => c.name);
+    if (names.length > 0) this.start(names);
   }
 
   /** Starts project servers the user just approved. */
   approve(names: readonly string[]): void {
-    for (const name of names) {
+    const approved = names.filter((name) => this.pending.delete(name));
+    for (const name of approved) {
       const conn = this.connections.get(name);
-      if (conn === undefined || !this.pending.delete(name)) continue;
-      conn.state = { status: 'connecting' };
-      void conn.start();
+      if (conn === undefined) this.early.set(name, { status: 'connecting' });
+      else conn.state = { status: 'connecting' };
     }
+    if (approved.length > 0) this.start(approved);
   }
 
   /**
@@ -99,6 +140,7 @@ export class McpManager implements ToolSource {
 
   /** Resolves when every start attempt under way has settled (tests, and `moat mcp list`). */
   async settled(): Promise<void> {
+    await this.loading;
     await Promise.all([...this.connections.values()].map((c) => c.settled()));
   }
 
@@ -118,6 +160,12 @@ export class McpManager implements ToolSource {
     return () => this.listeners.delete(listener);
   }
 
+  /** The server's config, whether or not it ever started. */
+  config(name: string): McpServerConfig | undefined {
+    return this.servers.get(name);
+  }
+
+  /** The server's connection; undefined until the first server started (before that, none has anything to offer). */
   get(name: string): McpConnection | undefined {
     return this.connections.get(name);
   }
@@ -128,44 +176,54 @@ export class McpManager implements ToolSource {
 
   /** ToolSource: the tools of every connected server, filtered by enabled_tools/disabled_tools, plus the resource tools. */
   tools(): readonly AnyTool[] {
+    const code = this.code;
+    if (code === undefined) return [];
     const out: AnyTool[] = [];
     for (const conn of this.connected()) {
       let cached = this.toolCache.get(conn);
       if (cached === undefined || cached.from !== conn.tools) {
-        cached = { from: conn.tools, tools: conn.tools.filter((t) => toolAllowed(conn.config, t)).map((t) => mcpTool(conn, t)) };
+        cached = { from: conn.tools, tools: conn.tools.filter((t) => toolAllowed(conn.config, t)).map((t) => code.mcpTool(conn, t)) };
         this.toolCache.set(conn, cached);
       }
       out.push(...cached.tools);
     }
     if (this.connected().some((c) => c.resources.length > 0)) {
-      this.resourceToolList ??= resourceTools(this);
+      this.resourceToolList ??= code.resourceTools(this);
       out.push(...this.resourceToolList);
     }
     return out;
   }
 
+  /** Every server; one whose connection does not exist yet (none started) in its first state, with nothing listed. */
   status(): ServerStatus[] {
-    return [...this.connections.values()].map((c) => ({
-      name: c.config.name,
-      scope: c.config.scope,
-      origin: c.config.origin,
-      transport: c.transportUsed,
-      sandboxed: c.config.transport === 'stdio' ? c.sandboxed : undefined,
-      unsandboxedReason: c.unsandboxedReason,
-      state: c.state,
-      tools: c.tools.filter((t) => toolAllowed(c.config, t)).map((t) => t.name),
-      prompts: c.prompts.map((p) => p.name),
-      resources: c.resources.length,
-    }));
+    return [...this.servers.values()].map((config) => {
+      const c = this.connections.get(config.name);
+      return {
+        name: config.name,
+        scope: config.scope,
+        origin: config.origin,
+        transport: c?.transportUsed ?? config.transport,
+        sandboxed: config.transport === 'stdio' ? c?.sandboxed : undefined,
+        unsandboxedReason: c?.unsandboxedReason,
+        state: c?.state ?? this.early.get(config.name) ?? { status: 'connecting' },
+        tools: (c?.tools ?? []).filter((t) => toolAllowed(config, t)).map((t) => t.name),
+        prompts: (c?.prompts ?? []).map((p) => p.name),
+        resources: c?.resources.length ?? 0,
+      };
+    });
   }
 
   async reconnect(name: string): Promise<void> {
+    if (this.config(name) === undefined) return;
+    await this.load();
     await this.connections.get(name)?.reconnect();
   }
 
   async close(): Promise<void> {
-    // A start still scheduled (after the first request) must not spawn anything once closed.
+    // A start still scheduled (after the first request) or waiting for the connection code must not spawn anything once closed.
     this.started = true;
+    this.closed = true;
+    await this.loading;
     await Promise.all([...this.connections.values()].map((c) => c.close()));
   }
 }

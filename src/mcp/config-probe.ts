@@ -1,0 +1,48 @@
+// Whether any place MCP servers are configured exists, checked without parsing: most runs have none and skip the server loader.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { claudeSettingsPaths, homeOf } from '../config/index.ts';
+import type { ServerSources } from './load-servers.ts';
+
+/** Whether something is at the path; one that cannot be looked at counts (the loader says why). */
+function present(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Whether a TOML file may hold `[mcp_servers]` or `[mcp]`. Both config files
+ * were parsed and validated by the config loader already (a broken one stops
+ * moat first), so a file that never spells "mcp" has nothing for MCP; `\u` is
+ * there because a quoted key may spell it with escapes.
+ */
+function mentionsMcp(file: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+  return /mcp|\\u/i.test(text);
+}
+
+/**
+ * False only when loadServers would find nothing at all: no server, no
+ * problem line, no approval. Claude Code's JSON files count whenever they
+ * exist: any of their keys (servers, approvals) or a broken file matters, and
+ * checking that takes their parser. `MCP_TIMEOUT` and the other variables
+ * with MCP in their name may be problem lines.
+ */
+export function mayDefineServers(o: ServerSources): boolean {
+  if ((o.mcpConfigs ?? []).length > 0) return true;
+  if (Object.keys(o.env).some((name) => name.includes('MCP'))) return true;
+  if (o.strict === true) return false;
+  const home = homeOf(o.env);
+  const hasProject = o.projectConfigFile !== o.userConfigFile;
+  const claudeFiles = [join(home, '.claude.json'), claudeSettingsPaths(home, o.projectRoot).user, ...(hasProject ? [join(o.projectRoot, '.mcp.json')] : [])];
+  if (claudeFiles.some(present)) return true;
+  return [o.userConfigFile, ...(hasProject ? [o.projectConfigFile] : [])].some(mentionsMcp);
+}
