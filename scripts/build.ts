@@ -182,7 +182,8 @@ const notNeeded: Bun.BunPlugin = {
  * Schemas (src/tools/builtin/json-schemas.ts), the other tools' schemas
  * (every `inputJsonSchemaOf('module', 'name')` call in src/ is evaluated and
  * src/util/json-schema.ts's function becomes a lookup of the results), and
- * the bundled skills and agents (src/skills/bundled-parse.ts). Under
+ * the bundled skills and agents (src/skills/bundled-parse.ts; their bodies
+ * in a file read on first use, src/skills/bundled-module.ts). Under
  * `bun run` and `bun test` the same functions compute at run time. Bun macros
  * did this first, but under `bun test` a macro stops applying once a run-time
  * plugin (jco's) has loaded a module, and its function is left undefined.
@@ -196,10 +197,13 @@ const precomputed: Bun.BunPlugin = {
       const { builtinJsonSchemas } = (await import(a.path)) as { builtinJsonSchemas: () => unknown };
       return { loader: 'js', contents: literal('builtinJsonSchemas', builtinJsonSchemas()) };
     });
-    b.onLoad({ filter: /[\\/]src[\\/]skills[\\/]bundled-parse\.ts$/ }, async (a) => {
-      const { parseBundled } = (await import(a.path)) as { parseBundled: () => unknown };
-      return { loader: 'js', contents: literal('parseBundled', parseBundled()) };
-    });
+    // The skills' and agents' bodies are an embedded file of their own, read on first use (src/skills/bundled-module.ts).
+    let bundled: Promise<{ source: string; bodies: string }> | undefined;
+    const bundledModule = (): Promise<{ source: string; bodies: string }> =>
+      (bundled ??= import(join(SRC, 'skills', 'bundled-module.ts')).then((m: typeof import('../src/skills/bundled-module.ts')) => m.bundledModule('moat-bundled-bodies')));
+    b.onLoad({ filter: /[\\/]src[\\/]skills[\\/]bundled-parse\.ts$/ }, async () => ({ loader: 'js', contents: (await bundledModule()).source }));
+    b.onResolve({ filter: /^moat-bundled-bodies$/ }, () => ({ path: 'bundled-bodies.json', namespace: 'moat-bundled-bodies' }));
+    b.onLoad({ filter: /.*/, namespace: 'moat-bundled-bodies' }, async () => ({ loader: 'file', contents: (await bundledModule()).bodies }));
     b.onLoad({ filter: /[\\/]src[\\/]util[\\/]json-schema\.ts$/ }, async (a) => {
       const { inputJsonSchemaOf } = (await import(a.path)) as { inputJsonSchemaOf: (module: string, name: string) => unknown };
       const table: Record<string, unknown> = {};

@@ -2,7 +2,8 @@
  * Parses the bundled skills and agent definitions. scripts/build.ts evaluates
  * it while bundling, so the binary holds the parsed objects as literals and
  * start-up parses no frontmatter for them (a broken bundled file fails the
- * build); under `bun run` and `bun test` it runs as written. The files are imported as text; they have no folder
+ * build), their bodies in a file read on use (bundled-module.ts); under
+ * `bun run` and `bun test` it runs as written. The files are imported as text; they have no folder
  * on disk, hence no extra files.
  */
 import generalAgent from './bundled-agents/general.md' with { type: 'text' };

@@ -1,7 +1,8 @@
 /**
  * Skills and agent definitions that ship inside the binary, parsed while
  * bundling (bundled-parse.ts, evaluated by scripts/build.ts): start-up reads
- * them from the bundle as they are. Their tests check every one against its file.
+ * them from the bundle as they are, and a body from its embedded file when it
+ * is first used (bundled-module.ts). Their tests check every one against its file.
  */
 import { parseBundled } from './bundled-parse.ts';
 import type { AgentDefinition, Skill } from './types.ts';
