@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { loadAgentDefinitions, type AgentDefinition } from '../skills/index.ts';
 import { EXIT } from './exit-codes.ts';
-import { definitionRoots, reportIssues } from './skill-command.ts';
+import { definitionRoots, reportIssues } from './skill-setup.ts';
 import { out } from './write-out.ts';
 
 export function formatAgentList(agents: readonly AgentDefinition[]): string {

@@ -13,7 +13,7 @@ import type { ModelRouter } from '../providers/index.ts';
 import { lazyStore } from '../store/index.ts';
 import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError, startupOver } from '../util/index.ts';
-import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
+import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { createTuiController, type StartedTuiController } from './tui-controller.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';

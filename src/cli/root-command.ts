@@ -14,7 +14,7 @@ import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
 import { checkModels, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
-import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-command.ts';
+import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { setUpSession } from './session-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import type { McpManager } from '../mcp/index.ts';

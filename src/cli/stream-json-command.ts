@@ -15,7 +15,7 @@ import type { RootOptions } from './program.ts';
 import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { setUpSession } from './session-setup.ts';
-import { definitionRoots, loadSkillsReporting } from './skill-command.ts';
+import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import { modelInfos } from './model-choices.ts';
 import { err, out } from './write-out.ts';

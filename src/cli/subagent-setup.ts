@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SubagentManager, type AgentCatalog, type SubagentDefinition, type SubagentSupport } from '../agent/index.ts';
 import { moatPaths } from '../config/index.ts';
 import { loadAgentDefinitions } from '../skills/index.ts';
-import { definitionRoots, reportIssues } from './skill-command.ts';
+import { definitionRoots, reportIssues } from './skill-setup.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
