@@ -25,6 +25,17 @@ test('the patch applies to the installed commander and leaves no node:util, node
     expect(imports).not.toContain('node:process');
   }
   expect(() => patchCommander(lib('help.js').replace("from 'node:util'", "from 'util'"), 'help.js')).toThrow(/commander changed/);
+  expect(() => patchCommander(lib('option.js').replace('ID_Continue', 'L'), 'option.js')).toThrow(/commander changed/);
+});
+
+test("the patched Option calls the same flags variadic as the original's \\p{ID_Continue} check", async () => {
+  const copy = join(tempDir('moat-commander-'), 'commander');
+  cpSync(installed, copy, { recursive: true });
+  writeFileSync(join(copy, 'lib', 'option.js'), patchCommander(lib('option.js'), 'option.js'));
+  const patched = (await import(join(copy, 'lib', 'option.js'))) as { Option: typeof Option };
+  const flags = ['--add-dir <dirs...>', '--tools [names...]', '-x, --xs <x...>', '--n <名前...>', '--e <é...>', '--dots <...>', '--sp <a ...>', '--model <model>', '-p, --print', '--list <a,...>', '--odd <x...', '--no-color'];
+  for (const f of flags) expect([f, new patched.Option(f).variadic]).toEqual([f, new Option(f).variadic]);
+  expect(flags.filter((f) => new patched.Option(f).variadic)).toEqual(['--add-dir <dirs...>', '--tools [names...]', '-x, --xs <x...>', '--n <名前...>', '--e <é...>']);
 });
 
 test('Bun.stripANSI strips what node:util strips, on the escapes a help text or a terminal may hold', () => {
@@ -45,7 +56,7 @@ test('Bun.stripANSI strips what node:util strips, on the escapes a help text or 
 test('a program on the patched commander parses and prints the same help as on the original', async () => {
   const copy = join(tempDir('moat-commander-'), 'commander');
   cpSync(installed, copy, { recursive: true });
-  for (const file of ['command.js', 'help.js'] as const) writeFileSync(join(copy, 'lib', file), patchCommander(lib(file), file));
+  for (const file of ['command.js', 'help.js', 'option.js'] as const) writeFileSync(join(copy, 'lib', file), patchCommander(lib(file), file));
   const patched = (await import(join(copy, 'index.js'))) as { Command: typeof Command };
   const build = (C: typeof Command) => {
     const p = new C('moat').description('\u001b[1mmoat\u001b[0m — a \u001b[32mtest\u001b[0m').option('-p, --print', 'non-interactive').option('--model <m>', 'the \u001b[33mmodel\u001b[0m');
@@ -62,7 +73,7 @@ test('a program on the patched commander parses and prints the same help as on t
 test("Command's events on the patched commander: option values, listeners of a program's own, help text, unknown commands, version, as on the original", async () => {
   const copy = join(tempDir('moat-commander-'), 'commander');
   cpSync(installed, copy, { recursive: true });
-  for (const file of ['command.js', 'help.js'] as const) writeFileSync(join(copy, 'lib', file), patchCommander(lib(file), file));
+  for (const file of ['command.js', 'help.js', 'option.js'] as const) writeFileSync(join(copy, 'lib', file), patchCommander(lib(file), file));
   const patched = (await import(join(copy, 'index.js'))) as { Command: typeof Command; Option: typeof Option };
   /** Everything a run did: the action's arguments, the listeners called, what was written, the error. */
   const run = (C: typeof Command, O: typeof Option, argv: string[]) => {
