@@ -1,7 +1,8 @@
 /** The Skill tool's input (its own module: the tool's JSON Schema is computed from it while bundling). */
 import { z } from 'zod';
+import { once } from '../util/index.ts';
 
-export const skillToolInput = z.lazy(() =>
+export const skillToolInput = once(() =>
   z
     .strictObject({
       name: z.string().min(1).optional().describe('The skill to run, e.g. "code-review".'),

@@ -30,7 +30,9 @@ export function createSkillTool(skills: readonly Skill[]): AnyTool {
   return defineTool({
     name: 'Skill',
     description,
-    inputSchema: skillToolInput,
+    get inputSchema() {
+      return skillToolInput();
+    },
     jsonSchema: inputJsonSchemaOf('agent/skill-tool-input.ts', 'skillToolInput'),
     effect: 'read',
     intent(input) {

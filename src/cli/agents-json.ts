@@ -1,7 +1,7 @@
 /** Sub-agent definitions given as JSON (`--agents`, an SDK's initialize), in Claude Code's shape. */
 import { z } from 'zod';
 import type { SubagentDefinition } from '../agent/index.ts';
-import { MoatError } from '../util/index.ts';
+import { MoatError, once } from '../util/index.ts';
 
 // Built on first use: only --agents and an SDK's initialize read agent JSON.
 const AgentJson = () =>
@@ -15,11 +15,11 @@ const AgentJson = () =>
     permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']).optional(),
   });
 
-export const AgentsJson = z.lazy(() => z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'an agent name is letters, digits, . _ -'), AgentJson()));
+export const AgentsJson = once(() => z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'an agent name is letters, digits, . _ -'), AgentJson()));
 
 /** `{"name": {"description", "prompt", "tools", "model"}}` → definitions; a mistake is one usage line naming `where` and the key. */
 export function agentDefinitions(value: unknown, where: string): SubagentDefinition[] {
-  const parsed = AgentsJson.safeParse(value);
+  const parsed = AgentsJson().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue && issue.path.length > 0 ? ` at ${issue.path.map(String).join('.')}` : '';

@@ -3,12 +3,13 @@
  * tool alike: the input's schema, a checked expression and zone, a name.
  */
 import { z } from 'zod';
+import { once } from '../util/index.ts';
 import type { CronJob, CronRepo } from '../store/index.ts';
 import { parseSchedule } from './schedule.ts';
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-export const JobInputSchema = z.lazy(() =>
+export const JobInputSchema = once(() =>
   z.strictObject({
     expression: z.string().min(1).describe('Five-field cron expression: minute hour day-of-month month day-of-week, e.g. "0 9 * * 1-5"'),
     task: z.string().min(1).describe('The prompt each run gets, as it would be given to moat -p'),
@@ -29,7 +30,7 @@ export const JobInputSchema = z.lazy(() =>
       .default({}),
   }),
 );
-export type JobInput = z.input<typeof JobInputSchema>;
+export type JobInput = z.input<ReturnType<typeof JobInputSchema>>;
 
 export class JobError extends Error {
   constructor(message: string) {
@@ -56,7 +57,7 @@ function nameFor(task: string, taken: (n: string) => boolean): string {
 
 /** Checks and stores a job; its first occurrence is the next one after `now`. Throws JobError or CronExpressionError. */
 export function addJob(repo: CronRepo, raw: JobInput, now: number): CronJob {
-  const input = JobInputSchema.parse(raw);
+  const input = JobInputSchema().parse(raw);
   const schedule = parseSchedule(input.expression, input.timezone);
   const name = input.name ?? nameFor(input.task, (n) => repo.get(n) !== undefined);
   const nextDueAt = schedule.next(now);

@@ -1,7 +1,8 @@
 /** The Schedule tool's input, in its own module: the tool's JSON Schema is computed from it while bundling. */
 import { z } from 'zod';
+import { once } from '../util/index.ts';
 
-export const scheduleInput = z.lazy(() =>
+export const scheduleInput = once(() =>
   z.discriminatedUnion('action', [
     z.strictObject({
       action: z.literal('create'),

@@ -23,7 +23,9 @@ export function scheduleTool(deps: { repo: () => CronRepo; cwd: string; now?: ()
     name: SCHEDULE_TOOL,
     description:
       'Schedule a task to run later on a cron schedule, as its own unattended moat -p session in this folder (moat cron serve must be running for it to fire), list the scheduled jobs, or delete one. Each run is saved as a session; `moat cron logs <name>` shows them.',
-    inputSchema: scheduleInput,
+    get inputSchema() {
+      return scheduleInput();
+    },
     jsonSchema: inputJsonSchemaOf('cron/schedule-input.ts', 'scheduleInput'),
     effect: 'execute',
     intent: (input) => ({

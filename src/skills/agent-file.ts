@@ -1,11 +1,12 @@
 /** Parses an agent definition file (moat's or Claude Code's). */
 import { z } from 'zod';
+import { once } from '../util/index.ts';
 import { DefinitionError } from './definition-error.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { NAME_PATTERN, nameField, optionalText, requiredText, toolListField, validate } from './schema-helpers.ts';
 import type { AgentDefinition, DefinitionSource } from './types.ts';
 
-const agentSchema = z.lazy(() =>
+const agentSchema = once(() =>
   z.object({
     name: nameField().optional(),
     description: requiredText('when to use this agent (the model reads it to decide)'),
@@ -46,7 +47,7 @@ export interface AgentFileOrigin {
 /** Parses one agent definition (Markdown with frontmatter). Throws DefinitionError naming the field at fault. */
 export function parseAgentFile(text: string, origin: AgentFileOrigin): AgentDefinition {
   const { data, body } = parseFrontmatter(text);
-  const fm = validate(agentSchema, normaliseKeys(data));
+  const fm = validate(agentSchema(), normaliseKeys(data));
   const name = fm.name ?? origin.baseName;
   if (!NAME_PATTERN.test(name)) {
     throw new DefinitionError(`no name given and the file name "${origin.baseName}" is not a valid agent name (lowercase letters, digits, "-", "_", ".")`, 'name');

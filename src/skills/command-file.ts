@@ -5,12 +5,13 @@
  * `model`), and the body uses `$ARGUMENTS` and `$1`… like a skill's.
  */
 import { z } from 'zod';
+import { once } from '../util/index.ts';
 import { DefinitionError } from './definition-error.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { NAME_PATTERN, optionalText, toolListField, validate } from './schema-helpers.ts';
 import type { DefinitionSource, Skill } from './types.ts';
 
-const commandSchema = z.lazy(() =>
+const commandSchema = once(() =>
   z.object({
     description: optionalText(),
     'allowed-tools': toolListField(),
@@ -28,7 +29,7 @@ export function parseCommandFile(text: string, origin: { file: string; fileName:
   if (!NAME_PATTERN.test(name)) throw new DefinitionError(`"${origin.fileName}" is not a usable command name (letters, digits, "-", "_", ".")`, 'name');
   // Frontmatter is optional in a command file: without the opening `---` the whole file is the prompt.
   const { data, body } = /^\uFEFF?---\s*\r?\n/.test(text) ? parseFrontmatter(text) : { data: {}, body: text };
-  const fm = validate(commandSchema, data);
+  const fm = validate(commandSchema(), data);
   const prompt = body.trim();
   if (prompt === '') throw new DefinitionError('the body (the prompt after the frontmatter) is empty');
   // Claude Code shows a command's first line when it has no description.

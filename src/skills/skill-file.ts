@@ -1,12 +1,13 @@
 /** Parses one SKILL.md. */
 import { z } from 'zod';
+import { once } from '../util/index.ts';
 import { DefinitionError } from './definition-error.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { NAME_PATTERN, nameField, optionalText, requiredText, toolListField, validate } from './schema-helpers.ts';
 import type { DefinitionSource, Skill, SkillArg } from './types.ts';
 
 // A bare name is shorthand for an optional argument: `args: [file, focus]`.
-const argField = z.lazy(() =>
+const argField = once(() =>
   z.preprocess(
     (v) => (typeof v === 'string' ? { name: v } : v),
     z
@@ -23,21 +24,21 @@ const argField = z.lazy(() =>
 );
 
 /** Claude Code's own examples write `argument-hint: [file]` unquoted, which YAML reads as a list. */
-const hintField = z.lazy(() =>
+const hintField = once(() =>
   z
     .union([z.string(), z.array(z.union([z.string(), z.number()]))], { error: 'must be text, e.g. "[file] [focus]"' })
     .transform((v) => (typeof v === 'string' ? v.trim() : `[${v.join(', ')}]`))
     .optional(),
 );
 
-const skillSchema = z.lazy(() =>
+const skillSchema = once(() =>
   z.object({
     name: nameField().optional(),
     description: requiredText('one line saying what the skill does'),
     when_to_use: optionalText(),
     'allowed-tools': toolListField(),
-    args: z.array(argField, { error: 'must be a list of arguments (name, description, required)' }).optional(),
-    'argument-hint': hintField,
+    args: z.array(argField(), { error: 'must be a list of arguments (name, description, required)' }).optional(),
+    'argument-hint': hintField(),
   }),
 );
 
@@ -53,7 +54,7 @@ export interface SkillFileOrigin {
 /** Parses one SKILL.md. Throws DefinitionError naming the field at fault. */
 export function parseSkillFile(text: string, origin: SkillFileOrigin): Skill {
   const { data, body } = parseFrontmatter(text);
-  const fm = validate(skillSchema, data);
+  const fm = validate(skillSchema(), data);
   const name = fm.name ?? origin.folderName;
   if (!NAME_PATTERN.test(name)) {
     throw new DefinitionError(`no name given and the folder name "${origin.folderName}" is not a valid skill name (lowercase letters, digits, "-", "_", ".")`, 'name');

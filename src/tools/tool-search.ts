@@ -77,7 +77,9 @@ export function toolSearchTool(deps: ToolSearchDeps, names: readonly string[] = 
   return defineTool({
     name: TOOL_SEARCH_NAME,
     description: names.length === 0 ? DESCRIPTION : `${DESCRIPTION}\n\nTools that can be loaded: ${listed}${more}.`,
-    inputSchema: toolSearchInput,
+    get inputSchema() {
+      return toolSearchInput();
+    },
     jsonSchema: inputJsonSchemaOf('tools/tool-search-input.ts', 'toolSearchInput'),
     effect: 'read',
     intent: (input) => ({ ruleName: 'ToolSearch', subject: input.query, paths: [], summary: `search tools: ${input.query}` }),

@@ -34,7 +34,9 @@ export function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
  */
 export function inputJsonSchemaOf(module: string, name: string): Record<string, unknown> {
   const exports = import.meta.require(join(import.meta.dir, '..', module)) as Record<string, unknown>;
-  const schema = exports[name];
+  // A schema built on first use is exported as the function that builds it (util's once).
+  const exported = exports[name];
+  const schema = typeof exported === 'function' ? (exported as () => unknown)() : exported;
   if (!(schema instanceof z.ZodType)) throw new Error(`${module} exports no zod schema ${name}`);
   return inputJsonSchema(schema);
 }

@@ -33,3 +33,11 @@ for (const tool of tools) {
     expect(tool.jsonSchema).toEqual(inputJsonSchema(tool.inputSchema));
   });
 }
+
+test('each tool builds its zod schema on first use, once: offering a tool (the first request) constructs none', () => {
+  for (const tool of tools) {
+    const getter = Object.getOwnPropertyDescriptor(tool, 'inputSchema')?.get;
+    expect([tool.name, typeof getter]).toEqual([tool.name, 'function']);
+    expect(tool.inputSchema).toBe(tool.inputSchema);
+  }
+});

@@ -3,12 +3,13 @@
  * the tools' JSON Schemas are computed from them while bundling.
  */
 import { z } from 'zod';
+import { once } from '../../util/index.ts';
 
 /** TaskResult waits this long by default, and at most this long. */
 export const DEFAULT_RESULT_TIMEOUT_MS = 120_000;
 export const MAX_RESULT_TIMEOUT_MS = 600_000;
 
-export const taskInput = z.lazy(() =>
+export const taskInput = once(() =>
   z.strictObject({
     description: z.string().min(1).max(120).describe('A short (3-6 word) description of the task, shown to the user.'),
     prompt: z.string().min(1).describe('The complete brief for the sub-agent: it sees nothing else of this conversation.'),
@@ -31,13 +32,13 @@ export const taskInput = z.lazy(() =>
   }),
 );
 
-export const taskStatusInput = z.lazy(() =>
+export const taskStatusInput = once(() =>
   z.strictObject({
     agent_id: z.string().min(1).optional().describe('The id task returned. Default: every sub-agent you started.'),
   }),
 );
 
-export const taskResultInput = z.lazy(() =>
+export const taskResultInput = once(() =>
   z.strictObject({
     agent_id: z.string().min(1).optional().describe('The id task returned. Default: wait for all your background sub-agents.'),
     timeout_ms: z.number().int().min(0).max(MAX_RESULT_TIMEOUT_MS).optional().describe(`How long to wait, in milliseconds (default ${DEFAULT_RESULT_TIMEOUT_MS}).`),

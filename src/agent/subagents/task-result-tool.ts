@@ -32,7 +32,9 @@ export function taskResultTool(host: SubagentHost): AnyTool {
   return defineTool({
     name: 'TaskResult',
     description: description.trim(),
-    inputSchema: taskResultInput,
+    get inputSchema() {
+      return taskResultInput();
+    },
     jsonSchema: inputJsonSchemaOf('agent/subagents/task-inputs.ts', 'taskResultInput'),
     effect: 'read',
     intent(input) {

@@ -9,7 +9,9 @@ export function taskStatusTool(host: SubagentHost): AnyTool {
   return defineTool({
     name: 'TaskStatus',
     description: description.trim(),
-    inputSchema: taskStatusInput,
+    get inputSchema() {
+      return taskStatusInput();
+    },
     jsonSchema: inputJsonSchemaOf('agent/subagents/task-inputs.ts', 'taskStatusInput'),
     effect: 'read',
     intent(input) {

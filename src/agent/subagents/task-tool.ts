@@ -16,7 +16,9 @@ export function taskTool(host: SubagentHost): AnyTool {
   return defineTool({
     name: 'Task',
     description: `${description.trim()}${agentList(host)}`,
-    inputSchema: taskInput,
+    get inputSchema() {
+      return taskInput();
+    },
     jsonSchema: inputJsonSchemaOf('agent/subagents/task-inputs.ts', 'taskInput'),
     // The tool itself changes nothing: the sub-agent's own calls pass its own permission checks.
     effect: 'read',

@@ -15,9 +15,14 @@ import { builtinJsonSchemas } from './json-schemas.ts';
 /** Each tool's input as JSON Schema, converted from its zod schema while bundling (json-schemas.ts). */
 const JSON_SCHEMAS: Record<string, Record<string, unknown>> = builtinJsonSchemas();
 
-/** The tools as offered: each carries its JSON Schema, so the first request need not convert them. */
+/**
+ * The tools as offered: each carries its JSON Schema, so the first request
+ * need not convert them. Copied with their property descriptors, not spread:
+ * a spread would call each `inputSchema` getter and build every zod schema
+ * at start-up (~0.1 ms each), not at a tool's first call.
+ */
 const BUILTINS: readonly AnyTool[] = [bashTool, globTool, grepTool, lsTool, readTool, editTool, writeTool, todoWriteTool, webFetchTool, httpRequestTool].map(
-  (tool: AnyTool): AnyTool => ({ ...tool, jsonSchema: JSON_SCHEMAS[tool.name] }),
+  (tool: AnyTool): AnyTool => Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(tool), jsonSchema: { value: JSON_SCHEMAS[tool.name], enumerable: true } }) as AnyTool,
 );
 
 /** The built-in tools, in the order the model sees them. */

@@ -1,7 +1,7 @@
 /** A WebAssembly tool's capability manifest (`<name>.toml`). */
 import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
-import { MoatError, lineOfPath, outlineToml, type TomlOutline } from '../../util/index.ts';
+import { lineOfPath, MoatError, once, outlineToml, type TomlOutline } from '../../util/index.ts';
 
 /**
  * A WebAssembly tool's capability manifest, `<name>.toml` beside its `.wasm`.
@@ -53,7 +53,7 @@ const absolute = () =>
     .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
 
 // Built when the first manifest is read: most runs read none (the bundled tools' manifests are precompiled).
-const schema = z.lazy(() => z.strictObject({
+const schema = once(() => z.strictObject({
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
   filesystem: z
     .strictObject({
@@ -90,7 +90,7 @@ export function parseManifest(text: string, file: string): ToolManifest {
     }
     throw e;
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = schema().safeParse(raw);
   if (!parsed.success) {
     const outline = outlineToml(text);
     const lines = parsed.error.issues.flatMap((issue) => describeIssue(issue, outline, file));

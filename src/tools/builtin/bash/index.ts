@@ -1,11 +1,12 @@
 /** The Bash tool: one command in the OS sandbox, with timeout and output caps (the running itself is in execute.ts). */
 import { z } from 'zod';
+import { once } from '../../../util/index.ts';
 import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 
 export const MAX_BASH_TIMEOUT_MS = 600_000;
 
-const inputSchema = z.lazy(() =>
+const inputSchema = once(() =>
   z.strictObject({
     command: z.string().min(1).describe('The command to run with bash.'),
     timeout: z
@@ -26,7 +27,7 @@ const inputSchema = z.lazy(() =>
   }),
 );
 
-export type BashInput = z.infer<typeof inputSchema>;
+export type BashInput = z.infer<ReturnType<typeof inputSchema>>;
 
 function firstLine(text: string, max: number): string {
   const line = text.split('\n', 1)[0] ?? '';
@@ -37,7 +38,9 @@ function firstLine(text: string, max: number): string {
 export const bashTool = defineTool({
   name: 'Bash',
   description,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   effect: 'execute',
   osSandboxed: true,
   intent(input, ctx) {

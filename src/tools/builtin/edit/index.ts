@@ -1,10 +1,11 @@
 /** The Edit tool: replaces exact text in a file and returns the diff (the edit itself is in execute.ts). */
 import { z } from 'zod';
+import { once } from '../../../util/index.ts';
 import { displayPath, intentPath } from '../../paths.ts';
 import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 
-const inputSchema = z.lazy(() =>
+const inputSchema = once(() =>
   z.strictObject({
     file_path: z.string().describe('The file to modify: absolute, or relative to the working folder.'),
     old_string: z.string().describe('The exact text to replace, including whitespace and indentation.'),
@@ -13,12 +14,14 @@ const inputSchema = z.lazy(() =>
   }),
 );
 
-export type EditInput = z.infer<typeof inputSchema>;
+export type EditInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const editTool = defineTool({
   name: 'Edit',
   description,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   effect: 'write',
   intent(input, ctx) {
     // Never touches the disk; the diff a person approves comes from approvalPreview, only when someone is asked.

@@ -1,10 +1,11 @@
 /** The Glob tool: file names by pattern, honouring .gitignore (the walk itself is in execute.ts). */
 import { z } from 'zod';
+import { once } from '../../../util/index.ts';
 import { displayPath, expandHome, intentPath } from '../../paths.ts';
 import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 
-const inputSchema = z.lazy(() =>
+const inputSchema = once(() =>
   z.strictObject({
     pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}".'),
     path: z
@@ -14,7 +15,7 @@ const inputSchema = z.lazy(() =>
   }),
 );
 
-export type GlobInput = z.infer<typeof inputSchema>;
+export type GlobInput = z.infer<ReturnType<typeof inputSchema>>;
 
 const MAGIC = /[*?[\]{}!]/;
 
@@ -42,7 +43,9 @@ export function plan(pattern: string, path: string | undefined): { base: string 
 export const globTool = defineTool({
   name: 'Glob',
   description,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   effect: 'read',
   intent(input, ctx) {
     const planned = plan(input.pattern, input.path);

@@ -1,12 +1,13 @@
 /** The Grep tool: regex search over files, like ripgrep (the search itself is in execute.ts). */
 import { z } from 'zod';
+import { once } from '../../../util/index.ts';
 import { displayPath, intentPath } from '../../paths.ts';
 import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 
 const contextLines = (what: string) => z.number().int().min(0).max(100).optional().describe(what);
 
-const inputSchema = z.lazy(() =>
+const inputSchema = once(() =>
   z.strictObject({
     pattern: z.string().min(1).describe('The regular expression to search for in file contents (JavaScript RegExp syntax).'),
     path: z
@@ -40,13 +41,15 @@ const inputSchema = z.lazy(() =>
   }),
 );
 
-export type GrepInput = z.infer<typeof inputSchema>;
+export type GrepInput = z.infer<ReturnType<typeof inputSchema>>;
 export type GrepMode = NonNullable<GrepInput['output_mode']>;
 
 export const grepTool = defineTool({
   name: 'Grep',
   description,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   effect: 'read',
   intent(input, ctx) {
     const folder = intentPath(ctx, input.path ?? '.');

@@ -1,5 +1,6 @@
 /** The HttpRequest tool: one request of any method through the network policy, for APIs (the request itself is in execute.ts). */
 import { z } from 'zod';
+import { once } from '../../../util/index.ts';
 import { defineTool, ToolError, type AnyTool } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 
@@ -17,7 +18,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** RFC 9110 §9.2.2: sending these twice has the effect of sending them once (what a retry needs). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-const inputSchema = z.lazy(() =>
+const inputSchema = once(() =>
   z
     .strictObject({
       url: z.string().min(1).describe('The full http:// or https:// URL.'),
@@ -31,7 +32,7 @@ const inputSchema = z.lazy(() =>
     .refine((i) => i.body === undefined || i.json === undefined, { message: 'give body or json, not both' }),
 );
 
-export type HttpRequestInput = z.infer<typeof inputSchema>;
+export type HttpRequestInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /** Header names whose values are secrets: shown as `***` to the user, never in a summary. */
 export const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)$|token|secret|password|api[-_]?key/i;
@@ -72,7 +73,9 @@ export function createHttpRequestTool(o: HttpRequestOptions = {}): AnyTool {
   return defineTool({
     name: HTTP_REQUEST_TOOL,
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     effect: 'network',
     idempotent: (input) => IDEMPOTENT.has(input.method),
     // Reads go by WebFetch's rules (a host allowed for reading is allowed for GET); writes need their own rule naming the method.

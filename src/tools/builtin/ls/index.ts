@@ -1,10 +1,11 @@
 /** The LS tool: a folder's entries (the listing itself is in execute.ts). */
 import { z } from 'zod';
+import { once } from '../../../util/index.ts';
 import { displayPath, intentPath } from '../../paths.ts';
 import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 
-const inputSchema = z.lazy(() =>
+const inputSchema = once(() =>
   z.strictObject({
     path: z
       .string()
@@ -14,12 +15,14 @@ const inputSchema = z.lazy(() =>
   }),
 );
 
-export type LsInput = z.infer<typeof inputSchema>;
+export type LsInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const lsTool = defineTool({
   name: 'LS',
   description,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   effect: 'read',
   intent(input, ctx) {
     const path = intentPath(ctx, input.path ?? '.');

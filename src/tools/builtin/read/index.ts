@@ -1,12 +1,13 @@
 /** The Read tool: text with line numbers, images, windows of large files (the reading itself is in execute.ts). */
 import { z } from 'zod';
+import { once } from '../../../util/index.ts';
 import { displayPath, intentPath } from '../../paths.ts';
 import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 
 export const DEFAULT_READ_LIMIT = 2000;
 
-const inputSchema = z.lazy(() =>
+const inputSchema = once(() =>
   z.strictObject({
     file_path: z.string().describe('The file to read: absolute, or relative to the working folder.'),
     offset: z
@@ -25,12 +26,14 @@ const inputSchema = z.lazy(() =>
   }),
 );
 
-export type ReadInput = z.infer<typeof inputSchema>;
+export type ReadInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const readTool = defineTool({
   name: 'Read',
   description,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   effect: 'read',
   intent(input, ctx) {
     const path = intentPath(ctx, input.file_path);

@@ -1,5 +1,6 @@
 /** The TodoWrite tool: the session's task list. */
 import { z } from 'zod';
+import { once } from '../../../util/index.ts';
 import { defineTool, type TodoItem, type ToolResult } from '../../types.ts';
 import { plural } from '../shared/format.ts';
 import description from './description.md' with { type: 'text' };
@@ -11,7 +12,7 @@ const todoSchema = () =>
     activeForm: z.string().optional().describe('The same task in the present continuous, shown while it is in progress: "Running the tests".'),
   });
 
-const inputSchema = z.lazy(() =>
+const inputSchema = once(() =>
   z.strictObject({
     todos: z.array(todoSchema()).describe('The complete, updated todo list. It replaces the previous list.'),
   }),
@@ -20,7 +21,9 @@ const inputSchema = z.lazy(() =>
 export const todoWriteTool = defineTool({
   name: 'TodoWrite',
   description,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   // It changes only this session's list, never the world: safe to run without asking.
   effect: 'read',
   intent(input) {

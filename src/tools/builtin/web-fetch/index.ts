@@ -1,5 +1,6 @@
 /** The WebFetch tool: one GET through the network policy (the fetching itself is in execute.ts). */
 import { z } from 'zod';
+import { once } from '../../../util/index.ts';
 import { defineTool, type AnyTool } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 
@@ -25,14 +26,14 @@ export interface WebFetchOptions {
 
 export const WEB_FETCH_DEFAULTS = { maxRedirects: 5, maxBytes: 5 * 1024 * 1024, timeoutMs: 30_000, maxChars: 100_000 } as const;
 
-const inputSchema = z.lazy(() =>
+const inputSchema = once(() =>
   z.strictObject({
     url: z.string().min(1).describe('The full http:// or https:// URL to fetch.'),
     max_length: z.number().int().min(1000).max(WEB_FETCH_DEFAULTS.maxChars).optional().describe('Return at most this many characters of content (default 100000).'),
   }),
 );
 
-export type WebFetchInput = z.infer<typeof inputSchema>;
+export type WebFetchInput = z.infer<ReturnType<typeof inputSchema>>;
 
 function hostOf(raw: string): string | undefined {
   try {
@@ -46,7 +47,9 @@ export function createWebFetchTool(o: WebFetchOptions = {}): AnyTool {
   return defineTool({
     name: 'WebFetch',
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     effect: 'network',
     idempotent: () => true,
     intent: (input) => {

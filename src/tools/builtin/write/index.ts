@@ -1,5 +1,6 @@
 /** The Write tool: creates or overwrites a file (the writing itself is in execute.ts). */
 import { z } from 'zod';
+import { once } from '../../../util/index.ts';
 import { displayPath, intentPath } from '../../paths.ts';
 import { defineTool, type ToolResult } from '../../types.ts';
 import { plural } from '../shared/format.ts';
@@ -7,7 +8,7 @@ import description from './description.md' with { type: 'text' };
 
 const PREVIEW_CHARS = 4000;
 
-const inputSchema = z.lazy(() =>
+const inputSchema = once(() =>
   z.strictObject({
     file_path: z.string().describe('The file to write: absolute, or relative to the working folder.'),
     content: z.string().describe('The complete new content of the file.'),
@@ -20,12 +21,14 @@ export function countLines(text: string): number {
   return text.endsWith('\n') ? n - 1 : n;
 }
 
-export type WriteInput = z.infer<typeof inputSchema>;
+export type WriteInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const writeTool = defineTool({
   name: 'Write',
   description,
-  inputSchema,
+  get inputSchema() {
+    return inputSchema();
+  },
   effect: 'write',
   intent(input, ctx) {
     const path = intentPath(ctx, input.file_path);
