@@ -10,6 +10,7 @@ import {
   DEFAULT_MAX_TOKENS,
   DEFAULT_MODEL,
   DEFAULT_STREAM_IDLE_TIMEOUT_S,
+  ENV_STRING_CHECKS,
   fileShapeFor,
   type FileConfig,
 } from './schema.ts';
@@ -212,20 +213,25 @@ function validated(raw: FileConfig, fail: (path: (string | number)[], message: s
 function envLayer(env: Env, cwd: string): Layer {
   const set = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
   const names: Record<string, string> = {};
-  const raw: Record<string, unknown> = {};
+  const raw: Record<string, string> = {};
   const modelVar = set('MOAT_MODEL') !== undefined ? 'MOAT_MODEL' : 'ANTHROPIC_MODEL';
-  if (set(modelVar) !== undefined) {
-    raw.model = set(modelVar);
+  const model = set(modelVar);
+  if (model !== undefined) {
+    raw.model = model;
     names.model = modelVar;
   }
-  if (set('ANTHROPIC_BASE_URL') !== undefined) {
-    raw.api_base_url = set('ANTHROPIC_BASE_URL');
+  const baseUrl = set('ANTHROPIC_BASE_URL');
+  if (baseUrl !== undefined) {
+    raw.api_base_url = baseUrl;
     names.api_base_url = 'ANTHROPIC_BASE_URL';
   }
   const fail = (path: (string | number)[], message: string): MoatError =>
     new MoatError('config', `environment variable ${names[String(path[0])] ?? formatKeyPath(path)}: ${message}`);
+  // Each value by its string check (ENV_STRING_CHECKS, equal to its zod field); zod, asked only when one fails, words the problem.
+  const checked = Object.entries(raw).map(([key, value]) => [key, ENV_STRING_CHECKS[key as keyof typeof ENV_STRING_CHECKS](value)] as const);
+  const data = checked.every(([, value]) => value !== undefined) ? (Object.fromEntries(checked) as FileConfig) : validated(raw as FileConfig, fail);
   return {
-    data: validated(raw as FileConfig, fail),
+    data,
     baseDir: cwd,
     scope: 'env',
     sourceOf: (path) => ({ kind: 'env', name: names[String(path[0])] ?? '' }),

@@ -163,8 +163,22 @@ const mcpShape = once(() =>
   }),
 );
 
+/**
+ * What the fields set from the environment (MOAT_MODEL or ANTHROPIC_MODEL,
+ * ANTHROPIC_BASE_URL) accept of a string and return, undefined when zod
+ * would refuse it: the environment layer checks its values with these, and
+ * asks zod only about a value one refuses, to word the problem as zod does.
+ * zod's first use costs ~4 ms before `-p`'s first request, and these are
+ * often the only values it would check then. Each mirrors its FILE_FIELDS
+ * entry below; test/config/env-checks.test.ts holds the two equal.
+ */
+export const ENV_STRING_CHECKS = {
+  model: (v: string): string | undefined => (v.trim() === '' ? undefined : v.trim()),
+  api_base_url: (v: string): string | undefined => (isHttpUrl(v) ? v : undefined),
+} as const;
+
 /** The top-level keys of a config file, in the order of the file shape, each a function building its schema. */
-const FILE_FIELDS = {
+export const FILE_FIELDS = {
   model: () => z.string().trim().min(1).optional(),
   max_turns: () => z.number().int().positive().optional(),
   max_budget_usd: () => z.number().positive().optional(),
