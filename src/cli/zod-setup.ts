@@ -4,7 +4,8 @@
  * times per process (config files, settings, skill and agent files, tool
  * inputs), so compiling costs more than it saves: about 5 ms of start-up.
  * The switch is read when a schema is built, so this module is imported
- * before any that builds one.
+ * before any that builds one. In the built binary zod loads with the first
+ * schema instead, and the loader sets the switch (scripts/lazy-zod.ts).
  */
 import { z } from 'zod';
 
