@@ -14,7 +14,7 @@
  * synchronized-output frame, which only Ink writes) is reported beside it.
  * Run: bun run build && bun run scripts/bench/tui-startup.ts  (MOAT_TUI_BIN overrides the binary, BEFORE_BIN adds one, RUNS=20)
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { makeSandbox } from '../../test/support/run-moat.ts';
@@ -74,7 +74,14 @@ try {
   const hello = join(dir, 'hello');
   writeFileSync(`${hello}.ts`, "console.log('ready'); await Bun.sleep(5000);\n");
   if (Bun.spawnSync(['bun', 'build', '--compile', `${hello}.ts`, '--outfile', hello], { stdout: 'ignore', stderr: 'inherit' }).exitCode !== 0) throw new Error('could not build the hello-world floor');
-  const bins = BEFORE === undefined ? [{ name: 'moat', bin: BIN }] : [{ name: 'before', bin: BEFORE }, { name: 'after', bin: BIN }];
+  // Each binary from a copy written now, as the floor is: a file written long ago faults in differently (scripts/bench/startup.ts).
+  const fresh = (bin: string, name: string): string => {
+    const copy = join(dir, `${name}.bin`);
+    copyFileSync(bin, copy);
+    chmodSync(copy, 0o755);
+    return copy;
+  };
+  const bins = (BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]).map((b) => ({ ...b, bin: fresh(b.source, b.name) }));
   const tmuxOnly: number[] = [];
   const floor: number[] = [];
   const ui = bins.map(() => [] as number[]);
