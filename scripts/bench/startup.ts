@@ -23,10 +23,11 @@
  *
  * Run: bun run build && bun run scripts/bench/startup.ts   (RUNS=20 by default)
  */
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { framesFor, reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
+import { freshCopy } from './fresh-copy.ts';
 
 const BIN = process.env.BIN ?? resolve(import.meta.dir, '../../dist/moat');
 const BEFORE = process.env.BEFORE_BIN;
@@ -140,19 +141,8 @@ try {
     return { ms, rssMb: Number(err.trim().split('\n').at(-1)) / 1024, ...(first === undefined ? {} : { firstByteMs: first - t0 }), ...(firstCpu === undefined ? {} : { firstCpuMs: firstCpu }) };
   }
 
-  /**
-   * Each binary is measured from a copy written now, as the floor is: the page
-   * cache maps a file written moments ago in larger pieces than one written
-   * long ago, and the same bytes then fault in ~5 MB more (45 -> 50 MB peak RSS
-   * for one binary and its fresh copy here; equal once the caches are dropped).
-   */
-  const fresh = (bin: string, name: string): string => {
-    const copy = join(root, `${name}.bin`);
-    copyFileSync(bin, copy);
-    chmodSync(copy, 0o755);
-    return copy;
-  };
-  const bins = (BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]).map((b) => ({ ...b, bin: fresh(b.source, b.name) }));
+  // Each binary from a copy written now, as the floor is (fresh-copy.ts).
+  const bins = (BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]).map((b) => ({ ...b, bin: freshCopy(b.source, root, b.name) }));
   const floor = { ms: [] as number[], rss: [] as number[] };
   const series = bins.map((b) => ({ ...b, version: [] as number[], first: [] as number[], firstCpu: [] as number[], firstRss: [] as number[], wall: [] as number[], rss: [] as number[], wallOff: [] as number[], rssOff: [] as number[] }));
   // Warm the page cache for every binary.

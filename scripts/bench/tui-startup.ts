@@ -14,11 +14,12 @@
  * synchronized-output frame, which only Ink writes) is reported beside it.
  * Run: bun run build && bun run scripts/bench/tui-startup.ts  (MOAT_TUI_BIN overrides the binary, BEFORE_BIN adds one, RUNS=20)
  */
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { makeSandbox } from '../../test/support/run-moat.ts';
 import { tempState } from '../../test/support/temp.ts';
+import { freshCopy } from './fresh-copy.ts';
 
 const BIN = process.env.MOAT_TUI_BIN ?? resolve(import.meta.dir, '../../dist/moat');
 const BEFORE = process.env.BEFORE_BIN;
@@ -74,14 +75,8 @@ try {
   const hello = join(dir, 'hello');
   writeFileSync(`${hello}.ts`, "console.log('ready'); await Bun.sleep(5000);\n");
   if (Bun.spawnSync(['bun', 'build', '--compile', `${hello}.ts`, '--outfile', hello], { stdout: 'ignore', stderr: 'inherit' }).exitCode !== 0) throw new Error('could not build the hello-world floor');
-  // Each binary from a copy written now, as the floor is: a file written long ago faults in differently (scripts/bench/startup.ts).
-  const fresh = (bin: string, name: string): string => {
-    const copy = join(dir, `${name}.bin`);
-    copyFileSync(bin, copy);
-    chmodSync(copy, 0o755);
-    return copy;
-  };
-  const bins = (BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]).map((b) => ({ ...b, bin: fresh(b.source, b.name) }));
+  // Each binary from a copy written now, as the floor is (fresh-copy.ts).
+  const bins = (BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]).map((b) => ({ ...b, bin: freshCopy(b.source, dir, b.name) }));
   const tmuxOnly: number[] = [];
   const floor: number[] = [];
   const ui = bins.map(() => [] as number[]);
