@@ -1,6 +1,5 @@
 /** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
-import type { AssistantMessage, Message, ToolSpec, ToolUsePart, Usage, UserMessage, UserPart } from '../providers/index.ts';
-import { afterRequestSent, textOf, ZERO_USAGE } from '../providers/index.ts';
+import { afterRequestSent, textOf, ZERO_USAGE, type AssistantMessage, type Message, type ToolSpec, type ToolUsePart, type Usage, type UserMessage, type UserPart } from '../providers/index.ts';
 import { deniedOutright, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import type { NewSession } from '../store/index.ts';
 import { AsyncQueue, errorMessage, gitHead, gitInfo, newId, realPathOrSelf, type GitInfo } from '../util/index.ts';
@@ -27,16 +26,8 @@ import {
 import { CONTINUE_PROMPT, type AgentSettings, type ReloadableSettings } from './settings.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
-import type { DispatchDeps } from './tool-dispatch.ts';
+import { loadToolDispatch, preloadToolDispatch, type DispatchDeps } from './tool-dispatch-loader.ts';
 import { keepPartial } from './turn.ts';
-
-/**
- * The half of the loop that runs tool calls (dispatch, the permission gate,
- * rule suggestions) loads with the first call, not before the first request:
- * a run starts loading it once that request is on its way.
- */
-let toolDispatch: Promise<typeof import('./tool-dispatch.ts')> | undefined;
-const loadToolDispatch = (): Promise<typeof import('./tool-dispatch.ts')> => (toolDispatch ??= import('./tool-dispatch.ts'));
 
 export type { AgentDeps, OpenOptions, RunOptions };
 
@@ -390,11 +381,9 @@ export class AgentSession {
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
     const { settings, registry } = this;
     // A new session's first writes wait for its first request (held-writes.ts), as does loading the tool-running code.
-    const holding = this.writes.holding;
     const provider = afterRequestSent(this.deps.provider, () => {
-      if (holding) this.writes.release();
-      // A failure here is met again, and reported, by the first tool call.
-      loadToolDispatch().catch(() => undefined);
+      if (this.writes.holding) this.writes.release();
+      preloadToolDispatch();
     });
     const { emit } = run;
     const first = run.tools(this.offeredTools(), registry);
