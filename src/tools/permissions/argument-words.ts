@@ -5,7 +5,7 @@ import type { ShellWord } from './shell-syntax.ts';
  * The effects find, sed and awk can have through their arguments alone,
  * beyond reading files and printing. Allow rules use `runs` and `writes`;
  * deny rules use `commands`, `strings` and `hidden`, and Edit deny rules the
- * files it writes (`writeFiles`, `writeHidden`, `writeShapes`).
+ * files it writes (`writeFiles`, `writeShapes`).
  */
 export interface ArgumentEffects {
   /** It runs commands, or may: part of its program could not be read with confidence. */
@@ -25,18 +25,17 @@ export interface ArgumentEffects {
    * rules are tried on them.
    */
   writeFiles: string[];
-  /** Some file it writes is only known when it runs: a word the shell expands (`sed -i … *.txt`) or a target the program computes (`print > f`). */
-  writeHidden: boolean;
   /**
-   * What is known of those files: the shell words they come from, as written
-   * before expansion (`*.txt`, `$F`). Null when one of them could be any file
-   * at all. Empty when nothing is written out of sight.
+   * The files it writes that are only known when it runs: the shell words
+   * they come from, as written before expansion (`sed -i … *.txt`, `$F`).
+   * Null when one of them could be any file at all (a target the program
+   * computes: `print > f`). Empty when nothing is written out of sight.
    */
   writeShapes: string[] | null;
 }
 
 export function noEffects(): ArgumentEffects {
-  return { runs: false, writes: false, commands: [], strings: [], hidden: false, writeFiles: [], writeHidden: false, writeShapes: [] };
+  return { runs: false, writes: false, commands: [], strings: [], hidden: false, writeFiles: [], writeShapes: [] };
 }
 
 /**
@@ -51,15 +50,11 @@ export function writesFile(fx: ArgumentEffects, name: string): void {
 /** It writes the file a shell word names (`sed -i … FILE`): the file is only known when it runs if the shell expands the word (`*`, `$F`, `~`). */
 export function writesWord(fx: ArgumentEffects, word: ShellWord): void {
   if (!word.expands && !word.raw.startsWith('~')) writesFile(fx, word.value);
-  else {
-    fx.writeHidden = true;
-    fx.writeShapes?.push(word.value);
-  }
+  else fx.writeShapes?.push(word.value);
 }
 
 /** It writes a file it computes at run time (`print > f`): which one, nothing on the line says. */
 export function writesAnywhere(fx: ArgumentEffects): void {
-  fx.writeHidden = true;
   fx.writeShapes = null;
 }
 

@@ -432,16 +432,16 @@ describe('argumentEffects names the files written', () => {
     expect(files("sed -e 's/a/b/w one' -e '2w two' -e '/x/W three' f")).toEqual(['one', 'two', 'three']);
     expect(files("sed -n 'w ~/x' f")).toEqual(['~/x']);
     expect(files("sed 's/a/b/gw /dev/stdout' f")).toEqual([]);
-    expect(effects('sed -i s/a/b/ f *.txt')).toMatchObject({ writeFiles: ['f'], writeHidden: true, writeShapes: ['*.txt'] });
+    expect(effects('sed -i s/a/b/ f *.txt')).toMatchObject({ writeFiles: ['f'], writeShapes: ['*.txt'] });
   });
 
   test("awk's output to files", () => {
     expect(files(`awk '{print > "a"; print $1 >> "b"; printf("%s", $2) > "c"}' f`)).toEqual(['a', 'b', 'c']);
     expect(files(`awk '{print "\\056env" > "\\056env"}' f`)).toEqual(['.env']);
-    expect(effects(`awk '{print > $1 ".txt"}' f`)).toMatchObject({ writes: true, writeFiles: [], writeHidden: true, writeShapes: null });
-    expect(effects(`awk '{print $1 > 100}' f`)).toMatchObject({ writeHidden: true, writeShapes: null });
-    expect(effects(`awk '$1 > 100 {print $1}' f`)).toMatchObject({ writes: false, writeFiles: [], writeHidden: false });
-    expect(effects(`awk '{print | "cat > x"}' f`)).toMatchObject({ writeFiles: [], writeHidden: false, commands: ['cat > x'] });
+    expect(effects(`awk '{print > $1 ".txt"}' f`)).toMatchObject({ writes: true, writeFiles: [], writeShapes: null });
+    expect(effects(`awk '{print $1 > 100}' f`)).toMatchObject({ writeShapes: null });
+    expect(effects(`awk '$1 > 100 {print $1}' f`)).toMatchObject({ writes: false, writeFiles: [], writeShapes: [] });
+    expect(effects(`awk '{print | "cat > x"}' f`)).toMatchObject({ writeFiles: [], writeShapes: [], commands: ['cat > x'] });
   });
 
   test("find's file actions and -delete", () => {
@@ -451,7 +451,7 @@ describe('argumentEffects names the files written', () => {
     expect(files('find -delete')).toEqual(['.']);
     expect(files('find ! -name x -delete')).toEqual(['.']);
     expect(files('find . -exec rm {} +')).toEqual([]);
-    expect(effects('find src/* -delete')).toMatchObject({ writeFiles: [], writeHidden: true, writeShapes: ['src/*'] });
+    expect(effects('find src/* -delete')).toMatchObject({ writeFiles: [], writeShapes: ['src/*'] });
   });
 });
 
