@@ -11,7 +11,7 @@ const SRC = resolve(import.meta.dir, '../src');
 
 /** Which top-level folders each folder may import from (besides itself). */
 const ALLOWED: Record<string, string[]> = {
-  cli: ['tui', 'print', 'sdk', 'protocol', 'agent', 'providers', 'tools', 'mcp', 'cron', 'sandbox', 'skills', 'store', 'config', 'util'],
+  cli: ['tui', 'print', 'sdk', 'protocol', 'agent', 'providers', 'tools', 'mcp', 'cron', 'checkpoints', 'sandbox', 'skills', 'store', 'config', 'util'],
   tui: ['protocol', 'agent', 'config', 'util'],
   print: ['protocol', 'agent', 'util'],
   // The session protocol: operation and event types and the dispatcher between front ends and the agent.
@@ -26,6 +26,8 @@ const ALLOWED: Record<string, string[]> = {
   cron: ['tools', 'store', 'util'],
   sandbox: ['util'],
   skills: ['util'],
+  // Checkpoints: the shadow git repository, its rows in the store, rewinding code to them.
+  checkpoints: ['store', 'util'],
   store: ['util'],
   config: ['util'],
   util: [],

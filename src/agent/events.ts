@@ -45,7 +45,8 @@ export type AgentEvent =
     }
   /** The full history of a resumed session, for the UI to show. */
   | { type: 'history'; messages: (UserMessage | AssistantMessage)[] }
-  | { type: 'user_message'; message: UserMessage }
+  /** `checkpointId` names the point just before this message, for a rewind (`rewindFiles`, `moat rewind`). */
+  | { type: 'user_message'; message: UserMessage; checkpointId?: string }
   | { type: 'turn_started'; turn: number }
   | { type: 'text_delta'; turn: number; text: string }
   | { type: 'thinking_delta'; turn: number; thinking: string }

@@ -13,6 +13,8 @@ export { createSkillTool } from './skill-tool.ts';
 export type { PromptAgent, PromptSkill } from './system-prompt.ts';
 export { expandSlashCommand, SkillUsageError, type Skill, type SlashExpansion } from '../skills/index.ts';
 export { CostMeter } from './cost-meter.ts';
+export { checkpointId, type TurnCheckpoints, type CodeRewind, type RewindPointView } from './turn-checkpoint.ts';
+export { turnOf, type RewindRequest, type RewindOutcome } from './session-rewind.ts';
 // Sub-agents: the manager (the TUI's /agents reads and stops them), definitions, and git worktrees (moat worktrees …).
 export {
   SubagentManager,

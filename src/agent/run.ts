@@ -5,6 +5,7 @@ import { CostMeter } from './cost-meter.ts';
 import type { AgentEvent, ModelUsage, RunStopReason } from './events.ts';
 import { ModelChain, tally } from './fallback.ts';
 import { MAX_CONTINUATIONS, type AgentSettings } from './settings.ts';
+import { RunCheckpoint, type TurnCheckpoints } from './turn-checkpoint.ts';
 
 /** The tools one request offers: the list, its names and the specs sent to the model. */
 export interface OfferedTools {
@@ -25,6 +26,8 @@ export interface RunSetup {
   turnBase: number;
   /** The model the run starts on and its fallbacks. */
   models: Pick<AgentSettings, 'model' | 'fallbackModels'>;
+  /** A user prompt's run: the session and where it records the files before its first change. */
+  checkpoints?: { hook: TurnCheckpoints | undefined; sessionId: string };
 }
 
 /**
@@ -63,8 +66,12 @@ export class Run {
   /** The session's turn count before this run. */
   private readonly turnBase: number;
 
+  /** The files before the run's first change (a no-op without checkpoints). */
+  readonly checkpoint: RunCheckpoint;
+
   constructor(o: RunSetup) {
     this.emit = o.emit;
+    this.checkpoint = new RunCheckpoint(o.checkpoints?.hook, o.checkpoints?.sessionId ?? '', o.turnBase + 1, o.emit);
     this.turnBase = o.turnBase;
     this.meter = new CostMeter(o.limitUsd, o.parentMeter);
     this.chain = new ModelChain(o.models.model, o.models.fallbackModels);

@@ -9,6 +9,7 @@ import type { AskPermission, RememberRule } from './permission-gate.ts';
 import type { ModelLookup } from './pricing.ts';
 import type { AgentSettings } from './settings.ts';
 import type { SubagentSupport } from './subagents/index.ts';
+import type { TurnCheckpoints } from './turn-checkpoint.ts';
 
 export interface AgentDeps {
   provider: Provider;
@@ -24,6 +25,8 @@ export interface AgentDeps {
   hooks?: HookCallbackSet;
   /** What each `provider/model` costs and holds (the model router, with the user's catalogue entries). */
   models?: ModelLookup;
+  /** The project's checkpoints: the files before each prompt's first change; absent when off. */
+  checkpoints?: TurnCheckpoints;
 }
 
 export interface OpenOptions {

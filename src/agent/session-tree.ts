@@ -67,6 +67,18 @@ export function restoreSession(store: Store, cwd: string, resume: string): Resto
   return { id: row.id, history: messages, resumed: true, todos: row.todos ?? [], turnBase: totals.turns, usage: totals.usage, costUsd: totals.costUsd };
 }
 
+/**
+ * Takes a session's conversation back to just before its user message of
+ * `turn`: the messages from there on move to a saved branch (a session of
+ * its own, returned), and the history to replay is read again.
+ */
+export function rewindHistory(store: Store, sessionId: string, turn: number, cwd: string): { branch: string; history: Message[] } {
+  const prompt = store.checkpoints.userPrompts(sessionId).find((p) => p.turn === turn);
+  if (!prompt) throw new MoatError('not_found', `session ${sessionId} has no user message of turn ${turn}`);
+  const branch = store.checkpoints.branchOff(sessionId, prompt.seq, turn);
+  return { branch, history: restoreSession(store, cwd, sessionId).history };
+}
+
 /** The session's registry: the shared tools plus, when it may start sub-agents, its own task tools. */
 export function sessionRegistry(base: ToolRegistry, host: SubagentHost | undefined): ToolRegistry {
   if (!host) return base;

@@ -15,6 +15,7 @@ import type { PermissionPolicy } from './permission-gate.ts';
 import { streamTurnOnChain } from './fallback.ts';
 import { costUsd, modelLimits } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
+import { rewindSession, type RewindOutcome, type RewindRequest } from './session-rewind.ts';
 import { Run } from './run.ts';
 import {
   MAX_STRUCTURED_OUTPUT_RETRIES,
@@ -23,11 +24,12 @@ import {
   STRUCTURED_OUTPUT_REMINDER,
   structuredOutputTool,
 } from './structured-output.ts';
-import { CONTINUE_PROMPT, type AgentSettings, type ReloadableSettings } from './settings.ts';
+import { applyReloadable, CONTINUE_PROMPT, type AgentSettings, type ReloadableSettings } from './settings.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { makeToolContext } from './tool-context.ts';
 import { loadToolDispatch, preloadToolDispatch, type DispatchDeps } from './tool-dispatch-loader.ts';
 import { keepPartial } from './turn.ts';
+import { checkpointId } from './turn-checkpoint.ts';
 
 export type { AgentDeps, OpenOptions, RunOptions };
 
@@ -113,6 +115,7 @@ export class AgentSession {
         return AgentSession.open(
           {
             ...this.deps,
+            checkpoints: undefined,
             registry: new ToolRegistry(spec.tools),
             settings: spec.settings,
             ask: askWhileRunning(this.deps.ask, () => this.current !== undefined),
@@ -160,12 +163,7 @@ export class AgentSession {
     return this.history;
   }
 
-  /**
-   * Tools offered to the model: plan mode offers only read-only ones, and a
-   * tool a bare deny rule refuses outright is not offered at all. The
-   * registry follows drop-in tools as they come and go, and past 20 tools
-   * offers the core, ToolSearch and what it found.
-   */
+  /** Tools offered: plan mode's read-only ones, none a bare deny rule refuses; the registry follows drop-ins and past 20 offers ToolSearch. */
   offeredTools(): AnyTool[] {
     const { permissionMode, deny, onlyTools } = this.settings;
     const only = onlyTools === undefined ? undefined : new Set(onlyTools.map((n) => n.toLowerCase()));
@@ -215,17 +213,17 @@ export class AgentSession {
    * grants stay as they are.
    */
   applyConfig(next: ReloadableSettings, hooks: HookCallbackSet | undefined): void {
-    const s = this.settings;
-    s.allow = [...next.allow];
-    s.deny = [...next.deny];
-    if (next.ask === undefined || next.ask.length === 0) delete s.ask;
-    else s.ask = [...next.ask];
-    s.addDirs = [...next.addDirs];
-    if (next.processSandbox === undefined) delete s.processSandbox;
-    else s.processSandbox = next.processSandbox;
-    this.roots = [s.cwd, ...s.addDirs].map(realPathOrSelf);
+    applyReloadable(this.settings, next);
+    this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realPathOrSelf);
     const { hooks: _old, ...rest } = this.deps;
     this.deps = hooks === undefined ? rest : { ...rest, hooks };
+  }
+
+  /** A rewind between runs: the files and/or the conversation back to just before a user message (session-rewind.ts). */
+  async rewind(req: RewindRequest): Promise<RewindOutcome> {
+    const { history, ...outcome } = await rewindSession({ hook: this.deps.checkpoints, store: this.writes.store(), sessionId: this.id, cwd: this.settings.cwd }, req);
+    if (history) this.history = history;
+    return outcome;
   }
 
   /** Takes effect from the next model request. */
@@ -253,7 +251,7 @@ export class AgentSession {
   run(prompt: string | UserPart[], signal: AbortSignal, opts: RunOptions = {}): AsyncIterable<AgentEvent> {
     const queue = new AsyncQueue<AgentEvent>();
     const models = opts.model === undefined ? this.settings : { ...this.settings, model: opts.model };
-    const run = new Run({ emit: (e) => queue.push(e), limitUsd: this.settings.maxBudgetUsd, parentMeter: this.sessionMeter, turnBase: this.turnBase, models });
+    const run = new Run({ emit: (e) => queue.push(e), limitUsd: this.settings.maxBudgetUsd, parentMeter: this.sessionMeter, turnBase: this.turnBase, models, checkpoints: { hook: this.deps.checkpoints, sessionId: this.id } });
     this.current = run;
     this.loop(prompt, signal, run)
       .catch((e: unknown) => this.finish(run, 'error', errorMessage(e)))
@@ -345,6 +343,7 @@ export class AgentSession {
       ...this.hooks.toolHooks(run),
       emit: run.emit,
       record: (c) => this.writes.store().toolCalls.record({ sessionId: this.id, ...c }),
+      beforeChange: () => run.checkpoint.before(),
     };
   }
 
@@ -415,7 +414,7 @@ export class AgentSession {
     }
     this.writes.write((s) => s.sessions.setStatus(this.id, 'active'));
     this.persist(userMessage, run.turn + 1);
-    emit({ type: 'user_message', message: userMessage });
+    emit({ type: 'user_message', message: userMessage, checkpointId: checkpointId(run.turn + 1) });
 
     const system = await this.systemPrompt();
     // Built once per run: the tool context of every call in it.
@@ -530,6 +529,7 @@ export class AgentSession {
         this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, { toolUseId, approvedPaths, signal: sig, sandbox })),
         signal,
       );
+      await run.checkpoint.settle();
       this.persist({ role: 'user', content: results }, turn);
       emit({ type: 'tool_results', turn, results });
       if (signal.aborted) {

@@ -62,3 +62,14 @@ export const MAX_CONTINUATIONS = 3;
 
 export const CONTINUE_PROMPT =
   'Your previous response was cut off because it reached the output token limit. Continue exactly where you left off, without repeating anything.';
+
+/** A trusted folder's configuration read again: its rules, extra folders and OS sandbox policy replace the old ones in `s`. */
+export function applyReloadable(s: AgentSettings, next: ReloadableSettings): void {
+  s.allow = [...next.allow];
+  s.deny = [...next.deny];
+  if (next.ask === undefined || next.ask.length === 0) delete s.ask;
+  else s.ask = [...next.ask];
+  s.addDirs = [...next.addDirs];
+  if (next.processSandbox === undefined) delete s.processSandbox;
+  else s.processSandbox = next.processSandbox;
+}

@@ -5,6 +5,7 @@ import { invalidInputMessage, runWithPolicy, unknownToolResult, type ToolRunPoli
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
 import type { HookOutcome, PreToolUseOutcome } from './hooks.ts';
+import { mayChangeFiles } from './turn-checkpoint.ts';
 import { checkPermission, outsideRoots, type AskPermission, type PermissionPolicy, type RememberScope } from './permission-gate.ts';
 
 export const ABORTED_RESULT = 'Aborted by the user before this tool call finished.';
@@ -49,6 +50,8 @@ export interface DispatchDeps {
   notify?: (message: string) => void;
   emit(e: AgentEvent): void;
   record(call: ToolCallRecord): void;
+  /** Awaited before a call that can change files runs: the run's checkpoint (turn-checkpoint.ts). */
+  beforeChange?: () => Promise<void>;
 }
 
 function contentParts(result: ToolResult): (TextPart | ImagePart)[] {
@@ -209,6 +212,7 @@ export async function dispatchToolCalls(
       input = updated.data;
       approvedPaths = outsideRoots(tool.intent(input, deps.intentContext), deps.intentContext.roots);
     }
+    if (deps.beforeChange && mayChangeFiles(tool, gate.sandbox)) await deps.beforeChange();
     if (tool.effect === 'read') {
       running.push(execute(i, call, tool, input, approvedPaths, gate.sandbox, preNotes));
     } else {

@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { registerCronCommand } from './cron-program.ts';
 import { registerMcpCommand } from './mcp-program.ts';
 import { buildRootProgram, needsSubcommands, type Handlers } from './program.ts';
+import type { RewindOptions } from './rewind-command.ts';
 
 /** The command line for `argv`: the root command alone when it names no subcommand and asks for no help; without `argv`, all of it. */
 export function buildProgram(handlers: Handlers, setExit: (code: number) => void, argv?: readonly string[]): Command {
@@ -20,7 +21,9 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '  moat sessions list [--all]                 sessions in this folder (--all: every folder)',
       '  moat sessions show <id>                    print a transcript (id or unique prefix)',
       '  moat sessions export <id> --format <f>     export as json or markdown',
-      '  moat sessions rm <id>                      delete a session',
+      '  moat sessions rm <id>                      delete a session (and its checkpoints)',
+      '  moat rewind [--to N] [--code|--conversation|--both] [--dry-run]',
+      '                                             a session\'s messages; files and/or conversation back to before N',
       '',
       'Skill and agent commands:',
       '  moat skill list                            skills: bundled, ~/.config/moat/skills, .moat/skills',
@@ -88,6 +91,19 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .command('rm <id>')
     .description('delete a session')
     .action(async (id: string) => setExit(await handlers.sessionsRm(id)));
+
+  program
+    .command('rewind')
+    .description("list the session's user messages, or put the code and/or the conversation back to just before one")
+    .option('--session <id>', 'the session (default: the latest in this folder)')
+    .option('--to <N>', 'the user message to go back to just before (as numbered in the list)')
+    .option('--code', 'the files only')
+    .option('--conversation', 'the conversation only (the old branch is kept as a session)')
+    .option('--both', 'the files and the conversation (the default)')
+    .option('--dry-run', 'print the files it would change; change nothing')
+    .option('--force', 'overwrite files changed outside moat since the checkpoint')
+    .option('--cwd <dir>', 'the folder whose latest session is meant (default: the current folder)')
+    .action(async (opts: RewindOptions) => setExit(await handlers.rewind(opts)));
 
   const skill = program.command('skill').description('list, show and create skills (prompt templates run as /name)');
   skill

@@ -25,6 +25,7 @@ function lazy<K extends keyof Handlers>(load: () => Promise<Pick<Handlers, K>>, 
 const handlers: Handlers = {
   ...lazy(async () => ({ root: (await import('./root-command.ts')).rootCommand }), ['root']),
   ...lazy(async () => (await import('./sessions-command.ts')).sessionsCommands, ['sessionsList', 'sessionsShow', 'sessionsExport', 'sessionsRm']),
+  ...lazy(async () => ({ rewind: (await import('./rewind-command.ts')).rewindCommand }), ['rewind']),
   ...lazy(async () => (await import('./skill-command.ts')).skillCommands, ['skillList', 'skillShow', 'skillInit']),
   ...lazy(async () => (await import('./agents-command.ts')).agentsCommands, ['agentsList']),
   ...lazy(async () => (await import('./agents-stop-command.ts')).agentsControlCommands, ['agentsPs', 'agentsStop']),

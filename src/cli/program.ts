@@ -1,4 +1,5 @@
 /** The command line's root command (commander): its flags and handlers' types; the subcommands are full-program.ts. */
+import type { RewindOptions } from './rewind-command.ts';
 import { Command } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { COMPAT_OPTIONS } from './program-compat.ts';
@@ -55,6 +56,7 @@ export interface Handlers extends CronHandlers, McpHandlers {
   sessionsShow(id: string): Promise<number>;
   sessionsExport(id: string, opts: { format: 'json' | 'markdown' }): Promise<number>;
   sessionsRm(id: string): Promise<number>;
+  rewind(opts: RewindOptions): Promise<number>;
   skillList(opts: { cwd?: string }): Promise<number>;
   skillShow(name: string, opts: { cwd?: string }): Promise<number>;
   skillInit(name: string, opts: { cwd?: string }): Promise<number>;
@@ -82,7 +84,7 @@ export interface Handlers extends CronHandlers, McpHandlers {
 }
 
 /** The subcommands' names (and commander's implicit `help`): an argument list naming none runs the root command. */
-export const SUBCOMMANDS: readonly string[] = ['sessions', 'skill', 'agents', 'worktrees', 'tool', 'mcp', 'cron', 'models', 'sandbox', 'trust', 'help'];
+export const SUBCOMMANDS: readonly string[] = ['sessions', 'rewind', 'skill', 'agents', 'worktrees', 'tool', 'mcp', 'cron', 'models', 'sandbox', 'trust', 'help'];
 
 /** Whether parsing `argv` can reach a subcommand or the full help: only then are the subcommands registered (full-program.ts). */
 export function needsSubcommands(argv: readonly string[]): boolean {

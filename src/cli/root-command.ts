@@ -1,5 +1,6 @@
 /** `moat [prompt]` and `moat -p`: the composition root of a run (the TUI, print mode, stream-json input). */
 // First: the schemas the modules below build are built without zod's JIT (see zod-setup.ts).
+import { checkpointDeps } from './checkpoint-setup.ts';
 import './zod-setup.ts';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -183,7 +184,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   });
   try {
     const session = AgentSession.open(
-      { provider: parts.withMcpStart(router), models: router, registry: parts.registry, store: parts.store, settings, subagents: parts.subagents, hooks: settingsHooks(loaded, settings) },
+      { provider: parts.withMcpStart(router), models: router, registry: parts.registry, store: parts.store, settings, subagents: parts.subagents, hooks: settingsHooks(loaded, settings), ...checkpointDeps(loaded, parts.store, env, (line) => err(`moat: ${line}\n`)) },
       {
         resume: opts.continue ? 'latest' : opts.resume,
         ...(opts.forkSession ? { fork: true } : {}),

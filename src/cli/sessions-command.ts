@@ -1,6 +1,7 @@
 /** `moat sessions list|show|export|rm`. */
 import { moatPaths } from '../config/index.ts';
 import { exportSessionJson, exportSessionMarkdown, openStore, type Store } from '../store/index.ts';
+import { projectCheckpoints } from '../checkpoints/index.ts';
 import { EXIT } from './exit-codes.ts';
 import { out } from './write-out.ts';
 import { formatAge } from '../util/index.ts';
@@ -32,7 +33,15 @@ export const sessionsCommands = {
   },
 
   async sessionsShow(id: string): Promise<number> {
-    out(withStore((s) => exportSessionMarkdown(s, s.sessions.resolvePrefix(id))));
+    out(
+      withStore((s) => {
+        const full = s.sessions.resolvePrefix(id);
+        const row = s.sessions.require(full);
+        const branches = s.checkpoints.branches(full).map((b) => `- rewound at message ${b.atSeq}: the old branch is session ${b.id} (last active ${formatAge(b.lastActive)})`);
+        const links = [...(row.branchOf === null ? [] : [`This is a saved branch of session ${row.branchOf}, rewound at message ${row.branchAtSeq ?? '?'}.`]), ...(branches.length > 0 ? ['Saved branches (conversation rewinds):', ...branches] : [])];
+        return exportSessionMarkdown(s, full) + (links.length > 0 ? `\n${links.join('\n')}\n` : '');
+      }),
+    );
     return EXIT.ok;
   },
 
@@ -46,10 +55,17 @@ export const sessionsCommands = {
   },
 
   async sessionsRm(id: string): Promise<number> {
-    const removed = withStore((s) => {
-      const full = s.sessions.resolvePrefix(id);
-      return s.sessions.remove(full) ? full : undefined;
-    });
+    const store = openStore(moatPaths(process.env).dbFile);
+    let removed: string | undefined;
+    try {
+      const full = store.sessions.resolvePrefix(id);
+      // Its checkpoints' projects are read before the rows go (they cascade with the session).
+      const projects = store.checkpoints.projectsOf(full);
+      removed = store.sessions.remove(full) ? full : undefined;
+      for (const p of removed ? projects : []) await projectCheckpoints(store, p, moatPaths(process.env).dataDir)?.forget(full);
+    } finally {
+      store.close();
+    }
     out(removed ? `removed session ${removed}\n` : `no session ${id}\n`);
     return removed ? EXIT.ok : EXIT.usage;
   },

@@ -1,4 +1,5 @@
 /** `moat --input-format stream-json`: the composition root of a session driven by a program over stdin/stdout. */
+import { checkpointDeps } from './checkpoint-setup.ts';
 import { createInterface } from 'node:readline';
 import pkg from '../../package.json' with { type: 'json' };
 import { AgentSession, PermissionBroker, type OutputSchema, type RememberRule } from '../agent/index.ts';
@@ -105,6 +106,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             settings,
             subagents: parts.subagents,
             hooks: settingsHooks(o.loaded, settings, hooks),
+            ...checkpointDeps(o.loaded, parts.store, env, (line) => err(`moat: ${line}\n`)),
             ...(broker ? { ask: broker.ask, remember: rememberInClaudeSettings(loaded, env) } : {}),
           },
           {

@@ -3,6 +3,7 @@
  * the AgentSession (swapped on /clear and /resume), the permission broker,
  * the store and the config files; the UI sees none of them.
  */
+import { checkpointDeps } from './checkpoint-setup.ts';
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
@@ -91,6 +92,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     settings,
     ask: broker.ask,
     hooks: settingsHooks(loaded, settings),
+    ...checkpointDeps(loaded, store, process.env, (line) => noticeListeners.forEach((l) => l('warning', line))),
     ...(deps.subagents ? { subagents: deps.subagents.support } : {}),
     remember: (rule, scope) => {
       const project = scope !== 'user';

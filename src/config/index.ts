@@ -16,6 +16,7 @@ export {
   type FileConfig,
 } from './schema.ts';
 export type * from './types.ts';
+export { mergeCheckpoints, DEFAULT_CHECKPOINTS, type CheckpointsConfig } from './checkpoints-config.ts';
 export { mergeOsSandbox, type OsSandboxConfig, type OsSandboxMode } from './os-sandbox.ts';
 export { mergeToolLimits, DEFAULT_SANDBOX_CEILING, type ToolLimitsConfig, type ToolLimitOverride, type SandboxCeiling } from './tool-limits.ts';
 export { KEYMAP_ACTIONS, normalizeKeySpec, type KeymapAction, type KeymapConfig } from './keymap.ts';

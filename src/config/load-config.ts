@@ -18,6 +18,7 @@ import { Secret } from './secret.ts';
 import { lineOfPath } from '../util/index.ts';
 import type { KeymapConfig } from './keymap.ts';
 import { mergeToolLimits } from './tool-limits.ts';
+import { mergeCheckpoints } from './checkpoints-config.ts';
 import { mergeOsSandbox } from './os-sandbox.ts';
 import { claudeSettingsPaths, readClaudeSettings, SETTING_SOURCES, type ClaudeSettingsFile } from './claude-settings.ts';
 import { addHooks, countHooks, type HooksConfig } from './hooks-config.ts';
@@ -269,7 +270,7 @@ function flagLayer(flags: ConfigFlags, cwd: string): Layer {
   };
 }
 
-type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox' | 'keymap' | 'providers' | 'fallback' | 'mcp_servers' | 'mcp' | 'hooks'>;
+type Scalar = Exclude<keyof FileConfig, 'permissions' | 'add_dirs' | 'tools' | 'sandbox' | 'keymap' | 'providers' | 'fallback' | 'mcp_servers' | 'mcp' | 'hooks' | 'checkpoints'>;
 
 /** snake_case file key → Config key, for the scalar settings. */
 const SCALARS: Record<Scalar, ConfigKey> = {
@@ -452,6 +453,7 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     loadedFiles,
     toolLimits: mergeToolLimits(layers),
     osSandbox: mergeOsSandbox(layers, env),
+    checkpoints: mergeCheckpoints(layers),
     hooks,
     env: settingsEnv,
     untrusted,

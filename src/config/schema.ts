@@ -155,6 +155,17 @@ const providerShape = once(() =>
   }),
 );
 
+/** `[checkpoints]`: the files recorded before each prompt's first change, for rewind (read from the user config only). */
+const checkpointsShape = once(() =>
+  z.strictObject({
+    enabled: z.boolean().optional(),
+    /** Checkpoints older than this many days are removed. */
+    keep_days: z.number().positive().optional(),
+    /** Files larger than this (in MB) are left out of checkpoints. */
+    max_file_mb: z.number().positive().optional(),
+  }),
+);
+
 /** `[mcp]`: settings for every MCP server. */
 const mcpShape = once(() =>
   z.strictObject({
@@ -214,6 +225,8 @@ export const FILE_FIELDS = {
   mcp: () => mcpShape().optional(),
   /** `[[hooks.<Event>]]`: command hooks (Claude Code's events), as in settings.json. */
   hooks: () => hooksShape().optional(),
+  /** `[checkpoints]`: checkpoints and rewind. */
+  checkpoints: () => checkpointsShape().optional(),
 };
 type FileFields = { [K in keyof typeof FILE_FIELDS]: ReturnType<(typeof FILE_FIELDS)[K]> };
 
@@ -246,6 +259,7 @@ export const knownKeys = once(
     'sandbox.network': Object.keys(sandboxNetworkShape().shape),
     keymap: KEYMAP_ACTIONS,
     mcp: Object.keys(mcpShape().shape),
+    checkpoints: Object.keys(checkpointsShape().shape),
     hooks: HOOK_EVENTS,
     // Any [tools.<name>] table.
     'tools.*': Object.keys(toolLimitsShape().shape),

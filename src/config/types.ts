@@ -5,6 +5,7 @@ import type { Env } from './paths.ts';
 import type { KeymapConfig } from './keymap.ts';
 import type { ToolLimitsConfig } from './tool-limits.ts';
 import type { OsSandboxConfig } from './os-sandbox.ts';
+import type { CheckpointsConfig } from './checkpoints-config.ts';
 import type { HooksConfig } from './hooks-config.ts';
 import type { SettingSource } from './claude-settings.ts';
 
@@ -116,6 +117,8 @@ export interface LoadedConfig {
   toolLimits: ToolLimitsConfig;
   /** `[sandbox] mode/scrub_env`, `[sandbox.filesystem]`, `[sandbox.network]`: the OS sandbox around processes. */
   osSandbox: OsSandboxConfig;
+  /** `[checkpoints]` (the user's config only). */
+  checkpoints: CheckpointsConfig;
   /** Command hooks from every settings source (a project's only once trusted). */
   hooks: HooksConfig;
   /** Claude Code's `env` from settings files, merged (a project's only once trusted). */

@@ -1,5 +1,5 @@
 /** The operations a front end sends into a session: the only way in, whoever the front end is. */
-import type { HookCallbackSet, PermissionDecision, PermissionMode, ReloadableSettings, UserPart } from '../agent/index.ts';
+import type { HookCallbackSet, PermissionDecision, PermissionMode, ReloadableSettings, RewindRequest, UserPart } from '../agent/index.ts';
 
 /**
  * One operation into a session. The TUI, `-p` and the stream-json input mode
@@ -36,6 +36,11 @@ export type SessionOp =
    * policy and hooks replace the session's from the next call on; the model, the mode and "always" grants stay.
    */
   | { type: 'apply_config'; settings: ReloadableSettings; hooks: HookCallbackSet | undefined }
+  /**
+   * Between runs: the files and/or the conversation back to just before a user message (its `checkpointId`).
+   * The outcome is a `notice`; `SessionHost.rewind` answers with it instead.
+   */
+  | ({ type: 'rewind' } & RewindRequest)
   /** No more operations: the event stream ends after the waiting runs have finished. */
   | { type: 'end' };
 

@@ -1,6 +1,6 @@
 /** The session protocol's dispatcher: operations in, one ordered event stream out; no agent logic of its own. */
-import type { HookCallbackSet, PermissionDecision, PermissionMode, ReloadableSettings, RunOptions, UserPart } from '../agent/index.ts';
-import { assertNever, AsyncQueue, errorMessage } from '../util/index.ts';
+import type { HookCallbackSet, PermissionDecision, PermissionMode, ReloadableSettings, RewindOutcome, RewindRequest, RunOptions, UserPart } from '../agent/index.ts';
+import { assertNever, AsyncQueue, errorMessage, MoatError } from '../util/index.ts';
 import type { SessionEvent } from './events.ts';
 import type { SessionOp } from './ops.ts';
 
@@ -15,6 +15,8 @@ export interface ProtocolAgent {
   addRule(behavior: 'allow' | 'deny', rule: string): void;
   removeRule(behavior: 'allow' | 'deny', rule: string): void;
   applyConfig(settings: ReloadableSettings, hooks: HookCallbackSet | undefined): void;
+  /** Files and/or conversation back to before a user message; absent: the session cannot rewind. */
+  rewind?(req: RewindRequest): Promise<RewindOutcome>;
 }
 
 /** A user message or a compaction waiting for its run. */
@@ -38,6 +40,7 @@ export class SessionHost {
   private readonly waiting: Waiting[] = [];
   private running: AbortController | undefined;
   private ended = false;
+  private rewinding = false;
   /** Runs whose `turn()` reader stopped early: their remaining events are skipped by the next reader. */
   private abandoned = 0;
 
@@ -89,12 +92,36 @@ export class SessionHost {
       case 'apply_config':
         this.agent.applyConfig(op.settings, op.hooks);
         return;
+      case 'rewind': {
+        const { type: _op, ...req } = op;
+        void this.rewind(req).then(
+          (o) => this.out.push({ type: 'notice', level: 'info', message: rewindNotice(o, req) }),
+          (e: unknown) => this.out.push({ type: 'notice', level: 'error', message: errorMessage(e) }),
+        );
+        return;
+      }
       case 'end':
         this.ended = true;
         this.pump();
         return;
       default:
         assertNever(op, 'session operation');
+    }
+  }
+
+  /**
+   * A rewind, answered: refused while a run is going (its files and history
+   * are still changing) or while another rewind runs.
+   */
+  async rewind(req: RewindRequest): Promise<RewindOutcome> {
+    if (this.running || this.rewinding) throw new MoatError('usage', 'cannot rewind while the session is working: interrupt it first');
+    if (!this.agent.rewind) throw new MoatError('usage', 'this session cannot rewind');
+    this.rewinding = true;
+    try {
+      return await this.agent.rewind(req);
+    } finally {
+      this.rewinding = false;
+      this.pump();
     }
   }
 
@@ -141,7 +168,7 @@ export class SessionHost {
   }
 
   private pump(): void {
-    if (this.running) return;
+    if (this.running || this.rewinding) return;
     const next = this.waiting.shift();
     if (next === undefined) {
       if (this.ended) this.out.close();
@@ -165,4 +192,12 @@ export class SessionHost {
     // Start-up ends at the TUI's first frame, or a second after start (src/util/jit-policy.ts), not at the first answer.
     for await (const e of events) this.out.push(e);
   }
+}
+
+/** One line saying what a rewind did. */
+export function rewindNotice(o: RewindOutcome, req: RewindRequest): string {
+  const parts: string[] = [];
+  if (o.code) parts.push(o.code.filesChanged.length === 0 ? 'the files were already as they were' : `${req.dryRun === true ? 'would change' : 'changed'} ${o.code.filesChanged.length} file${o.code.filesChanged.length === 1 ? '' : 's'} back (${o.code.filesChanged.slice(0, 5).join(', ')})`);
+  if (o.branch !== undefined) parts.push(`conversation rewound; the old branch is session ${o.branch}`);
+  return parts.join('; ') || 'nothing to rewind';
 }

@@ -12,3 +12,4 @@ export { buildSessionExport, exportSessionJson, type SessionExport } from './exp
 export { exportSessionMarkdown } from './export-markdown.ts';
 export type * from './types.ts';
 export { CronRepo, type CronJob, type CronJobOptions, type CronRun, type CronRunStatus, type CronLock } from './cron.ts';
+export { CheckpointRepo, type CheckpointRow, type LeftOutFile, type UserPrompt } from './checkpoints.ts';

@@ -25,6 +25,8 @@ interface SessionRecord {
   todos: string;
   status: string;
   history_start_seq: number;
+  branch_of: string | null;
+  branch_at_seq: number | null;
 }
 
 interface ListRecord extends SessionRecord {
@@ -51,6 +53,8 @@ function toRow(r: SessionRecord): SessionRow {
     // A status written by a newer moat is shown as finished rather than crashing the list.
     status: (STATUSES as readonly string[]).includes(r.status) ? (r.status as SessionStatus) : 'completed',
     historyStartSeq: r.history_start_seq,
+    branchOf: r.branch_of ?? null,
+    branchAtSeq: r.branch_at_seq ?? null,
   };
 }
 

@@ -12,6 +12,7 @@ import { ToolCallRepo } from './tool-calls.ts';
 import { UsageRepo } from './usage.ts';
 import { WasmToolRepo } from './wasm-tools.ts';
 import { CronRepo } from './cron.ts';
+import { CheckpointRepo } from './checkpoints.ts';
 
 export interface Store {
   /** The database file. */
@@ -25,6 +26,8 @@ export interface Store {
   readonly wasmTools: WasmToolRepo;
   /** Scheduled jobs, their runs and the scheduler lock. */
   readonly cron: CronRepo;
+  /** Checkpoints of sessions' turns (commits in shadow repositories) and conversation branches. */
+  readonly checkpoints: CheckpointRepo;
   /** The highest migration recorded in the database. */
   schemaVersion(): number;
   close(): void;
@@ -108,6 +111,7 @@ export function openStore(path: string = defaultDbPath(), opts: OpenStoreOptions
     history: new HistoryRepo(db, now),
     wasmTools: new WasmToolRepo(db, now),
     cron: new CronRepo(db, now),
+    checkpoints: new CheckpointRepo(db, now),
     schemaVersion: () => schemaVersion(db),
     close: () => db.close(),
   };

@@ -27,6 +27,9 @@ export interface SessionRow {
   status: SessionStatus;
   /** The first message the agent replays on resume (0: all); set by context compaction. */
   historyStartSeq: number;
+  /** A saved branch (conversation rewind): the session it was rewound away from, and from which message. */
+  branchOf: string | null;
+  branchAtSeq: number | null;
 }
 
 export interface NewSession {

@@ -78,6 +78,7 @@ describe('loadConfig', () => {
       loadedFiles: [],
       toolLimits: { tools: {}, runs: {}, sandbox: DEFAULT_SANDBOX_CEILING },
       osSandbox: { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [] },
+      checkpoints: { enabled: true, keepDays: 30, maxFileBytes: 10 * 1024 * 1024 },
       hooks: {},
       env: {},
       untrusted: [],

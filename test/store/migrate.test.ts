@@ -48,7 +48,7 @@ describe('migrations', () => {
     expect(store.schemaVersion()).toBe(MIGRATIONS.length);
     store.close();
     expect(ledger(path)).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
-    expect(tables(path)).toEqual(['cron_jobs', 'cron_lock', 'cron_runs', 'messages', 'prompt_history', 'schema_migrations', 'sessions', 'tool_calls', 'usage', 'wasm_components', 'wasm_installs']);
+    expect(tables(path)).toEqual(['checkpoints', 'cron_jobs', 'cron_lock', 'cron_runs', 'messages', 'prompt_history', 'schema_migrations', 'sessions', 'tool_calls', 'usage', 'wasm_components', 'wasm_installs']);
   });
 
   test('reopening applies nothing twice', () => {

@@ -44,6 +44,8 @@ describe('sessions', () => {
       todos: [],
       status: 'active',
       historyStartSeq: 0,
+      branchOf: null,
+      branchAtSeq: null,
     });
     expect(store.sessions.get('abc')).toEqual(row);
     expect(store.sessions.get('nope')).toBeUndefined();
@@ -102,6 +104,8 @@ describe('sessions', () => {
       ],
       status: 'aborted',
       historyStartSeq: 0,
+      branchOf: null,
+      branchAtSeq: null,
     });
     const e = caught(() => store.sessions.setTitle('missing', 'x'));
     expect([e.code, e.message]).toEqual(['not_found', 'no session with id missing']);

@@ -3,6 +3,7 @@ import init from './001-init.sql' with { type: 'text' };
 import historyStart from './002-history-start.sql' with { type: 'text' };
 import wasmTools from './003-wasm-tools.sql' with { type: 'text' };
 import cron from './004-cron.sql' with { type: 'text' };
+import checkpoints from './005-checkpoints.sql' with { type: 'text' };
 
 /**
  * One schema change. `version` is its position (1, 2, 3 …) and is recorded in
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'history-start', sql: historyStart },
   { version: 3, name: 'wasm-tools', sql: wasmTools },
   { version: 4, name: 'cron', sql: cron },
+  { version: 5, name: 'checkpoints', sql: checkpoints },
 ];

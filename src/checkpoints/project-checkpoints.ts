@@ -1,0 +1,217 @@
+/** A project's checkpoints for its sessions: taking them before and after turns, the rewind list, and restoring code. */
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
+import type { CheckpointRow, LeftOutFile, Store } from '../store/index.ts';
+import { MoatError } from '../util/index.ts';
+import { applyRestore, recoverRestore, restoreInterrupted } from './apply-restore.ts';
+import { ShadowGit } from './shadow-git.ts';
+import { snapshot, type Snapshot } from './snapshot.ts';
+import { lineStats, treeDiff, type LineStat, type TreeChange } from './tree-diff.ts';
+
+export interface CheckpointOptions {
+  /** `<dataDir>/checkpoints`: one shadow repository per project under it. */
+  root: string;
+  /** Files larger than this are left out of checkpoints (default 10 MB). */
+  maxFileBytes: number;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** The shadow repository's folder for a project: its name readable, its hash unique. */
+export function shadowDir(root: string, projectRoot: string): string {
+  const hash = createHash('sha256').update(projectRoot).digest('hex').slice(0, 16);
+  const name = basename(projectRoot).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'root';
+  return join(root, `${name}-${hash}`);
+}
+
+/** One entry of the rewind list: a user message and what the turns it started changed. */
+export interface RewindPoint {
+  /** 1-based position among the session's user messages (what `--to N` names). */
+  index: number;
+  seq: number;
+  turn: number;
+  text: string;
+  /** Files changed by the message's run, with lines added and removed; empty when it changed none. */
+  changes: LineStat[];
+  /** Whether the code can be put back to just before this message (a checkpoint at or after it exists). */
+  codeRestorable: boolean;
+}
+
+/** What a code rewind would do. */
+export interface CodePlan {
+  sessionId: string;
+  /** The checkpoint restored; undefined when nothing changed files after the message. */
+  target: CheckpointRow | undefined;
+  changes: TreeChange[];
+  /** Paths in `changes` that someone changed outside moat since the checkpoint. */
+  conflicts: string[];
+  /** Files neither checkpoint holds (size limit, nested repositories): left as they are. */
+  leftOut: LeftOutFile[];
+  /** The commit that keeps the tree as it was before this rewind. */
+  saved: string | undefined;
+}
+
+const ref = (sessionId: string) => `refs/moat/sessions/${sessionId}`;
+
+/**
+ * The checkpoints of one project. Every call that touches the shadow
+ * repository runs under its lock. Errors are thrown as MoatErrors; the
+ * session-side hook turns the first one into a single warning.
+ */
+export class ProjectCheckpoints {
+  readonly git: ShadowGit;
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    readonly projectRoot: string,
+    private readonly opts: CheckpointOptions,
+  ) {
+    this.git = new ShadowGit(shadowDir(opts.root, projectRoot), projectRoot);
+  }
+
+  /** Creates or checks the shadow repository, and finishes a rewind a kill interrupted. */
+  open(): Promise<void> {
+    this.ready ??= (async () => {
+      await this.git.ensure();
+      await this.git.locked(async () => {
+        recoverRestore(this.git);
+      });
+    })();
+    return this.ready;
+  }
+
+  /** Whether a rewind was cut short here (a kill): `open` finishes or undoes it. */
+  interrupted(): boolean {
+    return restoreInterrupted(this.git);
+  }
+
+  /** The session's newest recorded state: the next checkpoint's parent. */
+  private head(sessionId: string): { commit: string; tree: string } | undefined {
+    const rows = this.store.checkpoints.list(sessionId);
+    const last = rows.at(-1);
+    if (!last) return undefined;
+    return last.afterCommit !== null && last.afterTree !== null ? { commit: last.afterCommit, tree: last.afterTree } : { commit: last.beforeCommit, tree: last.beforeTree };
+  }
+
+  private async take(sessionId: string, parent: { commit: string; tree: string } | undefined, message: string): Promise<Snapshot> {
+    const s = await snapshot(this.git, { parent, maxFileBytes: this.opts.maxFileBytes, message });
+    if (s.wrote || parent === undefined) await this.git.run(['update-ref', ref(sessionId), s.commit]);
+    return s;
+  }
+
+  /** The checkpoint before a turn's first change; a second call for the same turn changes nothing. Returns its commit. */
+  async before(sessionId: string, turn: number): Promise<string> {
+    await this.open();
+    const existing = this.store.checkpoints.list(sessionId).find((c) => c.turn === turn);
+    if (existing) return existing.beforeCommit;
+    return this.git.locked(async () => {
+      const s = await this.take(sessionId, this.head(sessionId), `before turn ${turn} of session ${sessionId}`);
+      this.store.checkpoints.recordBefore({ sessionId, turn, projectRoot: this.projectRoot, commit: s.commit, tree: s.tree, leftOut: s.leftOut });
+      return s.commit;
+    });
+  }
+
+  /** The tree when a turn's run ended (only for a turn with a checkpoint before it). */
+  async after(sessionId: string, turn: number): Promise<void> {
+    const row = this.store.checkpoints.list(sessionId).find((c) => c.turn === turn);
+    if (!row) return;
+    await this.open();
+    await this.git.locked(async () => {
+      const s = await this.take(sessionId, { commit: row.beforeCommit, tree: row.beforeTree }, `after turn ${turn} of session ${sessionId}`);
+      this.store.checkpoints.recordAfter(sessionId, turn, s.commit, s.tree);
+    });
+  }
+
+  /** The session's user messages, each with what its run changed. */
+  async points(sessionId: string): Promise<RewindPoint[]> {
+    const prompts = this.store.checkpoints.userPrompts(sessionId);
+    const rows = this.store.checkpoints.list(sessionId);
+    if (rows.length > 0) await this.open();
+    const out: RewindPoint[] = [];
+    for (const [i, p] of prompts.entries()) {
+      const next = prompts[i + 1];
+      const own = rows.find((c) => c.turn >= p.turn && (next === undefined || c.turn < next.turn));
+      let changes: LineStat[] = [];
+      if (own) {
+        const end = own.afterCommit ?? rows.find((c) => c.turn > own.turn)?.beforeCommit;
+        if (end !== undefined) changes = await lineStats(this.git, own.beforeCommit, end);
+      }
+      out.push({ index: i + 1, seq: p.seq, turn: p.turn, text: p.text, changes, codeRestorable: rows.some((c) => c.turn >= p.turn) });
+    }
+    return out;
+  }
+
+  /**
+   * What putting the code back to just before the message of `turn` would
+   * change. The tree now is recorded first (so the rewind can be undone),
+   * and every change between the end of one of the session's turns and the
+   * start of the next (or now) counts as made outside moat.
+   */
+  async plan(sessionId: string, turn: number): Promise<CodePlan> {
+    const rows = this.store.checkpoints.list(sessionId).filter((c) => c.turn >= turn);
+    const target = rows[0];
+    if (!target) return { sessionId, target: undefined, changes: [], conflicts: [], leftOut: [], saved: undefined };
+    await this.open();
+    return this.git.locked(async () => {
+      const now = await this.take(sessionId, this.head(sessionId), `before a rewind of session ${sessionId}`);
+      await this.requireCommit(target.beforeCommit);
+      // A file either checkpoint left out is not touched: the other's copy of it is all there is.
+      const unrecorded = new Set([...target.leftOut, ...now.leftOut].map((l) => l.path));
+      const changes = (await treeDiff(this.git, now.commit, target.beforeCommit)).filter((c) => !unrecorded.has(c.path));
+      const outside = new Set<string>();
+      for (const [i, c] of rows.entries()) {
+        if (c.afterCommit === null) continue;
+        const nextStart = rows[i + 1]?.beforeCommit ?? now.commit;
+        for (const d of await treeDiff(this.git, c.afterCommit, nextStart)) outside.add(d.path);
+      }
+      const conflicts = changes.filter((c) => outside.has(c.path)).map((c) => c.path);
+      const leftOut = [...target.leftOut, ...now.leftOut.filter((l) => !target.leftOut.some((t) => t.path === l.path))];
+      return { sessionId, target, changes, conflicts, leftOut, saved: now.commit };
+    });
+  }
+
+  /** Carries out a plan. Refuses to overwrite files changed outside moat unless `force`. */
+  async restore(plan: CodePlan, o: { force: boolean }): Promise<void> {
+    if (plan.conflicts.length > 0 && !o.force) {
+      const shown = plan.conflicts.slice(0, 5).join(', ') + (plan.conflicts.length > 5 ? `, and ${plan.conflicts.length - 5} more` : '');
+      throw new MoatError('usage', `not rewinding: ${plan.conflicts.length === 1 ? 'a file was' : `${plan.conflicts.length} files were`} changed outside moat since the checkpoint (${shown}); ask again with --force to overwrite ${plan.conflicts.length === 1 ? 'it' : 'them'}`);
+    }
+    if (plan.changes.length === 0 || plan.target === undefined) return;
+    await this.open();
+    await this.git.locked(() => applyRestore(this.git, plan.changes));
+    // The session's files are the checkpoint's now: the rewind is no change made outside moat.
+    const last = this.store.checkpoints.list(plan.sessionId).at(-1);
+    if (last) this.store.checkpoints.recordAfter(plan.sessionId, last.turn, plan.target.beforeCommit, plan.target.beforeTree);
+  }
+
+  /** Folders `.gitignore` excludes: a rewind leaves them as they are, and says so. */
+  async ignoredFolders(): Promise<string[]> {
+    await this.open();
+    const out = await this.git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']);
+    return out.split('\0').filter((p) => p.endsWith('/'));
+  }
+
+  /** Forgets a session's checkpoints here: its ref goes, and objects nothing else holds are pruned. */
+  async forget(sessionId: string): Promise<void> {
+    await this.open();
+    await this.git.locked(async () => {
+      await this.git.exec(['update-ref', '-d', ref(sessionId)]);
+    });
+    await this.prune();
+  }
+
+  /**
+   * Removes objects no session's ref reaches. Only objects older than an
+   * hour: a checkpoint being written by another session right now has
+   * objects that no ref reaches yet.
+   */
+  async prune(): Promise<void> {
+    await this.git.exec(['prune', '--expire=1.hour.ago']);
+  }
+
+  private async requireCommit(commit: string): Promise<void> {
+    const r = await this.git.exec(['cat-file', '-e', `${commit}^{commit}`]);
+    if (r.code !== 0) throw new MoatError('not_found', `checkpoint ${commit.slice(0, 12)} is missing from ${this.git.gitDir}: the code cannot be rewound`);
+  }
+}

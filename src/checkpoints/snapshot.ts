@@ -1,0 +1,66 @@
+/** Records the project's working tree as a commit in the shadow repository: only what changed since the last one is read. */
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ShadowGit } from './shadow-git.ts';
+
+/** A file left out of a checkpoint, and why. */
+export interface LeftOut {
+  path: string;
+  reason: 'too_large' | 'nested_repository';
+  /** Bytes, for a file over the size limit. */
+  size?: number;
+}
+
+export interface Snapshot {
+  commit: string;
+  tree: string;
+  /** Files that are in the working tree but not in the checkpoint. */
+  leftOut: LeftOut[];
+  /** False when the tree was the same as `parent`'s and no commit was written. */
+  wrote: boolean;
+}
+
+function nulList(text: string): string[] {
+  return text.split('\0').filter((p) => p !== '');
+}
+
+/**
+ * Stages what differs between the shadow index and the working tree —
+ * modified, deleted and untracked files `.gitignore` does not exclude — and
+ * writes the tree. On an unchanged project this is one `ls-files` (a stat
+ * per tracked file and a walk that skips ignored folders) and one
+ * `write-tree` answered from the index's cached tree. A file over
+ * `maxFileBytes` is left out (dropped from the index when it was in it).
+ */
+export async function snapshot(git: ShadowGit, o: { parent: { commit: string; tree: string } | undefined; maxFileBytes: number; message: string }): Promise<Snapshot> {
+  const changed = [...new Set(nulList(await git.run(['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard'])))];
+  const leftOut: LeftOut[] = [];
+  const update: string[] = [];
+  for (const path of changed) {
+    let st;
+    try {
+      st = lstatSync(join(git.workTree, path));
+    } catch {
+      update.push(path); // gone: --remove drops it from the index
+      continue;
+    }
+    if (st.isDirectory()) {
+      // ls-files names a folder only when it holds a repository of its own.
+      leftOut.push({ path, reason: 'nested_repository' });
+      continue;
+    }
+    if (st.isFile() && st.size > o.maxFileBytes) {
+      leftOut.push({ path, reason: 'too_large', size: st.size });
+      continue;
+    }
+    update.push(path);
+  }
+  // A file over the limit that was staged before leaves the index: a checkpoint holds none.
+  const tooLarge = leftOut.filter((l) => l.reason === 'too_large').map((l) => l.path);
+  if (tooLarge.length > 0) await git.exec(['update-index', '--force-remove', '-z', '--stdin'], `${tooLarge.join('\0')}\0`);
+  if (update.length > 0) await git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${update.join('\0')}\0`);
+  const tree = (await git.run(['write-tree'])).trim();
+  if (o.parent?.tree === tree) return { commit: o.parent.commit, tree, leftOut, wrote: false };
+  const commit = (await git.run(['commit-tree', tree, ...(o.parent === undefined ? [] : ['-p', o.parent.commit]), '-m', o.message])).trim();
+  return { commit, tree, leftOut, wrote: true };
+}

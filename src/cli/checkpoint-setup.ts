@@ -1,0 +1,18 @@
+/** A session's checkpoints as the agent takes them: the project's shadow repository from the user's `[checkpoints]` settings. */
+import type { TurnCheckpoints } from '../agent/index.ts';
+import { checkpointsRoot, projectCheckpoints, turnHook } from '../checkpoints/index.ts';
+import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
+import type { Store } from '../store/index.ts';
+
+/**
+ * `{ checkpoints }` for AgentDeps, or nothing when `[checkpoints] enabled =
+ * false`. A rewind a kill cut short in this project is finished (or undone)
+ * now, in the background, under the repository's lock.
+ */
+export function checkpointDeps(loaded: LoadedConfig, store: Store, env: Env, warn: (line: string) => void): { checkpoints?: TurnCheckpoints } {
+  const { dataDir } = moatPaths(env);
+  const pc = projectCheckpoints(store, loaded.projectRoot, dataDir, loaded.checkpoints);
+  if (!pc) return {};
+  if (pc.interrupted()) pc.open().catch((e: unknown) => warn(`could not finish an interrupted rewind: ${e instanceof Error ? e.message : String(e)}`));
+  return { checkpoints: turnHook(pc, store, loaded.checkpoints, checkpointsRoot(dataDir)) };
+}
