@@ -237,6 +237,8 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       switchTo(AgentSession.open(agentDeps, { resume: id }));
       return conversation();
     },
+    rewindPoints: async () => (await agentDeps.checkpoints?.points?.(current().session.id)) ?? [],
+    rewind: (req) => current().host.rewind(req),
     promptHistory: () => store.history.list(loaded.projectRoot, 500).reverse(),
     addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
     tools: () => deps.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),

@@ -213,6 +213,8 @@ export const UserLine = z.object({
   tool_use_result: z.unknown().optional(),
   /** On tool results: when the result was written. */
   timestamp: z.string().optional(),
+  /** On a replayed prompt: the point just before it (also its uuid), for `rewind_files` and `moat rewind`. */
+  checkpoint_id: z.string().optional(),
   ...base,
 });
 

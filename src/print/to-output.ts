@@ -232,7 +232,8 @@ export class OutputMapper {
         ];
       case 'user_message':
         if (isAgent || !this.options.replayUserMessages) return [];
-        return [{ type: 'user', message: { role: 'user', content: wireUserParts(e.message.content) }, ...this.base(origin) }];
+        // The checkpoint id is the line's uuid: what the Agent SDK's rewindFiles(userMessageId) sends back.
+        return [{ type: 'user', message: { role: 'user', content: wireUserParts(e.message.content) }, ...this.base(origin), ...(e.checkpointId === undefined ? {} : { uuid: e.checkpointId, checkpoint_id: e.checkpointId }) }];
       case 'model_stream': {
         if (e.event.type === 'message_start') origin.messageId = e.event.id ?? `msg_${newId().replaceAll('-', '')}`;
         if (!this.options.includePartialMessages) return [];

@@ -44,6 +44,8 @@ export const IncomingRequest = z.discriminatedUnion('subtype', [
   z.object({ subtype: z.literal('set_model'), model: z.string().optional() }),
   z.object({ subtype: z.literal('set_max_thinking_tokens'), max_thinking_tokens: z.number().int().nullable().optional() }),
   z.object({ subtype: z.literal('mcp_status') }),
+  /** The Agent SDK's rewindFiles(userMessageId, { dryRun }); `force`, moat's own, overwrites files changed outside moat. */
+  z.object({ subtype: z.literal('rewind_files'), user_message_id: z.string(), dry_run: z.boolean().optional(), force: z.boolean().optional() }),
 ]);
 
 export const ControlRequestLine = z.object({

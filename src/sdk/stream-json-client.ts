@@ -258,6 +258,16 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
       }
       case 'mcp_status':
         return respond(line.request_id, { response: { mcpServers: [] } });
+      case 'rewind_files': {
+        // The SDK's RewindFilesResult: a refusal is an answer (canRewind false), not a failed request.
+        const req2 = { checkpointId: req.user_message_id, code: true, conversation: false, dryRun: req.dry_run ?? false, force: req.force ?? false };
+        try {
+          const { code } = await (await open(undefined)).host.rewind(req2);
+          return respond(line.request_id, { response: { canRewind: true, filesChanged: code?.filesChanged ?? [], insertions: code?.insertions ?? 0, deletions: code?.deletions ?? 0 } });
+        } catch (e) {
+          return respond(line.request_id, { response: { canRewind: false, error: errorMessage(e) } });
+        }
+      }
     }
   };
 

@@ -27,6 +27,8 @@ export interface AppModelOptions {
 
 const MODE_CYCLE: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
 const EXIT_WINDOW_MS = 2000;
+/** Esc Esc on an empty prompt opens /rewind: the second press within this long. */
+const REWIND_ESCAPE_WINDOW_MS = 1000;
 
 export class AppModel {
   readonly transcript: Transcript;
@@ -39,6 +41,8 @@ export class AppModel {
   private readonly now: () => number;
   private abort: AbortController | undefined;
   private shellAbort: AbortController | undefined;
+  /** When Esc was last pressed on an empty, idle prompt. */
+  private lastEscape = Number.NEGATIVE_INFINITY;
   private readonly queued: string[] = [];
   private shellContext: ShellResult[] = [];
   private loadedHistory: string[] | undefined;
@@ -374,6 +378,17 @@ export class AppModel {
     this.transcript.setAborting();
     this.abort.abort();
     return true;
+  }
+
+  /** Esc on an empty prompt with nothing running: a second one within a second opens /rewind. */
+  escapeOnEmpty(): void {
+    const now = this.now();
+    if (now - this.lastEscape < REWIND_ESCAPE_WINDOW_MS) {
+      this.lastEscape = Number.NEGATIVE_INFINITY;
+      this.runCommand('/rewind');
+    } else {
+      this.lastEscape = now;
+    }
   }
 
   /** Ctrl-C: interrupt or clear; a second press within 2 s exits. */

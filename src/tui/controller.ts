@@ -4,7 +4,7 @@
  * interface on top of an AgentSession, the store and the config, and tests
  * implement it with a scripted fake.
  */
-import type { AgentEvent, AgentInfo, FileChange, MergeOutcome, Message, PermissionDecision, PermissionMode, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
+import type { AgentEvent, AgentInfo, FileChange, MergeOutcome, Message, PermissionDecision, PermissionMode, RewindOutcome, RewindPointView, RewindRequest, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
 
 export interface TuiInfo {
   version: string;
@@ -153,6 +153,10 @@ export interface TuiController {
   listSessions(): SessionSummary[];
   /** Switches to a saved session; returns its messages to show. */
   resume(id: string): Message[];
+  /** `/rewind`, Esc Esc: the session's user messages with what each changed. */
+  rewindPoints(): Promise<RewindPointView[]>;
+  /** Files and/or conversation back to just before a user message (refused while a run goes). */
+  rewind(req: RewindRequest): Promise<RewindOutcome>;
   /** Earlier prompts of this project, oldest first. */
   promptHistory(): string[];
   addPromptHistory(text: string): void;

@@ -198,3 +198,54 @@ describe('faults', () => {
     expect(readFileSync(join(sb.cwd, 'a.txt'), 'utf8')).toBe('four\n');
   }, 60_000);
 });
+
+describe('stream-json (the Agent SDK)', () => {
+  test('each replayed prompt carries its checkpoint id; rewind_files puts the files back (dry run first)', async () => {
+    const sb = makeSandbox(server.url);
+    writeFileSync(join(sb.cwd, 'a.txt'), 'one\n');
+    server.script(reply().toolUse('Bash', { command: 'echo two > a.txt && echo new > b.txt' }).stop('tool_use'), reply().text('done'));
+    const proc = Bun.spawn([MOAT_BIN, '--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json', '--replay-user-messages', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'], {
+      cwd: sb.cwd,
+      env: { ...sb.env, CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING: 'true' },
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const lines: Record<string, unknown>[] = [];
+    const reading = (async () => {
+      let buf = '';
+      for await (const chunk of proc.stdout) {
+        buf += new TextDecoder().decode(chunk);
+        for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+          lines.push(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
+          buf = buf.slice(nl + 1);
+        }
+      }
+    })();
+    const send = (o: unknown) => {
+      void proc.stdin.write(`${JSON.stringify(o)}\n`);
+      void proc.stdin.flush();
+    };
+    send({ type: 'user', message: { role: 'user', content: 'change things' }, parent_tool_use_id: null, session_id: '' });
+    await waitUntil(() => lines.some((l) => l.type === 'result'), 30_000, 'the result');
+    const prompt = lines.find((l) => l.type === 'user' && l.checkpoint_id !== undefined);
+    expect(prompt).toMatchObject({ uuid: 'turn-1', checkpoint_id: 'turn-1' });
+    send({ type: 'control_request', request_id: 'r1', request: { subtype: 'rewind_files', user_message_id: 'turn-1', dry_run: true } });
+    await waitUntil(() => lines.some((l) => l.type === 'control_response'), 30_000, 'the dry run');
+    expect(readFileSync(join(sb.cwd, 'a.txt'), 'utf8')).toBe('two\n');
+    send({ type: 'control_request', request_id: 'r2', request: { subtype: 'rewind_files', user_message_id: 'turn-1' } });
+    send({ type: 'control_request', request_id: 'r3', request: { subtype: 'rewind_files', user_message_id: 'turn-9' } });
+    await waitUntil(() => lines.filter((l) => l.type === 'control_response').length === 3, 30_000, 'the rewinds');
+    void proc.stdin.end();
+    await proc.exited;
+    await reading;
+    const responses = lines.filter((l) => l.type === 'control_response').map((l) => l.response);
+    expect(responses).toEqual([
+      { subtype: 'success', request_id: 'r1', response: { canRewind: true, filesChanged: ['a.txt', 'b.txt'], insertions: 1, deletions: 2 } },
+      { subtype: 'success', request_id: 'r2', response: { canRewind: true, filesChanged: ['a.txt', 'b.txt'], insertions: 1, deletions: 2 } },
+      { subtype: 'success', request_id: 'r3', response: { canRewind: false, error: `session ${String(prompt?.session_id)} has no user message turn-9` } },
+    ]);
+    expect(readFileSync(join(sb.cwd, 'a.txt'), 'utf8')).toBe('one\n');
+    expect(existsSync(join(sb.cwd, 'b.txt'))).toBe(false);
+  }, 90_000);
+});

@@ -71,12 +71,12 @@ describe('stream-json input', () => {
 
   test('an unknown control request gets an error response; the session goes on', async () => {
     server.script(reply().text('ok'));
-    const req = JSON.stringify({ type: 'control_request', request_id: 'x1', request: { subtype: 'rewind_files' } });
+    const req = JSON.stringify({ type: 'control_request', request_id: 'x1', request: { subtype: 'seed_read_state' } });
     const r = await runMoat(SJ, { cwd: sb.cwd, env: sb.env, stdin: `${req}\n${user('hi')}\n` });
     expect(r.code).toBe(0);
     expect(lines(r.stdout)[0]).toEqual({
       type: 'control_response',
-      response: { subtype: 'error', request_id: 'x1', error: 'moat does not handle control request "rewind_files"' },
+      response: { subtype: 'error', request_id: 'x1', error: 'moat does not handle control request "seed_read_state"' },
     });
     expect(lines(r.stdout).at(-1)).toMatchObject({ type: 'result', result: 'ok' });
   });

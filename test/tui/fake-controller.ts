@@ -3,7 +3,7 @@
  * optionally waiting on gates (permission answers, aborts) like the real
  * agent does.
  */
-import type { AgentEvent, AgentInfo, MergeOutcome, Message, PermissionDecision, PermissionMode } from '../../src/agent/index.ts';
+import type { AgentEvent, AgentInfo, MergeOutcome, Message, PermissionDecision, PermissionMode, RewindOutcome, RewindPointView, RewindRequest } from '../../src/agent/index.ts';
 import type {
   AgentDefinitionInfo,
   CostInfo,
@@ -135,6 +135,18 @@ export class FakeController implements TuiController {
   }
   listSessions(): SessionSummary[] {
     return this.sessions;
+  }
+  /** What `/rewind` lists, and the rewinds asked for (a refusal is thrown while `refuseUnlessForced`). */
+  points: RewindPointView[] = [];
+  rewinds: RewindRequest[] = [];
+  refuseUnlessForced = false;
+  rewindPoints(): Promise<RewindPointView[]> {
+    return Promise.resolve(this.points);
+  }
+  rewind(req: RewindRequest): Promise<RewindOutcome> {
+    this.rewinds.push(req);
+    if (this.refuseUnlessForced && req.force !== true) return Promise.reject(new Error('not rewinding: a file was changed outside moat since the checkpoint (a.txt); ask again with --force to overwrite it'));
+    return Promise.resolve({ code: req.code ? { lines: ['restore   a.txt'], filesChanged: ['a.txt'], insertions: 1, deletions: 1, leftOut: [], saved: 'abc' } : undefined, branch: req.conversation ? 'branch-session-id' : undefined });
   }
   resume(id: string): Message[] {
     this.infoValue = { ...this.infoValue, sessionId: id };

@@ -28,7 +28,7 @@ describe('skills', () => {
     await h.until('Ask moat');
     await h.type('/re');
     const options = h.app.ui.get().completion?.options ?? [];
-    expect(options.map((o) => o.value)).toEqual(['/resume', '/review', '/release-notes']);
+    expect(options.map((o) => o.value)).toEqual(['/resume', '/rewind', '/review', '/release-notes']);
     expect(options.find((o) => o.value === '/review')).toEqual({ value: '/review', label: '/review <file>', detail: 'review a change for bugs' });
     await h.until('draft release notes');
     // Only one /help: the built-in.

@@ -9,6 +9,7 @@ import type { CommandSpec } from '../state/completion.ts';
 import type { Picker } from '../state/ui-state.ts';
 import { agentsCommand } from './agents-command.ts';
 import { mcpCommand } from './mcp-command.ts';
+import { rewindCommand } from './rewind-command.ts';
 
 export const COMMANDS: CommandSpec[] = [
   { name: 'help', description: 'commands and keys' },
@@ -17,6 +18,7 @@ export const COMMANDS: CommandSpec[] = [
   { name: 'compact', description: 'replace the conversation with a summary to free context', args: '[instructions]' },
   { name: 'cost', description: 'tokens and cost of this session' },
   { name: 'resume', description: 'pick an earlier session to continue' },
+  { name: 'rewind', description: 'code and/or conversation back to before a message (also Esc Esc)' },
   { name: 'sessions', description: 'list saved sessions in this folder' },
   { name: 'permissions', description: 'show rules; allow|deny|remove <rule> edits them', args: '[allow|deny|remove <rule>]' },
   { name: 'tools', description: 'the tools the model can use' },
@@ -157,6 +159,9 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
       });
       return;
     }
+    case 'rewind':
+      rewindCommand(ctx);
+      return;
     case 'sessions': {
       const sessions = controller.listSessions();
       if (sessions.length === 0) {

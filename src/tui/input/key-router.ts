@@ -166,7 +166,9 @@ function promptKey(app: AppModel, input: string, key: Key): void {
       return;
     }
     case 'interrupt':
-      if (!app.interrupt() && st.value) app.setEditor(ed.EMPTY_EDITOR);
+      if (app.interrupt()) return;
+      if (st.value) app.setEditor(ed.EMPTY_EDITOR);
+      else app.escapeOnEmpty();
       return;
     case 'exit':
       if (!st.value) app.exit();
