@@ -22,7 +22,7 @@ import { flagSettingsConfig, settingsFlag, settingSources } from './settings-fla
 import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
-import { err, out } from './write-out.ts';
+import { err, runStdout } from './write-out.ts';
 import { gitInfoOf } from './git-prefetch.ts';
 import { precompileYoga } from './yoga-precompile.ts';
 
@@ -201,6 +201,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // A reader that goes away (`| head -1`) interrupts the run as Ctrl-C does, and the run ends with 0.
+    const stdout = runStdout(() => controller.abort());
 
     // -p is a client of the session protocol: one user message, its events, its result.
     const host = new SessionHost(session);
@@ -220,7 +222,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
         mcpServers: initServers(parts.mcp.status()),
       },
       output: { includePartialMessages: opts.includePartialMessages ?? false },
-      out,
+      out: stdout.write,
       err,
       // Background sub-agents stop with moat; then a --worktree session's work is committed.
       finalize: async (f) => {
@@ -232,7 +234,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     process.off('SIGTERM', onSignal);
     for (const f of await session.end('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
     if (worktreeRun && worktree?.info && opts.outputFormat === 'text') err(worktreeRun.worktreeLine(worktree.info));
-    return exitCodeForStop(finished.stopReason);
+    return stdout.closed ? EXIT.ok : exitCodeForStop(finished.stopReason);
   } finally {
     await parts.close();
   }

@@ -18,7 +18,7 @@ import { setUpSession } from './session-setup.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import { modelInfos } from './model-choices.ts';
-import { err, out } from './write-out.ts';
+import { err, runStdout } from './write-out.ts';
 import { gitInfoOf } from './git-prefetch.ts';
 
 /** `argument-hint` as Claude Code lists it (`<file> [focus]`): the usage line without the command's name. */
@@ -66,11 +66,13 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A program that closes its end of stdout is gone: interrupt the turn, and end with 0 once it stops.
+  const stdout = runStdout(() => current?.host.submit({ type: 'interrupt' }));
 
   try {
     const outcome = await runStreamJsonClient({
       lines: stdinLines(),
-      write: out,
+      write: stdout.write,
       debug,
       permissionPrompt,
       maxTokens: loaded.config.maxTokens,
@@ -141,6 +143,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         return current;
       },
     });
+    if (stdout.closed) return EXIT.ok;
     if (outcome.badInput !== undefined) {
       err(`moat: stream-json input: ${outcome.badInput}\n`);
       return EXIT.usage;
