@@ -23,6 +23,7 @@ import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
 import { err, runStdout } from './write-out.ts';
+import { ignoredFlagNotes } from './sdk-flags.ts';
 import { gitInfoOf } from './git-prefetch.ts';
 import { precompileYoga } from './yoga-precompile.ts';
 
@@ -79,6 +80,9 @@ function checkFlags(opts: RootOptions): void {
 export async function rootCommand(promptWords: string[], opts: RootOptions): Promise<number> {
   const env = process.env;
   const cwd = resolveCwd(opts.cwd);
+  // SDK options moat has nothing behind: accepted, each said once (sdk-flags.ts).
+  for (const note of ignoredFlagNotes(opts as unknown as Record<string, unknown>)) err(`moat: ${note}\n`);
+  if (opts.permissionMode === 'auto') err("moat: --permission-mode auto runs as default: read-only commands run in the sandbox without asking, the rest asks\n");
   // Claude Code's --settings: its rules, model, mode and folders join the flags; its env reaches the tools.
   const flagSettings = settingsFlag(opts.settings, cwd);
   const sources = settingSources(opts.settingSources);
@@ -93,7 +97,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       fallback: opts.fallbackModel?.split(',').map((m) => m.trim()).filter((m) => m !== ''),
       maxTurns: opts.maxTurns,
       maxBudgetUsd: opts.maxBudgetUsd,
-      permissionMode: opts.dangerouslySkipPermissions ? 'bypassPermissions' : (opts.permissionMode ?? flagSettings.permissions?.defaultMode),
+      permissionMode: opts.dangerouslySkipPermissions ? 'bypassPermissions' : opts.permissionMode === 'auto' ? 'default' : (opts.permissionMode ?? flagSettings.permissions?.defaultMode),
       addDirs: joined(opts.addDir, flagSettings.permissions?.additionalDirectories)?.map((d) => resolve(cwd, d)),
       allowedTools: joined(opts.allowedTools, flagSettings.permissions?.allow),
       disallowedTools: joined(opts.disallowedTools, flagSettings.permissions?.deny),

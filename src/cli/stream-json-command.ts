@@ -1,4 +1,5 @@
 /** `moat --input-format stream-json`: the composition root of a session driven by a program over stdin/stdout. */
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pkg from '../../package.json' with { type: 'json' };
 import { AgentSession, PermissionBroker, type OutputSchema, type RememberRule } from '../agent/index.ts';
@@ -54,7 +55,9 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
   const skills = loadSkillsReporting(definitionRoots(cwd, env));
   const flagAgents = agentsFlag(opts.agents);
   const permissionPrompt = opts.permissionPromptTool === 'stdio';
-  const debug = opts.debug ? (line: string) => err(`${line}\n`) : () => {};
+  // --debug-file (the SDK adds it when DEBUG_CLAUDE_AGENT_SDK is set): the same lines, appended to that file.
+  const debugFile = opts.debugFile;
+  const debug = debugFile !== undefined ? (line: string) => appendFileSync(debugFile, `${line}\n`) : opts.debug ? (line: string) => err(`${line}\n`) : () => {};
   let current: OpenedSession | undefined;
 
   // Ctrl-C / SIGTERM: interrupt the turn; a second one exits (finished turns are saved).
@@ -94,7 +97,8 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
           tools: opts.tools,
           extraAgents: [...flagAgents, ...initAgents],
           persist: opts.sessionPersistence,
-          mcp: { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false },
+          // Servers delivered in initialize join --mcp-config's, read the same way.
+          mcp: { configs: [...(opts.mcpConfig ?? []), ...(init?.mcpServers === undefined ? [] : [JSON.stringify({ mcpServers: init.mcpServers })])], strict: opts.strictMcpConfig ?? false },
           warn: (line) => err(`moat: ${line}\n`),
         });
         const broker = permissionPrompt ? new PermissionBroker() : undefined;
@@ -129,6 +133,8 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             commands: skills.map((s) => ({ name: s.name, description: s.description, argumentHint: argumentHint(s) })),
             agents: catalog.map((d) => ({ name: d.name, description: d.description, ...(d.model === undefined ? {} : { model: d.model }) })),
             output_style: 'default',
+            // The SDK ends a session whose initialize servers were not confirmed as taken.
+            ...(init?.mcpServers === undefined ? {} : { mcp_servers_applied: true }),
             available_output_styles: ['default'],
             models: modelInfos(o.router),
             account: { apiKeySource },

@@ -242,7 +242,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
         (await open(undefined)).host.submit({ type: 'interrupt' });
         return respond(line.request_id, {});
       case 'set_permission_mode':
-        (await open(undefined)).host.submit({ type: 'set_permission_mode', mode: req.mode });
+        (await open(undefined)).host.submit({ type: 'set_permission_mode', mode: req.mode === 'auto' ? 'default' : req.mode });
         return respond(line.request_id, {});
       case 'set_model':
         if (req.model !== undefined) (await open(undefined)).host.submit({ type: 'set_model', model: req.model });
