@@ -16,7 +16,7 @@ import type { RootOptions } from './program.ts';
 import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { setUpSession } from './session-setup.ts';
-import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
+import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import { modelInfos } from './model-choices.ts';
 import { err, runStdout } from './write-out.ts';
@@ -128,6 +128,12 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         const catalog = parts.subagents.catalog?.list() ?? [];
         current = {
           host: new SessionHost(session, broker),
+          expand: async (text) => {
+            const invoked = promptWithSkill(text, skills);
+            if (invoked.skill === undefined) return invoked.prompt;
+            const { runInlineCommands } = await import('./inline-commands.ts');
+            return runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], session.currentSettings(), new AbortController().signal);
+          },
           mapper,
           describe: () => ({
             commands: skills.map((s) => ({ name: s.name, description: s.description, argumentHint: argumentHint(s) })),

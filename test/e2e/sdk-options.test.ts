@@ -4,7 +4,7 @@
  * mapped to moat's nearest behaviour or reported once as having no effect.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { query, type Options, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
@@ -90,5 +90,24 @@ describe('every SDK option is accepted', () => {
     expect(result(messages)).toMatchObject({ subtype: 'success' });
     const init = messages.find((m) => m.type === 'system' && m.subtype === 'init');
     expect(init).toMatchObject({ mcp_servers: [{ name: 'everything' }] });
+  });
+});
+
+describe('slash commands through the SDK', () => {
+  test('a prompt "/name args" expands a custom command (and its !`cmd` lines) exactly as -p does, also as /folder:name', async () => {
+    const dir = join(sb.cwd, '.claude', 'commands', 'tools');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'greet.md'), '---\ndescription: Greets\n---\nSay hello to $ARGUMENTS. Today: !`echo INLINE-OUTPUT`\n');
+    for (const typed of ['/greet Ada', '/tools:greet Ada']) {
+      server.requests.length = 0;
+      server.script(reply().text('hi Ada'));
+      const q = query({ prompt: typed, options: { pathToClaudeCodeExecutable: MOAT_BIN, cwd: sb.cwd, env: sb.env, model: 'claude-sonnet-4-5' } });
+      const messages: SDKMessage[] = [];
+      for await (const m of q) messages.push(m);
+      expect(result(messages)).toMatchObject({ subtype: 'success', result: 'hi Ada' });
+      const first = (server.requests[0]!.body as { messages: { content: { text?: string }[] }[] }).messages[0]!.content[0]!.text ?? '';
+      expect(first.split('\n').slice(0, 3).join('\n')).toBe(`${typed}\n\n<skill name="greet">`);
+      expect(first).toContain('Say hello to Ada. Today: INLINE-OUTPUT');
+    }
   });
 });
