@@ -2,7 +2,8 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import { MoatError } from '../util/index.ts';
 import { type ConfigFile, readConfigFile } from './config-file.ts';
-import { describeIssues, formatKeyPath } from './issues.ts';
+import { formatKeyPath } from '../contracts/index.ts';
+import { describeIssues } from './issues.ts';
 import { type Env, expandHome, homeOf, moatPaths } from './paths.ts';
 import { findProjectRoot, projectConfigFile } from './project-root.ts';
 import {

@@ -1,4 +1,5 @@
 /** The stream-json input lines and control messages, in Claude Code's shapes (zod: the single source of each). */
+import { PERMISSION_MODES } from '../contracts/index.ts';
 import { z } from 'zod';
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });
@@ -34,7 +35,7 @@ export const InitializeRequest = z.object({
   agents: z.record(z.string(), z.unknown()).optional(),
 });
 
-const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']);
+const PermissionMode = z.enum(PERMISSION_MODES);
 
 /** Requests from the program to moat. Anything else is answered with an error response naming the subtype. */
 export const IncomingRequest = z.discriminatedUnion('subtype', [

@@ -1,5 +1,6 @@
 /** The permission decision for one call: rules, mode and sandbox grants. */
 import { dirname } from 'node:path';
+import type { PermissionMode, SandboxGrant } from '../../contracts/index.ts';
 import { isWithin } from '../../util/index.ts';
 import { checkBashAllow, type CommandRule } from './bash-allow.ts';
 import { denyView } from './bash-deny.ts';
@@ -19,9 +20,6 @@ import type { Rule } from './rule.ts';
 import { nameMatches } from './tool-names.ts';
 import { commandRules, escapeCommandSpec, folderRule, pathRule } from './suggest.ts';
 
-/** `dontAsk`: whatever would be asked is denied instead (for unattended runs that must never wait). */
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export interface PermissionPolicy {
   mode: PermissionMode;
@@ -39,9 +37,6 @@ export interface PermissionPolicy {
    */
   osSandbox?: boolean;
 }
-
-/** The grants a Bash command runs with: the two sandbox levels, or none. */
-export type SandboxGrant = 'read-only' | 'workspace-write' | 'off';
 
 /** Why a call needs a person's approval. */
 export type AskCause =
