@@ -1,5 +1,5 @@
 /** The config layer's public surface: loading, paths, trust, hooks and schema types. */
-export { loadConfig, displayPath } from './load-config.ts';
+export { loadConfig, displayPath, describeSource } from './load-config.ts';
 export { addPermissionRule, removePermissionRule } from './permission-rules.ts';
 export { parseConfigText, readConfigFile, type ConfigFile } from './config-file.ts';
 export { moatPaths, expandHome, type MoatPaths, type Env } from './paths.ts';

@@ -105,6 +105,20 @@ function flagName(path: readonly (string | number)[]): string {
   return FLAG_NAMES[keys.join('.')] ?? FLAG_NAMES[keys[0] ?? ''] ?? formatKeyPath(path);
 }
 
+/** Where a value was set, for messages: `.claude/settings.json:4`, `--disallowedTools`, `MOAT_MODEL`; undefined for a default. */
+export function describeSource(source: ConfigSource, cwd: string, env: Env): string | undefined {
+  switch (source.kind) {
+    case 'default':
+      return undefined;
+    case 'file':
+      return `${displayPath(source.path, cwd, env)}:${source.line}`;
+    case 'env':
+      return `the environment variable ${source.name}`;
+    case 'flag':
+      return source.name;
+  }
+}
+
 /** Paths in messages: relative inside cwd, `~/…` inside home, else absolute. */
 export function displayPath(file: string, cwd: string, env: Env): string {
   if (file.startsWith(cwd + sep)) return relative(cwd, file);

@@ -65,6 +65,8 @@ export type Decision =
       reason: string;
       /** The deny rule that hit, as written; absent when plan mode refused the call. */
       rule?: string;
+      /** Where that rule was written (`.claude/settings.json:4`, `--disallowedTools`), when known. */
+      source?: string;
     }
   | {
       kind: 'ask';
@@ -140,7 +142,7 @@ function decideAsked(call: PermissionCall, policy: PermissionPolicy): Decision {
   const name = callRuleName(call);
 
   const denied = policy.deny.find((rule) => denyRuleMatches(rule, call, bases));
-  if (denied) return { kind: 'deny', reason: `denied by the rule "${denied.text}"`, rule: denied.text };
+  if (denied) return { kind: 'deny', reason: `denied by the rule "${denied.text}"${denied.source === undefined ? '' : ` in ${denied.source}`}`, rule: denied.text, ...(denied.source === undefined ? {} : { source: denied.source }) };
 
   const asked = policy.mode === 'bypassPermissions' ? undefined : policy.ask?.find((rule) => denyRuleMatches(rule, call, bases));
   if (asked) {
