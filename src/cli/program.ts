@@ -1,4 +1,5 @@
 /** The command line's root command (commander): its flags and handlers' types; the subcommands are full-program.ts. */
+import type { PermissionMode } from '../contracts/index.ts';
 import { Command } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { COMPAT_OPTIONS } from './program-compat.ts';
@@ -15,7 +16,7 @@ export interface RootOptions {
   fallbackModel?: string;
   maxTurns?: number;
   maxBudgetUsd?: number;
-  permissionMode?: 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk' | 'auto';
+  permissionMode?: PermissionMode | 'auto';
   allowedTools?: string[];
   disallowedTools?: string[];
   // Claude Code's flags, for scripts and the Agent SDK (see program-compat.ts).

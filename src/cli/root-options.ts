@@ -7,6 +7,7 @@
  * with every option (src/cli/index.ts), so errors and their suggestions are
  * those of the whole command line.
  */
+import { PERMISSION_MODES } from '../contracts/index.ts';
 import { Option, type Command } from 'commander';
 import { positiveInt, positiveNumber } from './option-values.ts';
 
@@ -36,7 +37,7 @@ export const OWN_OPTIONS: readonly RootOptionSpec[] = [
   {
     flags: '--permission-mode <mode>',
     description: 'default, acceptEdits, plan, bypassPermissions or dontAsk (deny what would be asked); auto (Claude Code\'s) runs as default',
-    choices: ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk', 'auto'],
+    choices: [...PERMISSION_MODES, 'auto'],
   },
   { flags: '--allowedTools <rules...>', description: 'allow rules, e.g. "Bash(npm test:*)" "Edit(src/**)" Read' },
   { flags: '--disallowedTools <rules...>', description: 'deny rules (deny beats allow)' },

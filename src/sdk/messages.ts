@@ -1,4 +1,5 @@
 /** The stream-json input lines and control messages, in Claude Code's shapes (zod: the single source of each). */
+import { PERMISSION_MODES } from '../contracts/index.ts';
 import { z } from 'zod';
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });
@@ -37,7 +38,7 @@ export const InitializeRequest = z.object({
 });
 
 // `auto` is Claude Code's classifier mode; moat runs it as default (stream-json-client.ts).
-const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk', 'auto']);
+const PermissionMode = z.enum([...PERMISSION_MODES, 'auto']);
 
 /** Requests from the program to moat. Anything else is answered with an error response naming the subtype. */
 export const IncomingRequest = z.discriminatedUnion('subtype', [

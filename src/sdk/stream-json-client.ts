@@ -3,6 +3,7 @@
  * the session protocol that programs and the Claude Agent SDK drive over
  * stdin and stdout.
  */
+import { formatIssue } from '../contracts/index.ts';
 import type { AgentEvent, PermissionDecision, UserPart } from '../agent/index.ts';
 import { makeColors, progressLine, type OutputMapper } from '../print/index.ts';
 import { compactOp, type RunFinishedEvent, type SessionHost } from '../protocol/index.ts';
@@ -177,7 +178,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
         signal,
       );
       const parsed = PermissionResult.safeParse(raw);
-      decision = parsed.success ? toDecision(parsed.data) : { behavior: 'deny', message: `the program's answer was not a permission result: ${parsed.error.issues[0]?.message ?? ''}` };
+      decision = parsed.success ? toDecision(parsed.data) : { behavior: 'deny', message: `the program's answer was not a permission result: ${formatIssue(parsed.error.issues[0])}` };
       if (parsed.success && parsed.data.behavior === 'deny' && parsed.data.interrupt) host.submit({ type: 'interrupt' });
     } catch (err) {
       // Withdrawn: the session already counts it as a denial, and the program was sent control_cancel_request.

@@ -1,3 +1,6 @@
+/** The shapes of skills, custom commands and agent definitions as loaded from their files. */
+import type { AgentPermissionMode } from '../contracts/index.ts';
+
 /** Where a definition came from; later sources override earlier ones of the same name. */
 export type DefinitionSource = 'bundled' | 'user' | 'project';
 
@@ -47,7 +50,7 @@ export interface AgentDefinition {
   /** A model id or alias (`sonnet`, `haiku`, `inherit`); undefined inherits the parent's. */
   model?: string;
   maxTurns?: number;
-  permissionMode?: 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
+  permissionMode?: AgentPermissionMode;
   isolation?: IsolationMode;
   /** The sub-agent's system prompt. */
   systemPrompt: string;

@@ -78,7 +78,7 @@ describe('loadSkills', () => {
     const byFile = Object.fromEntries(issues.map((i) => [i.file, { field: i.field, skipped: i.skipped }]));
     expect(byFile).toEqual({
       [noDesc]: { field: 'description', skipped: true },
-      [badArgs]: { field: 'args.0.required', skipped: true },
+      [badArgs]: { field: 'args[0].required', skipped: true },
       [badYaml]: { field: undefined, skipped: true },
       [noFront]: { field: undefined, skipped: true },
       [badName]: { field: 'name', skipped: true },
