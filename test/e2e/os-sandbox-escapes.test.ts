@@ -95,3 +95,20 @@ describe('messages that say what happened', () => {
     expect(results[0]).toContain('bypassPermissions removes prompts, not the OS sandbox');
   });
 });
+
+describe('secrets moat itself keeps are unreadable', () => {
+  test("moat's config.toml and projects.json, Claude Code's settings and ~/.claude.json", async () => {
+    const config = join(sb.home, '.config', 'moat');
+    mkdirSync(config, { recursive: true });
+    mkdirSync(join(sb.home, '.claude'), { recursive: true });
+    writeFileSync(join(config, 'config.toml'), '[mcp_servers.db]\ncommand = "db-mcp"\nenv = { DB_TOKEN = "secret-in-config-toml" }\n');
+    writeFileSync(join(config, 'projects.json'), '{"note":"secret-in-projects-json"}\n');
+    writeFileSync(join(sb.home, '.claude', 'settings.json'), '{"env":{"PROVIDER_TOKEN":"secret-in-claude-settings"}}\n');
+    writeFileSync(join(sb.home, '.claude', 'settings.local.json'), '{"env":{"PROVIDER_TOKEN":"secret-in-claude-local"}}\n');
+    writeFileSync(join(sb.home, '.claude.json'), '{"oauthAccount":"secret-in-claude-json"}\n');
+    const files = [join(config, 'config.toml'), join(config, 'projects.json'), '~/.claude/settings.json', '~/.claude/settings.local.json', '~/.claude.json'];
+    const results = await attempt([...files.map((f) => `cat ${f}`), `grep -r secret- ${config} ~/.claude ~/.claude.json`]);
+    for (const r of results) expect(r).not.toContain('secret-in');
+    for (const r of results.slice(0, files.length)) expect(r).toContain('Permission denied');
+  });
+});

@@ -29,8 +29,11 @@ const HOME_SECRETS = [
   '.config/gh',
   '.pypirc',
   '.password-store',
+  // Claude Code's credentials, and its settings, whose `env` may hold provider tokens.
   '.claude/.credentials.json',
   '.claude.json',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
   // Browser profiles: cookies and saved passwords.
   '.mozilla',
   '.config/google-chrome',
@@ -66,9 +69,10 @@ export function builtinDenyRead(env: Env): string[] {
   const out: string[] = process.geteuid?.() === 0 ? [...rootSecrets()] : [];
   for (const home of homes) {
     for (const rel of HOME_SECRETS) out.push(join(home, rel));
-    // moat's database (sessions, transcripts) and its state; its config folder holds projects.json (trust).
+    // moat's database (sessions, transcripts) and its state; its config folder: config.toml (tokens in
+    // [mcp_servers.*] env), projects.json (trust), credentials.json.
     out.push(join(xdg(env, 'XDG_DATA_HOME', home, '.local/share'), 'moat'));
-    out.push(join(xdg(env, 'XDG_CONFIG_HOME', home, '.config'), 'moat', 'credentials.json'));
+    out.push(join(xdg(env, 'XDG_CONFIG_HOME', home, '.config'), 'moat'));
   }
   return out;
 }
