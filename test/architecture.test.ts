@@ -11,13 +11,16 @@ const SRC = resolve(import.meta.dir, '../src');
 
 /** Which top-level folders each folder may import from (besides itself). */
 const ALLOWED: Record<string, string[]> = {
-  cli: ['tui', 'print', 'sdk', 'protocol', 'agent', 'providers', 'tools', 'mcp', 'cron', 'sandbox', 'skills', 'store', 'config', 'util'],
+  cli: ['tui', 'print', 'sdk', 'acp', 'mcp-serve', 'protocol', 'agent', 'providers', 'tools', 'mcp', 'cron', 'sandbox', 'skills', 'store', 'config', 'util'],
   tui: ['protocol', 'agent', 'config', 'util'],
   print: ['protocol', 'agent', 'util'],
   // The session protocol: operation and event types and the dispatcher between front ends and the agent.
   protocol: ['agent', 'util'],
   // stream-json input for programs and the Claude Agent SDK: a client of the protocol, writing print's lines.
   sdk: ['protocol', 'print', 'agent', 'util'],
+  // Editors (the Agent Client Protocol) and other agents (moat as an MCP server): clients of the protocol, like print.
+  acp: ['protocol', 'agent', 'util'],
+  'mcp-serve': ['protocol', 'agent', 'util'],
   agent: ['providers', 'tools', 'skills', 'store', 'config', 'util'],
   providers: ['util'],
   tools: ['sandbox', 'util'],
