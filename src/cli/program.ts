@@ -87,10 +87,12 @@ export interface Handlers extends CronHandlers, McpHandlers {
   sandboxStatus(opts: { cwd?: string; json?: boolean }): Promise<number>;
   // Project trust: a project's settings grant only once the user trusts the folder.
   trust(opts: { cwd?: string; revoke?: boolean }): Promise<number>;
+  // moat inside editors: the Agent Client Protocol on stdin/stdout.
+  acp(): Promise<number>;
 }
 
 /** The subcommands' names (and commander's implicit `help`): an argument list naming none runs the root command. */
-export const SUBCOMMANDS: readonly string[] = ['sessions', 'skill', 'agents', 'worktrees', 'tool', 'mcp', 'cron', 'models', 'sandbox', 'trust', 'help'];
+export const SUBCOMMANDS: readonly string[] = ['sessions', 'skill', 'agents', 'worktrees', 'tool', 'mcp', 'cron', 'models', 'sandbox', 'trust', 'acp', 'help'];
 
 /** Whether parsing `argv` can reach a subcommand or the full help: only then are the subcommands registered (full-program.ts). */
 export function needsSubcommands(argv: readonly string[]): boolean {
