@@ -1,5 +1,6 @@
 /** A run's checkpoint: the working tree recorded before the run's first call that can change files, and again after each batch of calls. */
-import type { AnyTool, SandboxGrant } from '../tools/index.ts';
+import type { SandboxGrant } from '../contracts/index.ts';
+import type { AnyTool } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
 
