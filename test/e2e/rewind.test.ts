@@ -107,6 +107,27 @@ describe('code rewinds', () => {
   }, 60_000);
 });
 
+describe('sub-agents', () => {
+  test("a sub-agent's changes in this folder are rewound with the message that started it", async () => {
+    const sb = makeSandbox(server.url);
+    seed(sb.cwd);
+    const before = treeState(sb.cwd);
+    server.route('DELEGATE', reply().toolUse('Task', { description: 'Write', prompt: 'SUB-WRITE: write sub.txt and edit a.txt', isolation: 'none' }).stop('tool_use'), reply().text('delegated'));
+    server.route(
+      'SUB-WRITE',
+      reply().toolUse('Write', { file_path: join(sb.cwd, 'sub.txt'), content: 'from the sub-agent\n' }).stop('tool_use'),
+      reply().toolUse('Bash', { command: "sed -i 's/gamma/GAMMA/' a.txt && chmod 644 run.sh" }).stop('tool_use'),
+      reply().text('wrote'),
+    );
+    await say(sb, true, 'DELEGATE the work');
+    expect(readFileSync(join(sb.cwd, 'sub.txt'), 'utf8')).toBe('from the sub-agent\n');
+    expect(treeState(sb.cwd)).not.toEqual(before);
+    const r = await moat(sb, ['rewind', '--to', '1', '--code']);
+    expect(r.code).toBe(0);
+    expect(treeState(sb.cwd)).toEqual(before);
+  }, 60_000);
+});
+
 describe('conversation rewinds', () => {
   async function twoMessages(sb: Sandbox): Promise<void> {
     writeFileSync(join(sb.cwd, 'a.txt'), 'one\n');
