@@ -1,6 +1,6 @@
 /** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
 import { afterFirstEvent, textOf, ZERO_USAGE, type AssistantMessage, type Message, type ToolSpec, type ToolUsePart, type Usage, type UserMessage, type UserPart } from '../providers/index.ts';
-import { deniedOutright, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
+import { deniedOutright, MCP_DEFER_SHARE, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import type { NewSession } from '../store/index.ts';
 import { AsyncQueue, errorMessage, gitHead, gitInfo, newId, realPathOrSelf, type GitInfo } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
@@ -13,7 +13,7 @@ import { SessionHookRunner } from './session-hook-runner.ts';
 import type { AgentDeps, OpenOptions, RunOptions } from './session-options.ts';
 import type { PermissionPolicy } from './permission-gate.ts';
 import { streamTurnOnChain } from './fallback.ts';
-import { costUsd, modelLimits } from './pricing.ts';
+import { contextWindow, costUsd, modelLimits } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { Run } from './run.ts';
 import {
@@ -55,6 +55,8 @@ export class AgentSession {
   private readonly git: Promise<GitInfo | undefined>;
   /** The branch when the session opened (from .git/HEAD). */
   private readonly gitBranch: string | undefined;
+  /** OpenOptions.ready: settled before a prompt's first request. */
+  private readonly ready: Promise<unknown> | undefined;
   private roots: string[];
   private readonly readFiles = new Set<string>();
   private todos: TodoItem[];
@@ -85,6 +87,7 @@ export class AgentSession {
     this.sessionMeter = new CostMeter(undefined, opts.parentMeter, { usage: r.usage, costUsd: r.costUsd });
     this.git = git.info;
     this.gitBranch = git.branch;
+    this.ready = opts.ready;
     this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realPathOrSelf);
     const depth = opts.depth ?? 0;
     this.depth = depth;
@@ -170,7 +173,8 @@ export class AgentSession {
     const { permissionMode, deny, onlyTools } = this.settings;
     const only = onlyTools === undefined ? undefined : new Set(onlyTools.map((n) => n.toLowerCase()));
     return this.registry
-      .offered(this.id)
+      // MCP tools wait behind ToolSearch only past a share of this model's context.
+      .offered(this.id, MCP_DEFER_SHARE * contextWindow(this.settings.model, this.deps.models))
       .filter(
         (t) =>
           // Plan mode offers a command tool when the OS sandbox keeps it read-only.
@@ -386,6 +390,8 @@ export class AgentSession {
       preloadToolDispatch();
     });
     const { emit } = run;
+    // The driving program's own servers: their tools are in the run's first list and its init line.
+    await this.ready;
     const first = run.tools(this.offeredTools(), registry);
     // The run's own model: the session's, or one given for this run alone.
     const runModel = run.chain.current;
