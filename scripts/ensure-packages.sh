@@ -21,5 +21,5 @@ SANDBOX_PACKAGES=(bubblewrap socat)
 # the OS sandbox is tried with busybox's own applets (busybox), which no command parser recognises.
 # The container image (bun run image) and its tests: mmdebstrap and buildah build it, podman with Debian's runc runs it.
 IMAGE_PACKAGES=(mmdebstrap buildah podman runc uidmap)
-# The GitHub Action's scripts (curl, jq) and systemd-analyze for exported units; the image tests.
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" "${IMAGE_PACKAGES[@]}" curl jq systemd git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file unicode-data busybox)
+# The GitHub Action's scripts (curl, jq; linted by shellcheck), systemd-analyze for exported units, the image tests.
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" "${IMAGE_PACKAGES[@]}" curl jq shellcheck systemd git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file unicode-data busybox)

@@ -217,3 +217,14 @@ describe('failures and events without a comment', () => {
   });
 });
 
+
+const hasShellcheck = Bun.which('shellcheck') !== null;
+if (!hasShellcheck) console.log('skipped: shellcheck is not installed, the action scripts are not linted');
+
+test.skipIf(!hasShellcheck)('the action scripts pass shellcheck', () => {
+  const scripts = readdirSync(join(ROOT, 'action')).filter((f) => f.endsWith('.sh')).map((f) => join(ROOT, 'action', f));
+  expect(scripts.length).toBe(3);
+  const r = Bun.spawnSync(['shellcheck', ...scripts], { stdout: 'pipe', stderr: 'pipe' });
+  expect(r.stdout.toString()).toBe('');
+  expect(r.exitCode).toBe(0);
+});
