@@ -14,7 +14,9 @@
  * the same rootfs tarball and the same layer digest. What moves is the archive
  * itself: a Debian point release or a security update changes package versions
  * and so the digest (pin MOAT_IMAGE_MIRROR to a snapshot.debian.org URL to
- * freeze it).
+ * freeze it). The image's configuration, and so its manifest digest, also
+ * carries the commit (a label) and buildah's version (buildah's own
+ * io.buildah.version label); the layer does not.
  *
  * Downloaded packages are kept in dist/image-cache/apt (MOAT_IMAGE_APT_CACHE),
  * which is what a CI cache should hold: a build from a warm cache downloads
