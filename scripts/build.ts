@@ -5,7 +5,10 @@
  * when DEV=true, and it is not installed). See shared/research/ink-bun-spike.md §1.
  * The bundled WebAssembly tools are built first (scripts/build-tools.ts).
  *
- *   bun run scripts/build.ts [outfile] [--without-other-sdks] [--sourcemap]
+ *   bun run scripts/build.ts [outfile] [--without-other-sdks] [--sourcemap] [--target=bun-<os>-<arch>[-baseline]]
+ *
+ * `--target` cross-compiles for another platform (scripts/release.ts builds
+ * every one it ships); without it, for this machine.
  *
  * What goes into the executable, and what stays out (scripts/bench/size.ts
  * measures it against a hello-world compiled by the same Bun):
@@ -60,6 +63,9 @@ const args = process.argv.slice(2);
 const withoutOtherSdks = args.includes('--without-other-sdks');
 const withSourcemap = args.includes('--sourcemap');
 const outfile = args.find((a) => !a.startsWith('--')) ?? 'dist/moat';
+const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length) as Bun.Build.CompileTarget | undefined;
+/** The platform the executable runs on: `bun-linux-arm64-baseline` → linux, arm64. */
+const [targetOs, targetArch] = target === undefined ? [process.platform, process.arch] : target.split('-').slice(1, 3).map((p) => (p === 'windows' ? 'win32' : p));
 
 /** For the measurement variant: the lazily imported adapters become modules that only throw. */
 const withoutSdks: Bun.BunPlugin = {
@@ -101,16 +107,16 @@ function zstd(path: string): Promise<Uint8Array> {
 
 /**
  * The sandbox runtime's seccomp loader ships for x64 and arm64; the executable
- * runs on the build machine's architecture only (no cross-compiling here), so
- * that one is embedded, compressed, and the other's import becomes an empty
- * file (src/sandbox/os/seccomp-helper.ts reads both).
+ * runs on one, so only the target's is embedded, compressed, and the other's
+ * import becomes an empty file (src/sandbox/os/seccomp-helper.ts reads both).
+ * A macOS or Windows executable embeds neither (bubblewrap is Linux's).
  */
 const seccompHelpers: Bun.BunPlugin = {
   name: 'moat-seccomp-helper',
   setup(b) {
     b.onLoad({ filter: /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]vendor[\\/]seccomp[\\/](x64|arm64)[\\/]apply-seccomp$/ }, async (a) => {
       const arch = /[\\/](x64|arm64)[\\/]apply-seccomp$/.exec(a.path)?.[1];
-      return { contents: arch === process.arch ? await zstd(a.path) : new Uint8Array(0), loader: 'file' };
+      return { contents: targetOs === 'linux' && arch === targetArch ? await zstd(a.path) : new Uint8Array(0), loader: 'file' };
     });
   },
 };
@@ -290,7 +296,7 @@ async function compile(entry: string, outfile: string): Promise<void> {
   const started = performance.now();
   const result = await Bun.build({
     entrypoints: [entry],
-    compile: { outfile, bytecodeOrder: BYTECODE_ORDER, jitPolicy: JIT_POLICY },
+    compile: { outfile, bytecodeOrder: BYTECODE_ORDER, jitPolicy: JIT_POLICY, ...(target === undefined ? {} : { target }) },
     target: 'bun',
     format: 'esm',
     bytecode: true,

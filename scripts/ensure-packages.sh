@@ -19,4 +19,6 @@ SANDBOX_PACKAGES=(bubblewrap socat)
 # bundled tools against Python's results (python3 with the zone database in tzdata), and Read's documents
 # against pdftotext (poppler-utils) and file, and string_transform against Unicode's GraphemeBreakTest.txt (unicode-data);
 # the OS sandbox is tried with busybox's own applets (busybox), which no command parser recognises.
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file unicode-data busybox)
+# The release (scripts/release.ts) zips the Windows build (zip; unzip lists it), and its linux-arm64 build is run under
+# qemu-user with the arm64 C library (libc6-arm64-cross).
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file unicode-data busybox zip unzip qemu-user libc6-arm64-cross)
