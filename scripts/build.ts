@@ -314,7 +314,9 @@ async function compile(entry: string, outfile: string): Promise<void> {
   }
   // With --sourcemap the maps are embedded; the copies Bun also writes beside the executable (one per chunk) go.
   for (const o of result.outputs) if (o.kind === 'sourcemap') rmSync(o.path, { force: true });
-  console.log(`built ${outfile} (${(Bun.file(outfile).size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // Bun names a Windows executable `<outfile>.exe`.
+  const written = targetOs === 'win32' ? `${outfile}.exe` : outfile;
+  console.log(`built ${written} (${(Bun.file(written).size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 await compile('src/main.ts', outfile);

@@ -177,6 +177,25 @@ describe('prepareSeatbeltCommand', () => {
   });
 });
 
+describe('the loopback proxies a Seatbelt command is given', () => {
+  test('refuse a host not granted, and report the refusal for that command', async () => {
+    const origin = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('served') });
+    try {
+      const root = project();
+      const prepared = await prepareSeatbeltCommand(['true'], { cwd: root, env: ENV, grants: grants({ allowWrite: [root], allowNetwork: ['allowed.invalid'] }), mode: 'required' }, { HOME }, '/usr/bin/sandbox-exec');
+      // The command itself, without sandbox-exec (Linux has none): its only way out is the proxy in its environment.
+      // Async: the proxies answer from this process.
+      const curl = Bun.spawn(['curl', '-sS', '-m', '10', `http://127.0.0.1:${origin.port}/`], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...prepared.env }, stdout: 'pipe', stderr: 'ignore' });
+      const [out] = await Promise.all([new Response(curl.stdout).text(), curl.exited]);
+      expect(out).not.toContain('served');
+      const refused = await prepared.finish();
+      expect(refused).toEqual([{ kind: 'network', target: `127.0.0.1:${origin.port}`, message: expect.stringContaining(`connection to 127.0.0.1:${origin.port} refused`) as unknown as string }]);
+    } finally {
+      await origin.stop(true);
+    }
+  });
+});
+
 describe('unquoteWords', () => {
   test('inverts the runtime quoting: bare words, single-quoted runs, and quotes inside them', () => {
     expect(unquoteWords(`env A=1 /usr/bin/sandbox-exec -p '(version 1)\n(deny default)' 'it'"'"'s' ''`)).toEqual(['env', 'A=1', '/usr/bin/sandbox-exec', '-p', '(version 1)\n(deny default)', "it's", '']);
