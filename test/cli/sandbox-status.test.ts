@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'bun:test';
 import { formatStatus, statusReport } from '../../src/cli/sandbox-command.ts';
 import { chooseBackend, SANDBOX_EXEC, type SandboxHost } from '../../src/sandbox/os/backend.ts';
-import type { ProcessSandboxSettings } from '../../src/tools/index.ts';
+import type { SandboxPolicy as ProcessSandboxSettings } from '../../src/contracts/index.ts';
 import { tempDir } from '../support/temp.ts';
 
 const settings: ProcessSandboxSettings = { mode: 'auto', active: true, scrubEnv: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [] };

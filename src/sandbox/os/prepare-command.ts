@@ -10,6 +10,7 @@ import { DEFAULT_SCRUB_ENV, scrubEnv } from './env-scrub.ts';
 import { linkedWorktreeGrants } from './git-worktree.ts';
 import { restoreLinks } from './link-guard.ts';
 import { planMounts } from './mount-plan.ts';
+import { launch } from './launcher.ts';
 import { linuxSandboxUtils } from './runtime-internals.ts';
 import { holdPlaceholders } from './placeholders.ts';
 import { applySeccompPath, deniedFilePath } from './seccomp-helper.ts';
@@ -39,7 +40,7 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
   const support = sandboxSupport(opts.env);
   // macOS: the same policy as a Seatbelt profile.
   if (support.available && support.sandboxExec !== undefined) return (await import('./seatbelt-command.ts')).prepareSeatbeltCommand(argv, opts, env, support.sandboxExec);
-  if (!support.available || support.bwrap === undefined) {
+  if (!support.available || support.bwrap === undefined || support.setpriv === undefined) {
     const reason = support.reason ?? 'the OS sandbox is not available here';
     if (opts.mode === 'required') throw new SandboxUnavailableError(`the OS sandbox is required ([sandbox] mode = "required") but cannot run: ${reason}`);
     return unsandboxed(argv, env, reason);
@@ -72,7 +73,8 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
     Object.assign(setEnv, writes.env);
   }
   // The seccomp filter goes on last, right before the command: the relays need to create Unix sockets.
-  let inner = seccomp === null ? argv : [seccomp, ...argv];
+  const command = launch({ setpriv: support.setpriv }, seccomp !== null, argv);
+  let inner = seccomp === null ? command : [seccomp, ...command];
   if (bridge !== undefined) {
     bindSockets.push(bridge.socketPath);
     Object.assign(setEnv, bridge.env(id));

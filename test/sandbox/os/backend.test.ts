@@ -10,8 +10,9 @@ function host(platform: NodeJS.Platform, programs: Record<string, string> = {}, 
 }
 
 describe('chooseBackend', () => {
-  test('Linux: bubblewrap with socat', () => {
-    expect(chooseBackend(host('linux', { bwrap: '/usr/bin/bwrap', socat: '/usr/bin/socat' }))).toEqual({ available: true, platform: 'linux', backend: 'bubblewrap', bwrap: '/usr/bin/bwrap', socat: '/usr/bin/socat' });
+  test('Linux: bubblewrap with socat, setpriv and prlimit', () => {
+    expect(chooseBackend(host('linux', { bwrap: '/usr/bin/bwrap', socat: '/usr/bin/socat', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit' }))).toEqual({ available: true, platform: 'linux', backend: 'bubblewrap', bwrap: '/usr/bin/bwrap', socat: '/usr/bin/socat', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit' });
+    expect(chooseBackend(host('linux', { bwrap: '/usr/bin/bwrap', socat: '/usr/bin/socat', setpriv: '/usr/bin/setpriv' }))).toMatchObject({ available: false, reason: 'prlimit (util-linux) is not on PATH; install it (Debian/Ubuntu: apt install util-linux)' });
   });
 
   test('Linux without bubblewrap or socat: unavailable, saying what to install', () => {
