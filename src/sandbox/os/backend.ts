@@ -1,6 +1,6 @@
 /**
  * Which OS sandbox backend this platform has: bubblewrap on Linux (with socat
- * for its network relays), Seatbelt (`sandbox-exec`) on macOS, none on
+ * for its network relays, util-linux's setpriv and prlimit), Seatbelt (`sandbox-exec`) on macOS, none on
  * Windows or elsewhere. Only looks for the programs; whether the backend can
  * start is probed by support.ts. The host is a parameter, so every platform's
  * choice is tested on any of them.
@@ -24,6 +24,10 @@ export interface BackendChoice {
   reason?: string;
   bwrap?: string;
   socat?: string;
+  /** util-linux's setpriv: drops the command's capabilities and sets no_new_privs. */
+  setpriv?: string;
+  /** util-linux's prlimit: the command's resource limits where no cgroup can be made. */
+  prlimit?: string;
   /** Seatbelt's command (always /usr/bin/sandbox-exec: the one on PATH could be anyone's). */
   sandboxExec?: string;
 }
@@ -36,9 +40,13 @@ export function chooseBackend(host: SandboxHost): BackendChoice {
     case 'linux': {
       const bwrap = host.which('bwrap');
       const socat = host.which('socat');
-      if (bwrap === undefined) return { available: false, platform, backend: 'bubblewrap', reason: 'bubblewrap (bwrap) is not on PATH; install it (Debian/Ubuntu: apt install bubblewrap socat)' };
-      if (socat === undefined) return { available: false, platform, backend: 'bubblewrap', reason: 'socat is not on PATH; install it (Debian/Ubuntu: apt install socat)' };
-      return { available: true, platform, backend: 'bubblewrap', bwrap, socat };
+      const setpriv = host.which('setpriv');
+      const prlimit = host.which('prlimit');
+      const missing = (reason: string): BackendChoice => ({ available: false, platform, backend: 'bubblewrap', reason });
+      if (bwrap === undefined) return missing('bubblewrap (bwrap) is not on PATH; install it (Debian/Ubuntu: apt install bubblewrap socat)');
+      if (socat === undefined) return missing('socat is not on PATH; install it (Debian/Ubuntu: apt install socat)');
+      if (setpriv === undefined || prlimit === undefined) return missing(`${setpriv === undefined ? 'setpriv' : 'prlimit'} (util-linux) is not on PATH; install it (Debian/Ubuntu: apt install util-linux)`);
+      return { available: true, platform, backend: 'bubblewrap', bwrap, socat, setpriv, prlimit };
     }
     case 'darwin':
       if (!host.exists(SANDBOX_EXEC)) return { available: false, platform, backend: 'seatbelt', reason: `${SANDBOX_EXEC} is missing; macOS ships it, so this system has been altered` };
