@@ -1,6 +1,7 @@
 // The linux-arm64 executable from `bun run release`, run under qemu-user (Debian's qemu-user and libc6-arm64-cross,
 // which scripts/test.sh installs): --version, a -p read-then-answer against the model server, and a bundled tool.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { lastToolResult, readThenAnswer, RELEASE_BUILD_DIR, releaseBuild } from '../support/release-build.ts';
@@ -34,6 +35,10 @@ describe('linux-arm64 under qemu', () => {
 
   test('a bundled WebAssembly tool runs (calculate)', async () => {
     const sb = makeSandbox();
+    // Emulated, the tool's JIT-compiled WebAssembly runs many times slower than the 5 s deadline is meant for: the
+    // user's config gives it two minutes, as it would on a slow machine.
+    mkdirSync(join(sb.home, '.config', 'moat'), { recursive: true });
+    writeFileSync(join(sb.home, '.config', 'moat', 'config.toml'), '[sandbox]\nmax_timeout_ms = 120000\n\n[tools.calculate]\ntimeout_ms = 120000\n');
     const [bin = '', ...args] = emulated();
     const r = await runMoat([...args, 'tool', 'exec', 'calculate', '{"expression": "2^10"}'], { cwd: sb.cwd, env: sb.env, bin });
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: '1024\n' });

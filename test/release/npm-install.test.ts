@@ -13,6 +13,8 @@ let tarballs: Map<string, string>;
 let server: FakeAnthropic;
 /** npm with a cache of its own (empty: nothing can come from anywhere but the tarballs) and no registry to reach. */
 let npmEnv: Record<string, string>;
+/** The launcher and this platform's package, installed once for the tests that run them. */
+let installed: { prefix: string; code: number; out: string };
 
 function npm(args: string[], cwd: string): { code: number; out: string } {
   const r = Bun.spawnSync(['npm', ...args], { cwd, env: npmEnv, stdout: 'pipe', stderr: 'pipe' });
@@ -42,6 +44,7 @@ beforeAll(async () => {
     if (info === undefined) throw new Error(`npm pack ${dir} said nothing`);
     tarballs.set(info.name, join(packed, info.filename));
   }
+  installed = install([LAUNCHER, `${LAUNCHER}-${HERE}`]);
 }, 1_800_000);
 afterAll(() => server?.close());
 
@@ -65,10 +68,10 @@ describe('npm packages', () => {
       const listing = Bun.spawnSync(['tar', '-tzf', tarballs.get(platformPackage(t)) ?? '']).stdout.toString().trim().split('\n').sort();
       expect(listing).toEqual(['package/LICENSE', 'package/README.md', `package/bin/${t.exe}`, 'package/package.json']);
     }
-  });
+  }, 300_000);
 
   test('installed globally from the tarballs, `moat` runs: --version, and a -p read-then-answer against the model server', async () => {
-    const { prefix, code, out } = install([LAUNCHER, `${LAUNCHER}-${HERE}`]);
+    const { prefix, code, out } = installed;
     expect({ code, out: code === 0 ? '' : out }).toEqual({ code: 0, out: '' });
     const moat = join(prefix, 'bin', 'moat');
     const version = Bun.spawnSync([moat, '--version']);
@@ -80,7 +83,7 @@ describe('npm packages', () => {
     // The exit code comes through the launcher unchanged.
     const bad = Bun.spawnSync([moat, '--no-such-flag'], { stderr: 'pipe' });
     expect(bad.exitCode).toBe(2);
-  });
+  }, 300_000);
 
   test('without its platform package the launcher says which one to install, in one line', () => {
     const { prefix, code } = install([LAUNCHER]);
@@ -91,10 +94,10 @@ describe('npm packages', () => {
       stdout: '',
       stderr: `moat: the package for this platform (${LAUNCHER}-${HERE}) is not installed; reinstall without omitting optional dependencies: npm install -g ${LAUNCHER}\n`,
     });
-  });
+  }, 300_000);
 
   test('on a platform nothing is built for, the launcher names it and the ones there are, in one line', () => {
-    const { prefix } = install([LAUNCHER, `${LAUNCHER}-${HERE}`]);
+    const { prefix } = installed;
     // Node itself told it runs elsewhere: a preload sets process.platform and process.arch before the launcher reads them.
     const preload = join(tempDir('moat-npm-preload-'), 'elsewhere.cjs');
     writeFileSync(preload, "Object.defineProperty(process, 'platform', { value: 'freebsd' }); Object.defineProperty(process, 'arch', { value: 'riscv64' });\n");
@@ -103,5 +106,5 @@ describe('npm packages', () => {
       code: 1,
       stderr: `moat: no build for this platform (freebsd-riscv64); moat is built for ${TARGETS.map((t) => `${t.os}-${t.cpu}`).join(', ')}\n`,
     });
-  });
+  }, 300_000);
 });
