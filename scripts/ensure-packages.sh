@@ -22,4 +22,6 @@ SANDBOX_PACKAGES=(bubblewrap socat)
 # The container image (bun run image) and its tests: mmdebstrap and buildah build it, podman with Debian's runc runs it.
 IMAGE_PACKAGES=(mmdebstrap buildah podman runc uidmap)
 # The GitHub Action's scripts (curl, jq; linted by shellcheck), systemd-analyze for exported units, the image tests.
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" "${IMAGE_PACKAGES[@]}" curl jq shellcheck systemd git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file unicode-data busybox)
+# The release (scripts/release.ts) zips the Windows build (zip; unzip lists it), and its linux-arm64 build is run under
+# qemu-user with the arm64 C library (libc6-arm64-cross).
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" "${IMAGE_PACKAGES[@]}" curl jq shellcheck systemd git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file unicode-data busybox zip unzip qemu-user libc6-arm64-cross)
