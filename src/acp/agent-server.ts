@@ -1,6 +1,7 @@
 /** `moat acp`: the agent side of the Agent Client Protocol, a client of the session protocol like the TUI. */
 import * as acp from '@agentclientprotocol/sdk';
-import { expandSlashCommand, SkillUsageError, type Message, type PermissionDecision, type PermissionMode, type Skill, type UserPart } from '../agent/index.ts';
+import { expandSlashCommand, SkillUsageError, type Message, type PermissionDecision, type Skill, type UserPart } from '../agent/index.ts';
+import type { PermissionMode } from '../contracts/index.ts';
 import { compactOp, type PermissionRequestEvent, type RunFinishedEvent, type SessionEvent, type SessionHost } from '../protocol/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { promptParts } from './prompt-parts.ts';

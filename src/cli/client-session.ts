@@ -3,7 +3,8 @@
  * the way stream-json input assembles one, behind one function the shared session assembly can replace.
  */
 import { dirname, resolve } from 'node:path';
-import { AgentSession, PermissionBroker, type PermissionMode } from '../agent/index.ts';
+import { AgentSession, PermissionBroker } from '../agent/index.ts';
+import type { PermissionMode } from '../contracts/index.ts';
 import { addPermissionRule, approveRules, loadConfig, type Env, type LoadedConfig } from '../config/index.ts';
 import type { WorktreeInfo } from '../print/index.ts';
 import type { ModelRouter } from '../providers/index.ts';

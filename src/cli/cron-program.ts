@@ -1,4 +1,5 @@
 /** The `moat cron …` subcommands: parsing only, each action calls its handler. */
+import { PERMISSION_MODES } from '../contracts/index.ts';
 import { Option, type Command } from 'commander';
 
 export interface CronAddOptions {
@@ -40,7 +41,7 @@ export function registerCronCommand(program: Command, handlers: CronHandlers, se
     .option('--max-budget-usd <usd>', 'stop a run once it has cost this much')
     .option('--timeout <duration>', 'stop a run after this long (30s, 10m, 1h); recorded as timed out')
     .option('--allowedTools <rules...>', 'allow rules for its runs (a run never prompts: the rest is denied)')
-    .addOption(new Option('--permission-mode <mode>', 'permission mode for its runs').choices(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']))
+    .addOption(new Option('--permission-mode <mode>', 'permission mode for its runs').choices(PERMISSION_MODES))
     .option('--catch-up', 'occurrences missed while no scheduler ran: run the latest once (default: skip them)')
     .option('--tz <zone>', "IANA time zone the expression is read in (default: this machine's)")
     .action(async (expression: string, task: string, opts: CronAddOptions) => setExit(await handlers.cronAdd(expression, task, opts)));

@@ -1,8 +1,9 @@
 /** `moat sandbox status`: whether the OS sandbox works here, why not, and the policy commands run under. */
+import type { SandboxPolicy } from '../contracts/index.ts';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/index.ts';
 import { builtinDenyRead, DEFAULT_SCRUB_ENV, sandboxSupport } from '../sandbox/index.ts';
-import { parseRuleList, processGrants, type ProcessSandboxSettings } from '../tools/index.ts';
+import { parseRuleList, processGrants } from '../tools/index.ts';
 import { EXIT } from './exit-codes.ts';
 import { sandboxSettingsFrom } from './os-sandbox-setup.ts';
 import { out } from './write-out.ts';
@@ -26,7 +27,7 @@ export const sandboxCommands = {
 
 interface StatusReport {
   working: boolean;
-  mode: ProcessSandboxSettings['mode'];
+  mode: SandboxPolicy['mode'];
   reason?: string;
   bubblewrap?: string;
   socat?: string;
@@ -39,7 +40,7 @@ interface StatusReport {
   scrubEnv: string[];
 }
 
-function statusReport(settings: ProcessSandboxSettings, support: ReturnType<typeof sandboxSupport> | undefined, roots: string[], cwd: string, env: NodeJS.ProcessEnv): StatusReport {
+function statusReport(settings: SandboxPolicy, support: ReturnType<typeof sandboxSupport> | undefined, roots: string[], cwd: string, env: NodeJS.ProcessEnv): StatusReport {
   const ro = processGrants('read-only', settings, roots, cwd);
   // The deny rules as they are resolved for a command started here, now.
   const ww = processGrants('workspace-write', settings, roots, cwd);

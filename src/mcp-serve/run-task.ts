@@ -1,5 +1,5 @@
 /** One `moat` or `moat_reply` call: a session's turn driven to its end, with progress as it goes and the result the caller gets. */
-import type { PermissionMode } from '../agent/index.ts';
+import type { PermissionMode } from '../contracts/index.ts';
 import type { SessionEvent, SessionHost } from '../protocol/index.ts';
 import type { TaskOutput } from './task-input.ts';
 

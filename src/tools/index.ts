@@ -15,8 +15,6 @@ export { processGrants } from './process-grants.ts';
 export {
   processSandboxSettings,
   describeGrant,
-  type ProcessSandboxSettings,
-  type OsSandboxInput,
 } from './process-sandbox.ts';
 export type { HookProcessOptions, HookProcessResult } from './hook-process.ts';
 /** The runner of hook commands, loaded with the first hook that runs one (a session without command hooks never does). */

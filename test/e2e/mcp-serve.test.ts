@@ -57,7 +57,7 @@ async function stdioClient(): Promise<Client> {
 }
 
 const callMoat = (client: Client, args: Record<string, unknown>, options: Parameters<Client['callTool']>[2] = {}) =>
-  client.callTool({ name: 'moat', arguments: args }, undefined, options) as Promise<TaskResult>;
+  client.callTool({ name: 'moat', arguments: args }, undefined, options) as Promise<unknown> as Promise<TaskResult>;
 
 describe('moat mcp serve', () => {
   test('tools/list offers moat and moat_reply; a task reads a file and answers, with progress and its structured result', async () => {
@@ -97,10 +97,10 @@ describe('moat mcp serve', () => {
     server.script(reply().text('First.'), reply().text('Second.'));
     const client = await stdioClient();
     const first = await callMoat(client, { prompt: 'one' });
-    const second = (await client.callTool({ name: 'moat_reply', arguments: { sessionId: first.structuredContent.sessionId, prompt: 'two' } })) as TaskResult;
+    const second = (await client.callTool({ name: 'moat_reply', arguments: { sessionId: first.structuredContent.sessionId, prompt: 'two' } })) as unknown as TaskResult;
     expect(second.structuredContent).toMatchObject({ sessionId: first.structuredContent.sessionId, result: 'Second.' });
     expect((server.requests[1]?.body as Body).messages.map((m) => m.content.map((c) => c.text ?? '').join(''))).toEqual(['one', 'First.', 'two']);
-    const unknown = (await client.callTool({ name: 'moat_reply', arguments: { sessionId: 'nope', prompt: 'x' } })) as TaskResult;
+    const unknown = (await client.callTool({ name: 'moat_reply', arguments: { sessionId: 'nope', prompt: 'x' } })) as unknown as TaskResult;
     expect(unknown.isError).toBe(true);
     expect(unknown.content[0]?.text).toMatch(/^moat could not start: .*nope/);
     const badCwd = await callMoat(client, { prompt: 'x', cwd: join(sb.cwd, 'missing') });
@@ -123,7 +123,7 @@ describe('moat mcp serve', () => {
     while (server.requests.length === 0) await Bun.sleep(10);
     controller.abort();
     await expect(call).rejects.toThrow();
-    const next = (await client.callTool({ name: 'moat_reply', arguments: { sessionId, prompt: 'and now?' } })) as TaskResult;
+    const next = (await client.callTool({ name: 'moat_reply', arguments: { sessionId, prompt: 'and now?' } })) as unknown as TaskResult;
     expect(next.structuredContent.result).toBe('after the cancel');
     const sent = (server.requests[1]?.body as Body).messages;
     expect(sent[0]?.content[0]?.text).toBe('talk slowly');

@@ -57,7 +57,8 @@ export function denialHint(call: PermissionCall, decision: Exclude<Decision, { k
   const action = describeAction(call);
   if (decision.kind === 'deny') {
     if (decision.rule !== undefined) {
-      return `Permission denied: ${action} is blocked by the deny rule "${decision.rule}" (from --disallowedTools or [permissions] deny in .moat/config.toml). Do not try to get around it; if it is needed, ask the user to change the rule.`;
+      const from = decision.source === undefined ? "one of this session's deny rules" : `from ${decision.source}`;
+      return `Permission denied: ${action} is blocked by the deny rule "${decision.rule}" (${from}). Do not try to get around it; if it is needed, ask the user to change the rule.`;
     }
     return `Permission denied: moat is in plan mode, where only read-only tools may run, so ${action} is not allowed. Finish the plan and present it; the user switches modes to carry it out.`;
   }
