@@ -249,6 +249,9 @@ describe('moat acp', () => {
     await editor.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'plan' });
     await editor.until((u) => u.sessionUpdate === 'current_mode_update' && u.currentModeId === 'plan');
     await expect(editor.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' })).rejects.toThrow(/unknown mode yolo/);
+    await expect(editor.agent.request(acp.methods.agent.session.prompt, { sessionId: 'nope', prompt: [{ type: 'text', text: 'x' }] })).rejects.toMatchObject({ code: -32002, data: { sessionId: 'nope' } });
+    await expect(editor.agent.request(acp.methods.agent.session.new, { cwd: join(sb.cwd, 'missing'), mcpServers: [] })).rejects.toThrow(/missing: not a folder/);
+    await expect(editor.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'image', mimeType: 'image/tiff', data: 'AA' }] })).rejects.toThrow(/image\/tiff/);
     const options = await editor.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: 'model', value: 'claude-haiku-4-5' });
     expect(options.configOptions[0]).toMatchObject({ currentValue: 'claude-haiku-4-5' });
     await editor.agent.request(acp.methods.agent.session.prompt, {
