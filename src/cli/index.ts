@@ -43,6 +43,7 @@ const handlers: Handlers = {
     'cronServe',
     'cronInstallService',
   ]),
+  ...lazy(async () => (await import('./cron-export-command.ts')).cronExportCommands, ['cronExport']),
   ...lazy(async () => (await import('./sandbox-command.ts')).sandboxCommands, ['sandboxStatus']),
   ...lazy(async () => (await import('./trust-command.ts')).trustCommands, ['trust']),
   ...lazy(async () => (await import('./acp-command.ts')).acpCommands, ['acp']),
