@@ -5,7 +5,7 @@
  * in the same session, a cancelled call, and a foreign Host header refused.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -131,6 +131,30 @@ describe('moat mcp serve', () => {
     expect(cut).toContain('[interrupted by the user]');
     expect(cut.length).toBeLessThan('slow '.repeat(300).length);
     expect(sent.at(-1)?.content.at(-1)?.text).toBe('and now?');
+  }, 30_000);
+
+  test('a client that goes away mid-call: the run is cancelled, its session saved and ended (SessionEnd runs), moat exits', async () => {
+    const ended = join(sb.cwd, 'ended.json');
+    mkdirSync(join(sb.home, '.claude'), { recursive: true });
+    writeFileSync(join(sb.home, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: `cat > ${JSON.stringify(ended)}` }] }] } }));
+    server.script(reply().text('slow '.repeat(300), { chunkSize: 5, delayMs: 20 }));
+    const client = await stdioClient();
+    let sessionId = '';
+    let writing: () => void = () => {};
+    const started = new Promise<void>((done) => (writing = done));
+    const call = callMoat(client, { prompt: 'talk slowly' }, {
+      onprogress: (p) => {
+        sessionId = /moat session (\S+) started/.exec(p.message ?? '')?.[1] ?? sessionId;
+        if (p.message === 'writing') writing();
+      },
+    });
+    await started;
+    // Closes moat's stdin and waits for it to exit (SIGTERM after 2 s, SIGKILL after 4 s, if it did not).
+    const t0 = Date.now();
+    await client.close();
+    await call.catch(() => undefined);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(JSON.parse(readFileSync(ended, 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', session_id: sessionId });
   }, 30_000);
 
   test('--port serves Streamable HTTP on 127.0.0.1; a foreign Host header is refused', async () => {
