@@ -38,6 +38,8 @@ export interface AgentSettings {
   bashTimeoutMs: number;
   /** `[tools.<name>] timeout` and `retry`, by tool name. */
   toolRuns?: Record<string, ToolRunPolicy>;
+  /** The folder is trusted: git's status goes into the system prompt, read in a read-only sandbox. Otherwise only `.git/HEAD` is read. */
+  readGitStatus?: boolean;
   /** The OS sandbox around bash (and hooks); absent: none configured, commands ask as before. */
   processSandbox?: ProcessSandboxSettings;
   /** Base of the exponential retry backoff (1 s in production). */

@@ -1,7 +1,7 @@
 /** The session settings of a run, from the loaded config and the command-line flags. */
 import { join } from 'node:path';
 import { loadOutputValidator, type AgentSettings, type OutputSchema, type ReloadableSettings } from '../agent/index.ts';
-import { moatPaths, type LoadedConfig } from '../config/index.ts';
+import { folderTrusted, moatPaths, type LoadedConfig } from '../config/index.ts';
 import { parseRuleList } from '../tools/index.ts';
 import { errorMessage, MoatError, homeOf } from '../util/index.ts';
 import { processSandboxFrom } from './os-sandbox-setup.ts';
@@ -51,6 +51,8 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     bashTimeoutMs: c.bashTimeoutMs,
     ...(Object.keys(loaded.toolLimits.runs).length === 0 ? {} : { toolRuns: loaded.toolLimits.runs }),
     ...(processSandbox === undefined ? {} : { processSandbox }),
+    // Before trust, git's status is not read: git would run what the repository's configuration names.
+    ...(folderTrusted(loaded.projectRoot, moatPaths(process.env).configDir) ? { readGitStatus: true } : {}),
     // Claude Code's transcript for hooks: beside the database, or in the cache when the session is not to be kept.
     transcriptDir: join(opts.sessionPersistence === false ? moatPaths(process.env).cacheDir : moatPaths(process.env).dataDir, 'transcripts'),
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.

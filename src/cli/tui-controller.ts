@@ -32,7 +32,7 @@ import { settingsHooks } from './hooks-setup.ts';
 import { grantsFrom } from './settings-from.ts';
 import { CLAUDE_MODELS, modelChoices } from './model-choices.ts';
 import { runInlineCommands } from './inline-commands.ts';
-import { errorMessage, gitHead } from '../util/index.ts';
+import { errorMessage, gitHead, SAFE_GIT_FLAGS } from '../util/index.ts';
 
 export interface TuiControllerDeps {
   provider: Provider;
@@ -396,7 +396,8 @@ const NEVER_LISTED: ReadonlySet<string> = new Set(['node_modules']);
  * applies to its own folder.
  */
 export async function listProjectFiles(cwd: string): Promise<string[]> {
-  const git = Bun.spawn(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
+  // moat's git flags: the repository's fsmonitor (which ls-files may ask about untracked files) never runs.
+  const git = Bun.spawn(['git', ...SAFE_GIT_FLAGS, 'ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
   const out = await new Response(git.stdout).text();
   if ((await git.exited) === 0) return out.split('\0').filter(Boolean).slice(0, MAX_FILES);
   const files: string[] = [];
