@@ -58,7 +58,9 @@ export function builtinDenyRead(env: Env): string[] {
 
 /**
  * Inside each writable root: never writable, so a command cannot plant
- * something that runs or grants later. Besides the config and hooks, the files that point git at another configuration
+ * something that runs or grants later. The file tools (Write, Edit,
+ * NotebookEdit) read the same list: such a write always asks. Besides the
+ * config and hooks, the files that point git at another configuration
  * (`commondir`, a linked worktree's `gitdir`) and the submodules' own
  * repositories (`modules`); `.git/worktrees/<name>/…` is matched for every
  * name (protectedIn lists the existing ones for the OS sandbox).
@@ -77,6 +79,7 @@ export const PROTECTED_IN_ROOT: readonly string[] = [
   '.claude/skills',
   '.moat',
   '.mcp.json',
+  '.agents',
 ];
 
 /**

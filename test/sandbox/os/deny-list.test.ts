@@ -1,4 +1,4 @@
-/** The protected paths of a writable root: what no sandboxed command may write. */
+/** The protected paths of a writable root: what no sandboxed command may write, and the file tools always ask about. */
 import { expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { tempDir } from '../../support/temp.ts';
 test("outside a repository: no .git paths; in one: config, hooks, modules, and git's pointer files where they exist", () => {
   const root = tempDir('moat-protected-');
   const rel = (paths: string[]) => paths.map((p) => p.slice(root.length + 1));
-  const always = ['.claude/settings.json', '.claude/settings.local.json', '.claude/commands', '.claude/agents', '.claude/skills', '.moat', '.mcp.json'];
+  const always = ['.claude/settings.json', '.claude/settings.local.json', '.claude/commands', '.claude/agents', '.claude/skills', '.moat', '.mcp.json', '.agents'];
   expect(rel(protectedIn(root))).toEqual(always);
   mkdirSync(join(root, '.git'));
   expect(rel(protectedIn(root))).toEqual(['.git/hooks', '.git/config', '.git/modules', ...always]);
