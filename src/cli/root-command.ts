@@ -12,7 +12,7 @@ import { errorMessage, MoatError } from '../util/index.ts';
 import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
-import { checkModels, modelRouter } from './model-setup.ts';
+import { checkModels, endpointNotice, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { setUpSession } from './session-setup.ts';
@@ -112,6 +112,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // Settings files' env reaches moat and every process it starts (a project's only once trusted); flags' env wins.
   for (const [k, v] of Object.entries(loaded.env)) if (flagSettings.env?.[k] === undefined) env[k] = v;
   for (const line of loaded.untrusted) err(`moat: ${line} ignored until you trust this folder (moat trust)\n`);
+  const endpoint = endpointNotice(loaded, router, checked.model, cwd, env);
+  if (endpoint !== undefined) err(`moat: ${endpoint}\n`);
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
