@@ -130,7 +130,7 @@ export class AgentSession {
     const { store, settings } = deps;
     // Git facts once per session: the branch now from .git/HEAD; in a trusted folder the status from git, sandboxed, in the background.
     const head = gitHead(settings.cwd);
-    const git = { info: opts.git ?? gitInfo(settings.cwd, head, settings.readGitStatus === true ? sandboxedGitStatus : undefined), branch: head?.branch };
+    const git = { info: opts.git ?? gitInfo(settings.cwd, head, settings.trustedFolder === true ? sandboxedGitStatus : undefined), branch: head?.branch };
     const restored = opts.resume === undefined ? undefined : restoreSession(store, settings.cwd, opts.resume);
     if (restored && !opts.fork) return new AgentSession(deps, restored, opts, git);
     const row: NewSession & { id: string } = {
@@ -223,6 +223,8 @@ export class AgentSession {
     s.addDirs = [...next.addDirs];
     if (next.processSandbox === undefined) delete s.processSandbox;
     else s.processSandbox = next.processSandbox;
+    if (next.trustedFolder === true) s.trustedFolder = true;
+    else delete s.trustedFolder;
     this.roots = [s.cwd, ...s.addDirs].map(realPathOrSelf);
     const { hooks: _old, ...rest } = this.deps;
     this.deps = hooks === undefined ? rest : { ...rest, hooks };

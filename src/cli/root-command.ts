@@ -155,7 +155,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   }
   // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
   const prompt = invoked.skill
-    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], settings, new AbortController().signal)
+    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill, settings, new AbortController().signal)
     : invoked.prompt;
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   // Asked on the first colored line: node:tty (with the node:net it loads, ~4 ms) stays out of the way of the first request,

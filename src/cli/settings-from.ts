@@ -22,13 +22,15 @@ export function grantsFrom(loaded: LoadedConfig, home: string): ReloadableSettin
   const deny = rules(c.permissions.deny, 'deny rules');
   const ask = rules(c.permissions.ask, 'ask rules');
   const processSandbox = processSandboxFrom(loaded, { allow, deny }, home, process.env);
-  return { allow, deny, ...(ask.length === 0 ? {} : { ask }), addDirs: c.addDirs, processSandbox };
+  // Before trust, git's status is not read (git would run what the repository's configuration names) and the project's commands grant nothing.
+  const trusted = folderTrusted(loaded.projectRoot, moatPaths(process.env).configDir);
+  return { allow, deny, ...(ask.length === 0 ? {} : { ask }), addDirs: c.addDirs, processSandbox, ...(trusted ? { trustedFolder: true } : {}) };
 }
 
 export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
   const c = loaded.config;
   const home = homeOf();
-  const { allow, deny, ask, addDirs, processSandbox } = grantsFrom(loaded, home);
+  const { allow, deny, ask, addDirs, processSandbox, trustedFolder } = grantsFrom(loaded, home);
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
   return {
     model: c.model,
@@ -51,8 +53,7 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     bashTimeoutMs: c.bashTimeoutMs,
     ...(Object.keys(loaded.toolLimits.runs).length === 0 ? {} : { toolRuns: loaded.toolLimits.runs }),
     ...(processSandbox === undefined ? {} : { processSandbox }),
-    // Before trust, git's status is not read: git would run what the repository's configuration names.
-    ...(folderTrusted(loaded.projectRoot, moatPaths(process.env).configDir) ? { readGitStatus: true } : {}),
+    ...(trustedFolder === true ? { trustedFolder } : {}),
     // Claude Code's transcript for hooks: beside the database, or in the cache when the session is not to be kept.
     transcriptDir: join(opts.sessionPersistence === false ? moatPaths(process.env).cacheDir : moatPaths(process.env).dataDir, 'transcripts'),
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.

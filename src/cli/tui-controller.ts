@@ -255,7 +255,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
         deps.router?.resolve(model);
         nextRunModel = model;
       }
-      return runInlineCommands(expansion.prompt, expansion.skill.allowedTools ?? [], current().session.currentSettings(), new AbortController().signal);
+      return runInlineCommands(expansion.prompt, expansion.skill, current().session.currentSettings(), new AbortController().signal);
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     trustProject: () => {
