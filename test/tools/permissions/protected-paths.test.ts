@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'bun:test';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decidePermission, denialHint, PERMISSION_MODES } from '../../../src/tools/permissions/index.ts';
+import { PERMISSION_MODES } from '../../../src/contracts/index.ts';
+import { decidePermission, denialHint } from '../../../src/tools/permissions/index.ts';
 import { protectedEntry } from '../../../src/tools/permissions/protected-paths.ts';
 import { PROTECTED_IN_ROOT } from '../../../src/sandbox/index.ts';
 import { tempDir } from '../../support/temp.ts';
