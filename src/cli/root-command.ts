@@ -118,6 +118,11 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   for (const line of loaded.untrusted) err(`moat: ${line} ignored until you trust this folder (moat trust)\n`);
   const endpoint = endpointNotice(loaded, router, checked.model, cwd, env);
   if (endpoint !== undefined) err(`moat: ${endpoint}\n`);
+  // Read deny rules hide files, not their committed copies: said once, at start (git runs only when there are such rules).
+  if (checked.deny.some((r) => r.type === 'path' && r.ruleName === 'Read')) {
+    const tracked = await (await import('./tracked-deny-notice.ts')).trackedDenyNotice(checked);
+    if (tracked !== undefined) err(`moat: ${tracked}\n`);
+  }
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).

@@ -149,7 +149,7 @@ describe('a worktree sub-agent', () => {
     );
     const r = await runMoat(['-p', 'Uppercase beta', '--worktree', '--permission-mode', 'acceptEdits'], { cwd: repo, env: sb.env });
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: 'changed b\n' });
-    expect(r.stderr).toMatch(/^moat: 1 file changed on branch moat\//);
+    expect(r.stderr).toMatch(/^moat: 1 file changed on branch moat\//m);
     expect(ran()).toBe('');
   }, 30_000);
 });
