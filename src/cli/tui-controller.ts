@@ -153,6 +153,8 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     // MCP servers hear of the new folders too (roots/list_changed); setRoots never throws.
     void deps.mcp?.setRoots([settings.cwd, ...grants.addDirs]);
     if (grants.processSandbox !== undefined) settings.processSandbox = grants.processSandbox;
+    // Sessions opened from now on read git's status and honour the project's commands' allowed-tools.
+    if (grants.trustedFolder === true) settings.trustedFolder = true;
     const hooks = settingsHooks(next, settings);
     if (hooks === undefined) delete agentDeps.hooks;
     else agentDeps.hooks = hooks;
