@@ -107,7 +107,9 @@ export async function checkPermission({ tool, input, intent, toolUseId, hookDeci
       // The edit's real diff when the tool can give it; the intent's own preview if that fails (the call itself will say why).
       const preview = approvalPreview === undefined ? undefined : await approvalPreview().catch(() => undefined);
       const request = { requestId, toolUseId, toolName: tool.name, input, intent: preview === undefined ? intent : { ...intent, preview } };
-      const rememberable = !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
+      // A protected path asks every time: no rule could lift that, so none is offered to remember.
+      const protectedPath = decision.kind === 'ask' && decision.cause === 'protected_path';
+      const rememberable = !protectedPath && !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
       // Running outside the sandbox is remembered for exactly this command line, the one rule decide.ts lets lift it.
       const offRule = decision.kind === 'ask' && decision.sandboxGrant === 'off' ? decision.rules[0] : undefined;
       const suggested = rememberable ? (offRule ?? ruleForCall(call, policy.projectRoot, policy.home)) : undefined;

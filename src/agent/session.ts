@@ -1,6 +1,6 @@
 /** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
 import { afterFirstEvent, textOf, ZERO_USAGE, type AssistantMessage, type Message, type ToolSpec, type ToolUsePart, type Usage, type UserMessage, type UserPart } from '../providers/index.ts';
-import { deniedOutright, MCP_DEFER_SHARE, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
+import { deniedOutright, MCP_DEFER_SHARE, parseRuleList, sandboxedGitStatus, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import type { NewSession } from '../store/index.ts';
 import { AsyncQueue, errorMessage, gitHead, gitInfo, newId, realPathOrSelf, type GitInfo } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
@@ -131,9 +131,9 @@ export class AgentSession {
 
   static open(deps: AgentDeps, opts: OpenOptions = {}): AgentSession {
     const { store, settings } = deps;
-    // Git facts once per session: the branch now from .git/HEAD, the status from git in the background.
+    // Git facts once per session: the branch now from .git/HEAD; in a trusted folder the status from git, sandboxed, in the background.
     const head = gitHead(settings.cwd);
-    const git = { info: opts.git ?? gitInfo(settings.cwd, head), branch: head?.branch };
+    const git = { info: opts.git ?? gitInfo(settings.cwd, head, settings.trustedFolder === true ? sandboxedGitStatus : undefined), branch: head?.branch };
     const restored = opts.resume === undefined ? undefined : restoreSession(store, settings.cwd, opts.resume);
     if (restored && !opts.fork) return new AgentSession(deps, restored, opts, git);
     const row: NewSession & { id: string } = {
@@ -227,6 +227,8 @@ export class AgentSession {
     s.addDirs = [...next.addDirs];
     if (next.processSandbox === undefined) delete s.processSandbox;
     else s.processSandbox = next.processSandbox;
+    if (next.trustedFolder === true) s.trustedFolder = true;
+    else delete s.trustedFolder;
     this.roots = [s.cwd, ...s.addDirs].map(realPathOrSelf);
     const { hooks: _old, ...rest } = this.deps;
     this.deps = hooks === undefined ? rest : { ...rest, hooks };

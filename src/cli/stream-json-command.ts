@@ -148,7 +148,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             const invoked = promptWithSkill(text, skills);
             if (invoked.skill === undefined) return invoked.prompt;
             const { runInlineCommands } = await import('./inline-commands.ts');
-            return runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], session.currentSettings(), new AbortController().signal);
+            return runInlineCommands(invoked.prompt, invoked.skill, session.currentSettings(), new AbortController().signal);
           },
           mapper,
           describe: () => ({

@@ -17,6 +17,8 @@ export {
   describeGrant,
 } from './process-sandbox.ts';
 export type { HookProcessOptions, HookProcessResult } from './hook-process.ts';
+/** moat's own `git status` for the system prompt, in a read-only sandbox: the agent reaches the sandbox through tools only. */
+export { sandboxedGitStatus } from '../sandbox/index.ts';
 /** The runner of hook commands, loaded with the first hook that runs one (a session without command hooks never does). */
 export const loadHookProcess = (): Promise<typeof import('./hook-process.ts')> => import('./hook-process.ts');
 // WebAssembly tools: discovery, the catalog of bundled and drop-in tools, and their Tool adapter.
