@@ -1,10 +1,11 @@
 /** The permission gate: rules and mode decide a call, or the front end is asked once. */
-import type { AnyTool, CallIntent, PermissionPolicy, Rule, SandboxGrant } from '../tools/index.ts';
+import type { SandboxGrant } from '../contracts/index.ts';
+import type { AnyTool, CallIntent, PermissionPolicy, Rule } from '../tools/index.ts';
 import { describeGrant, loadPermissionEngine, parseRuleList } from '../tools/index.ts';
 import { newId } from '../util/index.ts';
 import type { AgentEvent, PermissionDecision } from './events.ts';
 
-export type { PermissionMode, PermissionPolicy } from '../tools/index.ts';
+export type { PermissionPolicy } from '../tools/index.ts';
 
 /** How the front end answers a permission request; absent in -p mode (nothing can ask). */
 export type AskPermission = (

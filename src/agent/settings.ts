@@ -1,6 +1,7 @@
 /** Everything a session needs to know, resolved by the CLI from config and flags. */
-import type { ProcessSandboxSettings, Rule, ToolRunPolicy } from '../tools/index.ts';
-import type { PermissionMode } from './permission-gate.ts';
+import type { PermissionMode, SandboxPolicy } from '../contracts/index.ts';
+import type { Rule, ToolRunPolicy } from '../tools/index.ts';
+
 import type { z } from 'zod';
 import type { PromptAgent, PromptSkill } from './system-prompt.ts';
 
@@ -39,7 +40,7 @@ export interface AgentSettings {
   /** `[tools.<name>] timeout` and `retry`, by tool name. */
   toolRuns?: Record<string, ToolRunPolicy>;
   /** The OS sandbox around bash (and hooks); absent: none configured, commands ask as before. */
-  processSandbox?: ProcessSandboxSettings;
+  processSandbox?: SandboxPolicy;
   /** Base of the exponential retry backoff (1 s in production). */
   retryBaseMs: number;
   /** Skills listed in the system prompt (the `skill` tool in the registry runs them). */

@@ -3,7 +3,7 @@ import { createSkillTool, TASK_TOOL_NAMES, type AgentSettings, type SubagentDefi
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import type { Skill } from '../skills/index.ts';
 import { lazyStore, type Store } from '../store/index.ts';
-import { builtinTools, ToolRegistry } from '../tools/index.ts';
+import { builtinTools, ToolRegistry, type AnyTool } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
@@ -42,6 +42,8 @@ export interface SetupOptions {
   persist: boolean;
   /** `--mcp-config` / `--strict-mcp-config`. */
   mcp?: McpFlags;
+  /** The built-in tools as the front end runs them (an editor's own file access); default: as they are. */
+  builtins?: (tools: AnyTool[]) => AnyTool[];
   warn(line: string): void;
 }
 
@@ -69,7 +71,7 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
   let wasm: { close(): void } | undefined;
   let mcp: McpManager | undefined;
   try {
-    const registry = new ToolRegistry([...builtinTools(), createSkillTool(o.skills), scheduleTool({ repo: () => store.cron, cwd: settings.cwd })]);
+    const registry = new ToolRegistry([...(o.builtins ?? ((t) => t))(builtinTools()), createSkillTool(o.skills), scheduleTool({ repo: () => store.cron, cwd: settings.cwd })]);
     wasm = await attachWasmTools(registry, {
       env,
       projectRoot: loaded.projectRoot,

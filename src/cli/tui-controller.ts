@@ -3,21 +3,11 @@
  * the AgentSession (swapped on /clear and /resume), the permission broker,
  * the store and the config files; the UI sees none of them.
  */
+import type { PermissionMode } from '../contracts/index.ts';
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import {
-  AgentSession,
-  contextWindow,
-  resolveModel,
-  PermissionBroker,
-  type AgentDeps,
-  type SubagentSupport,
-  type AgentSettings,
-  type Message,
-  type PermissionMode,
-  type UserPart,
-} from '../agent/index.ts';
+import { AgentSession, contextWindow, resolveModel, PermissionBroker, type AgentDeps, type SubagentSupport, type AgentSettings, type Message, type UserPart } from '../agent/index.ts';
 import { addPermissionRule, approveRules, removePermissionRule, trustProject, type LoadedConfig } from '../config/index.ts';
 import { SessionHost } from '../protocol/index.ts';
 import type { ModelRouter, Provider } from '../providers/index.ts';

@@ -6,28 +6,10 @@
  * hosts) or turning the sandbox off is the user's choice alone.
  */
 import { resolve } from 'node:path';
+import type { SandboxConfig, SandboxMode } from '../contracts/index.ts';
 import type { MoatError } from '../util/index.ts';
 import { expandHome, type Env } from './paths.ts';
 import type { FileConfig } from './schema.ts';
-
-export type OsSandboxMode = 'auto' | 'required' | 'off';
-
-export interface OsSandboxConfig {
-  mode: OsSandboxMode;
-  /** Replaces the sandbox's default patterns when set (user config, environment or flags). */
-  scrubEnv: string[] | undefined;
-  /** Added on top of `scrubEnv` (or the defaults) by a project. */
-  scrubEnvExtra: string[];
-  /** Absolute paths. */
-  allowWrite: string[];
-  denyRead: string[];
-  denyWrite: string[];
-  /** Host patterns. */
-  allowNetwork: string[];
-  denyNetwork: string[];
-  /** Absolute paths of Unix sockets (`[sandbox.network] allow_unix_sockets`). */
-  allowUnixSockets: string[];
-}
 
 interface SandboxLayer {
   data: FileConfig;
@@ -36,10 +18,10 @@ interface SandboxLayer {
   fail(path: (string | number)[], message: string): MoatError;
 }
 
-const STRICTNESS: Record<OsSandboxMode, number> = { off: 0, auto: 1, required: 2 };
+const STRICTNESS: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
 
-export function mergeOsSandbox(layers: readonly SandboxLayer[], env: Env): OsSandboxConfig {
-  const out: OsSandboxConfig = { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [] };
+export function mergeOsSandbox(layers: readonly SandboxLayer[], env: Env): SandboxConfig {
+  const out: SandboxConfig = { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [] };
   const add = (list: string[], items: readonly string[] | undefined, abs: (s: string) => string = (s) => s): void => {
     for (const item of items ?? []) {
       const v = abs(item);

@@ -1,4 +1,5 @@
 // Which project folders the user has trusted, and which of a project's MCP servers they approved: one file moat writes.
+import { formatIssue } from '../contracts/index.ts';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -62,8 +63,7 @@ function readTrustFile(file: string): TrustFile {
   }
   const parsed = trustFileShape().safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new TrustFileError(`${file}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);
+    throw new TrustFileError(`${file}: ${formatIssue(parsed.error.issues[0])}`);
   }
   return parsed.data;
 }

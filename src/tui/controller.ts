@@ -4,7 +4,8 @@
  * interface on top of an AgentSession, the store and the config, and tests
  * implement it with a scripted fake.
  */
-import type { AgentEvent, AgentInfo, FileChange, MergeOutcome, Message, PermissionDecision, PermissionMode, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
+import type { PermissionMode } from '../contracts/index.ts';
+import type { AgentEvent, AgentInfo, FileChange, MergeOutcome, Message, PermissionDecision, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
 
 export interface TuiInfo {
   version: string;

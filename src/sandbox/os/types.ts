@@ -2,6 +2,7 @@
  * The OS sandbox's contract: the grants a process runs under, the modes, what
  * prepareCommand hands back, what a refusal looks like, and its typed errors.
  */
+import type { SandboxLevel, SandboxMode } from '../../contracts/index.ts';
 
 /** What a process started by moat may touch. Paths are absolute; hosts use the NetworkGrant pattern syntax. */
 export interface ProcessGrants {
@@ -24,11 +25,6 @@ export interface ProcessGrants {
   allowPrivateNetwork?: boolean;
 }
 
-export type SandboxMode = 'auto' | 'required' | 'off';
-export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
-
-/** The two grant levels the permission modes choose between. */
-export type SandboxLevel = 'read-only' | 'workspace-write';
 
 /** One thing the sandbox refused, as the runtime reported it. */
 export interface SandboxViolation {

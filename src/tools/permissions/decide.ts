@@ -1,5 +1,6 @@
 /** The permission decision for one call: rules, mode and sandbox grants. */
 import { dirname } from 'node:path';
+import type { PermissionMode, SandboxGrant } from '../../contracts/index.ts';
 import { isWithin } from '../../util/index.ts';
 import { checkBashAllow, type CommandRule } from './bash-allow.ts';
 import { denyView } from './bash-deny.ts';
@@ -19,9 +20,6 @@ import type { Rule } from './rule.ts';
 import { nameMatches } from './tool-names.ts';
 import { commandRules, escapeCommandSpec, folderRule, pathRule } from './suggest.ts';
 
-/** `dontAsk`: whatever would be asked is denied instead (for unattended runs that must never wait). */
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export interface PermissionPolicy {
   mode: PermissionMode;
@@ -39,9 +37,6 @@ export interface PermissionPolicy {
    */
   osSandbox?: boolean;
 }
-
-/** The grants a Bash command runs with: the two sandbox levels, or none. */
-export type SandboxGrant = 'read-only' | 'workspace-write' | 'off';
 
 /** Why a call needs a person's approval. */
 export type AskCause =
@@ -70,6 +65,8 @@ export type Decision =
       reason: string;
       /** The deny rule that hit, as written; absent when plan mode refused the call. */
       rule?: string;
+      /** Where that rule was written (`.claude/settings.json:4`, `--disallowedTools`), when known. */
+      source?: string;
     }
   | {
       kind: 'ask';
@@ -145,7 +142,7 @@ function decideAsked(call: PermissionCall, policy: PermissionPolicy): Decision {
   const name = callRuleName(call);
 
   const denied = policy.deny.find((rule) => denyRuleMatches(rule, call, bases));
-  if (denied) return { kind: 'deny', reason: `denied by the rule "${denied.text}"`, rule: denied.text };
+  if (denied) return { kind: 'deny', reason: `denied by the rule "${denied.text}"${denied.source === undefined ? '' : ` in ${denied.source}`}`, rule: denied.text, ...(denied.source === undefined ? {} : { source: denied.source }) };
 
   const asked = policy.mode === 'bypassPermissions' ? undefined : policy.ask?.find((rule) => denyRuleMatches(rule, call, bases));
   if (asked) {

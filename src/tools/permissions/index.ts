@@ -15,12 +15,9 @@ export const loadPermissionEngine = (): Promise<typeof import('./engine.ts')> =>
 export {
   decidePermission,
   preparePermissionCheck,
-  PERMISSION_MODES,
-  type PermissionMode,
   type PermissionPolicy,
   type Decision,
   type AskCause,
-  type SandboxGrant,
 } from './decide.ts';
 export { ruleSandboxGrants, patternPaths, type RuleSandboxGrants } from './sandbox-paths.ts';
 export { denialHint } from './denial-hint.ts';
