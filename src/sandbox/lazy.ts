@@ -3,7 +3,9 @@
  * that runs one, preparing an OS-sandboxed command), each importing its module
  * on the first call: a session that runs no tool evaluates none of them, and
  * `moat -p` sends its first request without the WASI host, the transpile
- * cache, bubblewrap's argv builder or the seccomp helper.
+ * cache, bubblewrap's argv builder or the seccomp helper (loaded eagerly they add
+ * ~1.3 MB to the peak RSS of `-p` read-then-answer, against a 55 MB budget:
+ * scripts/bench/startup.ts, interleaved).
  */
 import type * as Load from './load.ts';
 import type * as OsPrepare from './os/prepare-command.ts';
