@@ -51,6 +51,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { jcoEmbedPlugin } from './jco-embed-plugin.ts';
 import { stringWidthPlugin } from './string-width-patch.ts';
+import { commanderPlugin } from './commander-patch.ts';
 import { cloudSdkSplitPlugin } from './cloud-sdk-split.ts';
 import { textModulesPlugin } from './text-modules.ts';
 import { yogaWasmPlugin } from './yoga-wasm-plugin.ts';
@@ -306,7 +307,7 @@ async function compile(entry: string, outfile: string, bytecodeOrder?: string[])
     sourcemap: withSourcemap ? 'linked' : 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     // jco's transpiler is embedded so third-party components can be transpiled at run time.
-    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, tomlParseOnly, stringWidthPlugin, cloudSdkSplitPlugin, textModulesPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
+    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, tomlParseOnly, stringWidthPlugin, commanderPlugin, cloudSdkSplitPlugin, textModulesPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

@@ -5,7 +5,6 @@ import type { NewSession } from '../store/index.ts';
 import { AsyncQueue, errorMessage, gitHead, gitInfo, newId, realPathOrSelf, type GitInfo } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
-import { HeldWrites } from './held-writes.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
 import { mergeConsecutiveUsers } from './history.ts';
 import { runHooks, type HookCallbackSet } from './hooks.ts';
@@ -72,12 +71,9 @@ export class AgentSession {
   private readonly startSource: 'startup' | 'clear';
   /** Runs the hooks in force, with Claude Code's JSONL transcript for `transcript_path`. */
   private readonly hooks: SessionHookRunner;
-  /** The store; a new session's first writes wait for its first request (held-writes.ts). */
-  private readonly writes: HeldWrites;
 
   private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions, git: { info: Promise<GitInfo | undefined>; branch: string | undefined }) {
     this.deps = deps;
-    this.writes = new HeldWrites(deps.store);
     this.settings = { ...deps.settings, allow: [...deps.settings.allow], deny: [...deps.settings.deny] };
     this.id = r.id;
     this.history = r.history;
@@ -97,7 +93,7 @@ export class AgentSession {
       settings: this.settings,
       gitBranch: git.branch,
       sidechain: depth > 0,
-      store: () => this.writes.store(),
+      store: () => this.deps.store,
       hooks: () => this.deps.hooks,
     });
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
@@ -111,8 +107,6 @@ export class AgentSession {
       emit: (e) => this.current?.emit(e),
       meter: () => this.current?.meter ?? this.sessionMeter,
       openChild: (spec) => {
-        // The child's row names this session's as its parent: this one is written first.
-        this.writes.store();
         return AgentSession.open(
           {
             ...this.deps,
@@ -154,8 +148,7 @@ export class AgentSession {
     }
     const session = new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
     // A given id is written now, so one already in use is an error before any request; a fresh one cannot collide.
-    if (opts.sessionId === undefined) session.writes.hold((s) => s.sessions.create(row));
-    else store.sessions.create(row);
+    store.sessions.create(row);
     return session;
   }
 
@@ -237,7 +230,7 @@ export class AgentSession {
   /** Takes effect from the next model request. */
   setModel(model: string): void {
     this.settings.model = model;
-    this.writes.store().sessions.setModel(this.id, model);
+    this.deps.store.sessions.setModel(this.id, model);
   }
 
   /**
@@ -252,7 +245,7 @@ export class AgentSession {
   /** Takes effect from the next run (plan mode changes which tools are offered). */
   setPermissionMode(mode: AgentSettings['permissionMode']): void {
     this.settings.permissionMode = mode;
-    this.writes.store().sessions.setPermissionMode(this.id, mode);
+    this.deps.store.sessions.setPermissionMode(this.id, mode);
   }
 
   /** Runs one user prompt to completion; the events end with exactly one `run_finished`. */
@@ -295,7 +288,7 @@ export class AgentSession {
   /** One finished message: into the history and the store (which also stamps the session's updated_at). */
   private persist(message: Message, turn: number): void {
     this.history.push(message);
-    this.writes.write((s) => s.messages.append(this.id, message, turn));
+    this.deps.store.messages.append(this.id, message, turn);
   }
 
   /**
@@ -311,7 +304,7 @@ export class AgentSession {
     this.current = undefined;
     const status = stopReason === 'aborted' ? 'aborted' : stopReason === 'error' ? 'error' : 'completed';
     try {
-      this.writes.store().sessions.setStatus(this.id, status);
+      this.deps.store.sessions.setStatus(this.id, status);
     } catch (e) {
       if (stopReason !== 'error') return run.emit(run.finished('error', errorMessage(e)));
     }
@@ -350,7 +343,7 @@ export class AgentSession {
       runPolicy: (name) => settings.toolRuns?.[name],
       ...this.hooks.toolHooks(run),
       emit: run.emit,
-      record: (c) => this.writes.store().toolCalls.record({ sessionId: this.id, ...c }),
+      record: (c) => this.deps.store.toolCalls.record({ sessionId: this.id, ...c }),
     };
   }
 
@@ -386,11 +379,8 @@ export class AgentSession {
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
     const { settings, registry } = this;
-    // A new session's first writes wait until its first request is answering (held-writes.ts), as does loading the tool-running code.
-    const provider = afterFirstEvent(this.deps.provider, () => {
-      if (this.writes.holding) this.writes.release();
-      preloadToolDispatch();
-    });
+    // The tool-running code loads once the first request is answering (after-first-event.ts), not before it.
+    const provider = afterFirstEvent(this.deps.provider, preloadToolDispatch);
     const { emit } = run;
     // The driving program's own servers: their tools are in the run's first list and its init line.
     await this.ready;
@@ -419,9 +409,9 @@ export class AgentSession {
     const userMessage: UserMessage = { role: 'user', content: context.length === 0 ? content : [...content, { type: 'text', text: context.join('\n\n') }] };
     if (this.history.length === 0) {
       const title = content.find((p) => p.type === 'text')?.text.split('\n')[0]?.slice(0, 80);
-      if (title) this.writes.write((s) => s.sessions.setTitle(this.id, title));
+      if (title) this.deps.store.sessions.setTitle(this.id, title);
     }
-    this.writes.write((s) => s.sessions.setStatus(this.id, 'active'));
+    this.deps.store.sessions.setStatus(this.id, 'active');
     this.persist(userMessage, run.turn + 1);
     emit({ type: 'user_message', message: userMessage });
 
@@ -435,7 +425,7 @@ export class AgentSession {
       ...(settings.processSandbox === undefined ? {} : { processSandbox: settings.processSandbox }),
       readFiles: this.readFiles,
       todos: { get: () => this.todos, set: (items: TodoItem[]) => (this.todos = items) },
-      store: () => this.writes.store(),
+      store: () => this.deps.store,
       emit,
     };
 
@@ -582,7 +572,7 @@ export class AgentSession {
       return { ok: false, message: outcome.message };
     }
     const message = summaryMessage(outcome.summary);
-    const store = this.writes.store();
+    const store = this.deps.store;
     const seq = store.messages.append(this.id, message, o.run.turn);
     store.sessions.setHistoryStart(this.id, seq);
     this.history = [message];
@@ -601,7 +591,7 @@ export class AgentSession {
   private account(turn: number, usage: Usage, run: Run, model: string): void {
     const cost = costUsd(model, usage, this.deps.models);
     run.spent(model, { usage, costUsd: cost, ...modelLimits(model, this.deps.models) });
-    this.writes.store().usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
+    this.deps.store.usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
     const s = this.sessionMeter;
     run.emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd, model });
   }

@@ -4,7 +4,9 @@
  * on the first call: a session that runs no tool evaluates none of them, and
  * `moat -p` sends its first request without the WASI host, the transpile
  * cache, bubblewrap's argv builder or the seccomp helper (moat's own `git
- * status` loads the last two while the request is being built).
+ * status` loads the last two while the request is being built; loaded eagerly they
+ * add ~1.3 MB to the peak RSS of `-p` read-then-answer, against a 55 MB budget:
+ * scripts/bench/startup.ts, interleaved).
  */
 import type * as Load from './load.ts';
 import type * as OsGit from './os/own-git.ts';
