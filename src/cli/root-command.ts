@@ -13,7 +13,7 @@ import { errorMessage, MoatError } from '../util/index.ts';
 import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
-import { checkModels, modelRouter } from './model-setup.ts';
+import { checkModels, endpointNotice, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { setUpSession } from './session-setup.ts';
@@ -117,6 +117,13 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // Settings files' env reaches moat and every process it starts (a project's only once trusted); flags' env wins.
   for (const [k, v] of Object.entries(loaded.env)) if (flagSettings.env?.[k] === undefined) env[k] = v;
   for (const line of loaded.untrusted) err(`moat: ${line} ignored until you trust this folder (moat trust)\n`);
+  const endpoint = endpointNotice(loaded, router, checked.model, cwd, env);
+  if (endpoint !== undefined) err(`moat: ${endpoint}\n`);
+  // Read deny rules hide files, not their committed copies: said once, at start (git runs only when there are such rules).
+  if (checked.deny.some((r) => r.type === 'path' && r.ruleName === 'Read')) {
+    const tracked = await (await import('./tracked-deny-notice.ts')).trackedDenyNotice(checked);
+    if (tracked !== undefined) err(`moat: ${tracked}\n`);
+  }
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
@@ -158,7 +165,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   }
   // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
   const prompt = invoked.skill
-    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], settings, new AbortController().signal)
+    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill, settings, new AbortController().signal)
     : invoked.prompt;
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   // Asked on the first colored line: node:tty (with the node:net it loads, ~4 ms) stays out of the way of the first request,

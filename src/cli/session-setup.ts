@@ -7,7 +7,7 @@ import { builtinTools, ToolRegistry, type AnyTool } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
-import { attachMcp, startServers, type McpFlags } from './mcp-setup.ts';
+import { attachMcp, startServers, type McpFlags, type ProgramServers } from './mcp-setup.ts';
 import { scheduleTool } from '../cron/index.ts';
 import { startAfterFirstRequest } from './mcp-start.ts';
 import type { Provider } from '../providers/index.ts';
@@ -42,6 +42,8 @@ export interface SetupOptions {
   persist: boolean;
   /** `--mcp-config` / `--strict-mcp-config`. */
   mcp?: McpFlags;
+  /** The Agent SDK program's in-process servers: started at once (the first request waits for them). */
+  programMcp?: ProgramServers;
   /** The built-in tools as the front end runs them (an editor's own file access); default: as they are. */
   builtins?: (tools: AnyTool[]) => AnyTool[];
   warn(line: string): void;
@@ -79,7 +81,7 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
       toolLimits: loaded.toolLimits,
       warn: o.warn,
     });
-    mcp = attachMcp(registry, { loaded, env, cwd: settings.cwd, flags: o.mcp ?? { configs: [], strict: false }, addDirs: loaded.config.addDirs, warn: o.warn, startNow: false });
+    mcp = attachMcp(registry, { loaded, env, cwd: settings.cwd, flags: o.mcp ?? { configs: [], strict: false }, addDirs: loaded.config.addDirs, warn: o.warn, startNow: false, ...(o.programMcp === undefined ? {} : { program: o.programMcp }) });
     const only = onlyTools(o.tools, [...registry.names(), ...TASK_TOOL_NAMES]);
     if (only !== undefined) settings.onlyTools = only;
     const closeWasm = wasm;

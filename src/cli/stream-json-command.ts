@@ -6,6 +6,8 @@ import pkg from '../../package.json' with { type: 'json' };
 import { AgentSession, PermissionBroker, type OutputSchema, type RememberRule } from '../agent/index.ts';
 import { addClaudeSettingsRules, approveRules, claudeSettingsPaths, homeOf, moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { OutputMapper } from '../print/index.ts';
+import { programMcpTransport } from '../sdk/index.ts';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ModelRouter } from '../providers/index.ts';
 import { SessionHost } from '../protocol/index.ts';
 import { runStreamJsonClient, type OpenedSession } from '../sdk/index.ts';
@@ -80,7 +82,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
       debug,
       permissionPrompt,
       maxTokens: loaded.config.maxTokens,
-      open: async (init, hooks) => {
+      open: async (init, hooks, program) => {
         const settings = settingsFrom(loaded, opts, cwd);
         if (o.outputSchema !== undefined) settings.outputSchema = o.outputSchema;
         settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
@@ -90,6 +92,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         }
         if (init?.jsonSchema !== undefined) settings.outputSchema = await outputSchemaFlag(init.jsonSchema, 'initialize.jsonSchema');
         const initAgents = init?.agents === undefined ? [] : agentDefinitions(init.agents, 'initialize.agents');
+        const programServers = init?.sdkMcpServers ?? [];
         const parts = await setUpSession({
           loaded,
           settings,
@@ -99,6 +102,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
           extraAgents: [...flagAgents, ...initAgents],
           persist: opts.sessionPersistence,
           // Servers delivered in initialize join --mcp-config's, read the same way.
+          ...(programServers.length === 0 ? {} : { programMcp: { names: programServers, transport: (name: string) => programMcpTransport(name, program) as Transport } }),
           mcp: { configs: [...(opts.mcpConfig ?? []), ...(init?.mcpServers === undefined ? [] : [JSON.stringify({ mcpServers: init.mcpServers })])], strict: opts.strictMcpConfig ?? false },
           warn: (line) => err(`moat: ${line}\n`),
         });
@@ -120,11 +124,23 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             ...(opts.forkSession ? { fork: true } : {}),
             ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
             git: gitInfoOf(settings.cwd),
+            // The program's in-process servers start now; a prompt's first request waits until each is connected or failed.
+            ...(programServers.length === 0 ? {} : { ready: parts.mcp.startNow(programServers) }),
           },
         );
         const apiKeySource = o.router.providers[o.router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none';
         const mapper = new OutputMapper(
-          { apiKeySource, version: pkg.version, slashCommands: skills.map((s) => s.name), skills: skills.map((s) => s.name), agents: parts.agentNames, mcpServers: initServers(parts.mcp.status()) },
+          {
+            apiKeySource,
+            version: pkg.version,
+            slashCommands: skills.map((s) => s.name),
+            skills: skills.map((s) => s.name),
+            agents: parts.agentNames,
+            // Read when the init line is written, after the program's own servers connected.
+            get mcpServers() {
+              return initServers(parts.mcp.status());
+            },
+          },
           { includePartialMessages: opts.includePartialMessages ?? false, replayUserMessages: opts.replayUserMessages ?? false },
         );
         const catalog = parts.subagents.catalog?.list() ?? [];
@@ -134,7 +150,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             const invoked = promptWithSkill(text, skills);
             if (invoked.skill === undefined) return invoked.prompt;
             const { runInlineCommands } = await import('./inline-commands.ts');
-            return runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], session.currentSettings(), new AbortController().signal);
+            return runInlineCommands(invoked.prompt, invoked.skill, session.currentSettings(), new AbortController().signal);
           },
           mapper,
           describe: () => ({
