@@ -6,7 +6,7 @@
  * happened, nothing leaked, and the model was told.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
@@ -110,5 +110,34 @@ describe('secrets moat itself keeps are unreadable', () => {
     const results = await attempt([...files.map((f) => `cat ${f}`), `grep -r secret- ${config} ~/.claude ~/.claude.json`]);
     for (const r of results) expect(r).not.toContain('secret-in');
     for (const r of results.slice(0, files.length)) expect(r).toContain('Permission denied');
+  });
+});
+
+describe('the temp folder is private to the session', () => {
+  test('what a command leaves in $TMPDIR (a setuid-root copy as root) is not the host temp folder, and is gone when moat exits', async () => {
+    const marker = `moat-left-${process.pid}-${Date.now()}`;
+    const results = await attempt([`echo "TMPDIR=$TMPDIR"; cp /usr/bin/id "$TMPDIR/${marker}" && chmod 4755 "$TMPDIR/${marker}" && ls -ld /tmp "$TMPDIR/${marker}"`, `ls "$TMPDIR/${marker}" && echo still-there`]);
+    expect(results[0]).toContain('TMPDIR=/tmp\n');
+    expect(results[0]).toContain(marker);
+    // Seen by the next command of the same session.
+    expect(results[1]).toContain('still-there');
+    const left = Bun.spawnSync(['find', '/tmp', '-xdev', '-name', marker]).stdout.toString().split('\n').filter((l) => l !== '');
+    for (const p of left) rmSync(p, { force: true });
+    expect(left).toEqual([]);
+  });
+
+  test("a crashed session's temp folder is removed by the next session", async () => {
+    // A PID no process has: above the kernel's pid_max.
+    const stale = mkdtempSync(join('/tmp', 'moat-session-4194305-'));
+    writeFileSync(join(stale, 'left.txt'), 'left by a moat that was killed\n');
+    const live = mkdtempSync(join('/tmp', `moat-session-${process.pid}-`));
+    try {
+      await attempt(['true']);
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(live)).toBe(true);
+    } finally {
+      rmSync(stale, { recursive: true, force: true });
+      rmSync(live, { recursive: true, force: true });
+    }
   });
 });
