@@ -6,7 +6,7 @@
  * request). Bash uses it; hooks, `!cmd` and MCP stdio servers take the same
  * grants.
  */
-import { DEFAULT_SCRUB_ENV, sandboxInstalled, type SandboxLevel, type SandboxMode } from '../sandbox/index.ts';
+import { DEFAULT_SCRUB_ENV, sandboxInstalled, type ResourceLimits, type SandboxLevel, type SandboxMode } from '../sandbox/index.ts';
 import type { PathBases, PathPattern } from './permissions/path-pattern.ts';
 import type { Rule } from './permissions/rule.ts';
 import { ruleNetworkHosts } from './permissions/rule-hosts.ts';
@@ -30,6 +30,10 @@ export interface ProcessSandboxSettings {
   allowUnixSockets: string[];
   /** Composition root only (tests serving on 127.0.0.1): granted hosts may resolve to private addresses. */
   allowPrivateNetwork?: boolean;
+  /** `[sandbox.network] allow_loopback` (user config only): granted hosts may be loopback addresses. */
+  allowLoopback?: boolean;
+  /** `[sandbox]` pids_limit, memory_limit, file_size_limit; unset ones take the sandbox's defaults. */
+  limits?: ResourceLimits;
 }
 
 /** The `[sandbox]` part of the config, as config/ resolves it (camelCase, absolute paths). */
@@ -44,6 +48,8 @@ export interface OsSandboxInput {
   denyNetwork: string[];
   /** `[sandbox.network] allow_unix_sockets`; absent in older inputs. */
   allowUnixSockets?: string[];
+  allowLoopback?: boolean;
+  limits?: ResourceLimits;
 }
 
 /** `Read(…)` and `Edit(…)` deny rules, kept as patterns: each command resolves them (sandbox-rule-paths.ts). */
@@ -83,6 +89,8 @@ export function processSandboxSettings(
     allowNetwork: [...new Set([...config.allowNetwork, ...ruleNetworkHosts(rules.allow)])],
     denyNetwork: config.denyNetwork,
     allowUnixSockets: config.allowUnixSockets ?? [],
+    ...(config.allowLoopback === true ? { allowLoopback: true } : {}),
+    ...(config.limits === undefined ? {} : { limits: config.limits }),
   };
 }
 

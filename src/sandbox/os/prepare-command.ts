@@ -11,6 +11,7 @@ import { linkedWorktreeGrants } from './git-worktree.ts';
 import { restoreLinks } from './link-guard.ts';
 import { planMounts } from './mount-plan.ts';
 import { launch } from './launcher.ts';
+import { commandLimits } from './limits.ts';
 import { holdPlaceholders } from './placeholders.ts';
 import { applySeccompPath, deniedFilePath } from './seccomp-helper.ts';
 import { sandboxSupport } from './support.ts';
@@ -83,13 +84,14 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
     Object.assign(setEnv, writes.env);
   }
   // The seccomp filter goes on last, right before the command: the relays need to create Unix sockets.
-  const command = launch({ setpriv: support.setpriv }, seccomp !== null, argv);
+  const limits = commandLimits(id, grants.limits, support.prlimit ?? 'prlimit');
+  const command = launch({ setpriv: support.setpriv }, seccomp !== null, argv, limits.inner);
   let inner = seccomp === null ? command : [seccomp, ...command];
   if (bridge !== undefined) {
     bindSockets.push(bridge.socketPath);
     Object.assign(setEnv, bridge.env(id));
     inner = bridge.wrap(inner);
-    bridge.register(id, grants.allowNetwork, grants.denyNetwork, grants.allowPrivateNetwork === true);
+    bridge.register(id, grants.allowNetwork, grants.denyNetwork, { allowPrivate: grants.allowPrivateNetwork === true, allowLoopback: grants.allowLoopback === true });
   }
 
   const full = bwrapArgv({ bwrap: support.bwrap, cwd: opts.cwd, temp: { host: temp, at: tempAt, visible }, writeRoots: writeRoots.slice(1), mounts, deniedFile: deniedFilePath(), setEnv, bindSockets, capabilities: await capabilities(seccomp !== null) }, inner);
@@ -97,12 +99,12 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
   const releasePlaceholders = holdPlaceholders(mounts.placeholders);
   let finished: Promise<SandboxViolation[]> | undefined;
   return {
-    argv: full,
+    argv: [...limits.outer, ...full],
     env,
     sandboxed: true,
-    finish() {
+    finish(exit) {
       finished ??= (async () => {
-        const found: SandboxViolation[] = [];
+        const found: SandboxViolation[] = limits.finish(exit?.code);
         if (writes !== undefined) found.push(...(await writes.done()));
         if (bridge !== undefined) found.push(...bridge.release(id));
         found.push(...restoreLinks(mounts.links));

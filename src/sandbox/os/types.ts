@@ -22,6 +22,19 @@ export interface ProcessGrants {
    * 127.0.0.1); no config key or variable sets it.
    */
   allowPrivateNetwork?: boolean;
+  /** Let granted hosts be loopback addresses (`[sandbox.network] allow_loopback`, user config only); never metadata or other private ones. */
+  allowLoopback?: boolean;
+  /** The command's resource limits; unset ones take DEFAULT_LIMITS. */
+  limits?: ResourceLimits;
+}
+
+/** What one sandboxed command may use at once (cgroup where moat can make one, else setrlimit per process). */
+export interface ResourceLimits {
+  /** Processes and threads. */
+  pids?: number;
+  memoryBytes?: number;
+  /** The largest file it may write. */
+  fileSizeBytes?: number;
 }
 
 export type SandboxMode = 'auto' | 'required' | 'off';
@@ -32,8 +45,8 @@ export type SandboxLevel = 'read-only' | 'workspace-write';
 
 /** One thing the sandbox refused, as the runtime reported it. */
 export interface SandboxViolation {
-  kind: 'write' | 'network';
-  /** The path written to, or `host:port` connected to. */
+  kind: 'write' | 'network' | 'limit';
+  /** The path written to, `host:port` connected to, or the limit (`pids`, `memory`, `file-size`) reached. */
   target: string;
   /** One line for the model and the tool card: what was refused and why. */
   message: string;
@@ -48,8 +61,11 @@ export interface SandboxedCommand {
   sandboxed: boolean;
   /** Why `sandboxed` is false in auto mode (one line), for the start-up notice and status. */
   unavailableReason?: string;
-  /** After the process exited: what the sandbox refused. Also releases what the command held (call it once). */
-  finish(): Promise<SandboxViolation[]>;
+  /**
+   * After the process exited: what the sandbox refused, and the limits reached (a file-size limit is known by the
+   * exit code, when the caller passes it). Also releases what the command held (call it once).
+   */
+  finish(exit?: { code: number | null }): Promise<SandboxViolation[]>;
 }
 
 export interface PrepareOptions {
