@@ -143,7 +143,8 @@ export function commandLimits(id: string, limits: ResourceLimits | undefined, pr
       // No swap accounting.
     }
   }
-  const script = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"';
+  // The file-size limit is set here too (in 512-byte blocks), inherited through bubblewrap: one program fewer to start.
+  const script = `ulimit -f ${Math.ceil(l.fileSizeBytes / 512)} || exit 125; while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"`;
   // A fork bomb at its limit keeps retrying until the command's timeout: once a fork is refused, the command is ended.
   const watch = setInterval(() => {
     if (counter(read(join(pidsDir, 'pids.events')), 'max') > 0) killAll(pidsDir, cg.v2);
@@ -151,7 +152,7 @@ export function commandLimits(id: string, limits: ResourceLimits | undefined, pr
   watch.unref();
   return {
     outer: ['/bin/sh', '-c', script, 'moat-limits', ...dirs.map((d) => join(d, 'cgroup.procs')), '--'],
-    inner: [prlimit, `--fsize=${l.fileSizeBytes}`, '--'],
+    inner: [],
     finish(code) {
       clearInterval(watch);
       const out: SandboxViolation[] = [];
@@ -195,20 +196,25 @@ function removed(dir: string): boolean {
 
 /**
  * Remove the command's cgroups. The kernel tears a killed namespace down a
- * moment after its PID 1 has gone: a few short waits here, then retries in
- * the background, and whatever is left when moat exits is tried once more
- * (and the next moat removes what a dead one left, removeStaleCgroups).
+ * moment after its PID 1 has gone, so what is still busy is retried in the
+ * background (never blocking the next command), once more when moat exits,
+ * and by the next moat if this one dies first (removeStaleCgroups).
  */
-function release(dirs: readonly string[]): void {
-  let left = [...dirs];
-  for (let i = 0; i < 10 && left.length > 0; i++) {
-    left = left.filter((d) => !removed(d));
-    if (left.length > 0) Bun.sleepSync(5);
+const pending = new Set<string>();
+let exitHook = false;
+
+function release(dirs: readonly string[], tries = 40): void {
+  for (const d of dirs) {
+    if (removed(d)) pending.delete(d);
+    else pending.add(d);
   }
+  const left = dirs.filter((d) => pending.has(d));
   if (left.length === 0) return;
-  const again = (): void => void left.forEach(removed);
-  process.once('exit', again);
-  setTimeout(again, 500).unref();
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => void [...pending].forEach(removed));
+  }
+  if (tries > 0) setTimeout(() => release(left, tries - 1), 25).unref();
 }
 
 /** Remove `moat-<pid>-*` cgroups whose moat is gone. */
