@@ -1,11 +1,19 @@
 /**
  * Builds dist/moat: one executable (bun build --compile), production React,
- * bytecode for fast startup laid out by recorded runs (scripts/bytecode-order/),
- * a start-up JIT policy, react-devtools-core stubbed (ink imports it only
+ * bytecode for fast startup, a start-up JIT policy, react-devtools-core stubbed (ink imports it only
  * when DEV=true, and it is not installed). See shared/research/ink-bun-spike.md §1.
  * The bundled WebAssembly tools are built first (scripts/build-tools.ts).
  *
- *   bun run scripts/build.ts [outfile] [--without-other-sdks] [--sourcemap]
+ *   bun run scripts/build.ts [outfile] [--without-other-sdks] [--sourcemap] [--bytecode-order] [--target=bun-<os>-<arch>]
+ *
+ * `--target` cross-compiles for another platform (scripts/release.ts builds
+ * every one it ships); without it, for this machine.
+ *
+ * `--bytecode-order` is for release builds: the binary is built, run the
+ * ways users start it while Bun records what each loads
+ * (scripts/bytecode-order.ts), and built again with its bytecode laid out by
+ * those fresh profiles (peak RSS of `-p` ~2.7 MB lower). Nothing is
+ * committed, so no profile goes stale; it needs tmux and takes one build more.
  *
  * What goes into the executable, and what stays out (scripts/bench/size.ts
  * measures it against a hello-world compiled by the same Bun):
@@ -38,12 +46,12 @@
  * Gemini, Bedrock and Vertex adapters (and so their SDKs) left out, the floor
  * scripts/bench/provider-startup.ts compares the real binary's start-up with.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { jcoEmbedPlugin } from './jco-embed-plugin.ts';
 import { stringWidthPlugin } from './string-width-patch.ts';
 import { commanderPlugin } from './commander-patch.ts';
-import { lazyZodPlugin } from './lazy-zod.ts';
 import { cloudSdkSplitPlugin } from './cloud-sdk-split.ts';
 import { textModulesPlugin } from './text-modules.ts';
 import { yogaWasmPlugin } from './yoga-wasm-plugin.ts';
@@ -59,7 +67,15 @@ const stubDevtools: Bun.BunPlugin = {
 const args = process.argv.slice(2);
 const withoutOtherSdks = args.includes('--without-other-sdks');
 const withSourcemap = args.includes('--sourcemap');
+const withBytecodeOrder = args.includes('--bytecode-order');
 const outfile = args.find((a) => !a.startsWith('--')) ?? 'dist/moat';
+const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length) as Bun.Build.CompileTarget | undefined;
+if (withBytecodeOrder && target !== undefined) {
+  console.error('build: --bytecode-order runs the executable to record it, so it cannot be combined with --target');
+  process.exit(2);
+}
+/** The platform the executable runs on: `bun-linux-arm64-baseline` → linux, arm64. */
+const [targetOs, targetArch] = target === undefined ? [process.platform, process.arch] : target.split('-').slice(1, 3).map((p) => (p === 'windows' ? 'win32' : p));
 
 /** For the measurement variant: the lazily imported adapters become modules that only throw. */
 const withoutSdks: Bun.BunPlugin = {
@@ -101,16 +117,16 @@ function zstd(path: string): Promise<Uint8Array> {
 
 /**
  * The sandbox runtime's seccomp loader ships for x64 and arm64; the executable
- * runs on the build machine's architecture only (no cross-compiling here), so
- * that one is embedded, compressed, and the other's import becomes an empty
- * file (src/sandbox/os/seccomp-helper.ts reads both).
+ * runs on one, so only the target's is embedded, compressed, and the other's
+ * import becomes an empty file (src/sandbox/os/seccomp-helper.ts reads both).
+ * A macOS or Windows executable embeds neither (bubblewrap is Linux's).
  */
 const seccompHelpers: Bun.BunPlugin = {
   name: 'moat-seccomp-helper',
   setup(b) {
     b.onLoad({ filter: /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]vendor[\\/]seccomp[\\/](x64|arm64)[\\/]apply-seccomp$/ }, async (a) => {
       const arch = /[\\/](x64|arm64)[\\/]apply-seccomp$/.exec(a.path)?.[1];
-      return { contents: arch === process.arch ? await zstd(a.path) : new Uint8Array(0), loader: 'file' };
+      return { contents: targetOs === 'linux' && arch === targetArch ? await zstd(a.path) : new Uint8Array(0), loader: 'file' };
     });
   },
 };
@@ -262,15 +278,6 @@ const shellGrammar: Bun.BunPlugin = {
 };
 
 /**
- * Profile-guided bytecode layout: what the recorded runs (the TUI, `-p`,
- * stream-json; scripts/bytecode-order/record.ts) load sits together at the
- * front of the bytecode, so start-up faults in and decodes less of the
- * executable. The most common way of starting comes first. Functions are
- * matched by a hash of their syntax, so a profile outlives code changes: only
- * what changed since the recording falls back to the cold part.
- */
-const BYTECODE_ORDER = ['tui', 'print', 'stream-json'].map((name) => join(import.meta.dir, 'bytecode-order', `${name}.order`));
-/**
  * The executable starts with the JIT's tier-up thresholds ×8: start-up code
  * mostly runs once, and compiling it competes with start-up for the cores.
  * src/util/jit-policy.ts sets the normal policy back once moat is interactive
@@ -285,12 +292,12 @@ const JIT_POLICY = 8;
  * (end-to-end tests only, never shipped) from test/support/moat-test-entry.ts,
  * which hands test switches to the composition root.
  */
-async function compile(entry: string, outfile: string): Promise<void> {
+async function compile(entry: string, outfile: string, bytecodeOrder?: string[]): Promise<void> {
   rmSync(outfile, { force: true });
   const started = performance.now();
   const result = await Bun.build({
     entrypoints: [entry],
-    compile: { outfile, bytecodeOrder: BYTECODE_ORDER, jitPolicy: JIT_POLICY },
+    compile: { outfile, jitPolicy: JIT_POLICY, ...(bytecodeOrder === undefined ? {} : { bytecodeOrder }), ...(target === undefined ? {} : { target }) },
     target: 'bun',
     format: 'esm',
     bytecode: true,
@@ -300,7 +307,7 @@ async function compile(entry: string, outfile: string): Promise<void> {
     sourcemap: withSourcemap ? 'linked' : 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     // jco's transpiler is embedded so third-party components can be transpiled at run time.
-    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, tomlParseOnly, lazyZodPlugin, stringWidthPlugin, commanderPlugin, cloudSdkSplitPlugin, textModulesPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
+    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, tomlParseOnly, stringWidthPlugin, commanderPlugin, cloudSdkSplitPlugin, textModulesPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -308,9 +315,21 @@ async function compile(entry: string, outfile: string): Promise<void> {
   }
   // With --sourcemap the maps are embedded; the copies Bun also writes beside the executable (one per chunk) go.
   for (const o of result.outputs) if (o.kind === 'sourcemap') rmSync(o.path, { force: true });
-  console.log(`built ${outfile} (${(Bun.file(outfile).size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // Bun names a Windows executable `<outfile>.exe`.
+  const written = targetOs === 'win32' ? `${outfile}.exe` : outfile;
+  console.log(`built ${written} (${(Bun.file(written).size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 await compile('src/main.ts', outfile);
+if (withBytecodeOrder) {
+  const profiles = mkdtempSync(join(tmpdir(), 'bytecode-order-'));
+  try {
+    const recorded = Bun.spawnSync(['bun', 'run', join(import.meta.dir, 'bytecode-order.ts'), outfile, profiles], { stdout: 'inherit', stderr: 'inherit' });
+    if (recorded.exitCode !== 0) process.exit(recorded.exitCode ?? 1);
+    await compile('src/main.ts', outfile, ['tui', 'print', 'stream-json'].map((name) => join(profiles, `${name}.order`)));
+  } finally {
+    rmSync(profiles, { recursive: true, force: true });
+  }
+}
 // The test build only for the default target, not for measurement variants or other outfiles.
 if (args.length === 0) await compile('test/support/moat-test-entry.ts', 'dist/moat-test');

@@ -45,7 +45,7 @@ if (!support.available) {
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'moat-bench-sbx-')));
 try {
   const settings = processSandboxSettings(
-    { mode: 'required', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: ['example.com'], denyNetwork: [] },
+    { mode: 'required', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: ['example.com'], denyNetwork: [], allowUnixSockets: [] },
     { allow: [], deny: [] },
     { projectRoot: work, home: process.env.HOME ?? '/root' },
   );

@@ -19,11 +19,14 @@
  * as most are: git facts go into the system prompt. Runs interleave (floor,
  * then each series) so load from other work on the machine falls on all alike;
  * results are medians. BEFORE_BIN=<path> adds a second binary to every series,
- * interleaved, for before/after comparisons.
+ * interleaved, for before/after comparisons; BINS=name=path,name=path,… adds
+ * any number (build variants measured against each other). TRUSTED=1 trusts the
+ * folder: git's status is then read (in a read-only sandbox); untrusted,
+ * only `.git/HEAD`.
  *
  * Run: bun run build && bun run scripts/bench/startup.ts   (RUNS=20 by default)
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { framesFor, reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
@@ -38,6 +41,17 @@ const TARGET = { firstByte: 50 / 18, wall: 120 / 18, rss: 60 / 23 };
 if (Bun.spawnSync(['test', '-x', '/usr/bin/time']).exitCode !== 0) {
   console.error('needs /usr/bin/time (apt-get install -y time)');
   process.exit(1);
+}
+
+/** BINS=name=path,… : more binaries measured in the same interleaved runs. */
+function extraBins(): { name: string; source: string }[] {
+  return (process.env.BINS ?? '')
+    .split(',')
+    .filter((e) => e !== '')
+    .map((e) => {
+      const at = e.indexOf('=');
+      return { name: e.slice(0, at), source: e.slice(at + 1) };
+    });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
@@ -117,6 +131,10 @@ try {
   const offConfig = join(root, 'config-off');
   mkdirSync(join(offConfig, 'moat'), { recursive: true });
   writeFileSync(join(offConfig, 'moat', 'config.toml'), '[sandbox]\nmode = "off"\n');
+  if (process.env.TRUSTED === '1') {
+    mkdirSync(join(root, 'config', 'moat'), { recursive: true });
+    writeFileSync(join(root, 'config', 'moat', 'projects.json'), JSON.stringify({ version: 1, projects: { [realpathSync(cwd)]: { trusted: true } } }));
+  }
   const baseEnv = {
     PATH: process.env.PATH ?? '',
     HOME: root,
@@ -142,7 +160,10 @@ try {
   }
 
   // Each binary from a copy written now, as the floor is (fresh-copy.ts).
-  const bins = (BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]).map((b) => ({ ...b, bin: freshCopy(b.source, root, b.name) }));
+  const bins = [...(BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]), ...extraBins()].map((b) => ({
+    ...b,
+    bin: freshCopy(b.source, root, b.name),
+  }));
   const floor = { ms: [] as number[], rss: [] as number[] };
   const series = bins.map((b) => ({ ...b, version: [] as number[], first: [] as number[], firstCpu: [] as number[], firstRss: [] as number[], wall: [] as number[], rss: [] as number[], wallOff: [] as number[], rssOff: [] as number[] }));
   // Warm the page cache for every binary.

@@ -7,15 +7,16 @@
  * otherwise ignored. The raw stdout rides along (HOOK_STDOUT) for verbose
  * output, which an answer's `suppressOutput: true` turns off.
  */
+import type { SandboxPolicy } from '../contracts/index.ts';
 import type { HooksConfig } from '../config/index.ts';
-import { loadHookProcess, type ProcessSandboxSettings } from '../tools/index.ts';
+import { loadHookProcess } from '../tools/index.ts';
 import { HOOK_STDOUT, type HookCallback, type HookCallbackSet, type HookInput, type HookJsonOutput } from './hooks.ts';
 
 export interface CommandHookContext {
   cwd: string;
   projectRoot: string;
   roots: readonly string[];
-  processSandbox: ProcessSandboxSettings | undefined;
+  processSandbox: SandboxPolicy | undefined;
 }
 
 const CONTEXT_FROM_STDOUT = new Set(['UserPromptSubmit', 'SessionStart']);

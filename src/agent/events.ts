@@ -1,6 +1,7 @@
 /** The agent's typed event stream: what a run tells its front end. */
+import type { SandboxGrant } from '../contracts/index.ts';
 import type { AssistantMessage, ProviderEvent, ToolResultPart, Usage, UserMessage } from '../providers/index.ts';
-import type { CallIntent, SandboxGrant, ToolDisplay, TodoItem } from '../tools/index.ts';
+import type { CallIntent, ToolDisplay, TodoItem } from '../tools/index.ts';
 import type { WorktreeChanges } from './subagents/worktree.ts';
 
 /** Why a run ended. */

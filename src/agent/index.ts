@@ -3,7 +3,7 @@ export type * from './events.ts';
 export type { AssistantMessage, Message, ToolResultPart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 export { AgentSession, type AgentDeps, type OpenOptions, type RunOptions } from './session.ts';
 export type { AgentSettings, OutputSchema, ReloadableSettings } from './settings.ts';
-export type { AskPermission, PermissionMode, RememberRule, RememberScope } from './permission-gate.ts';
+export type { AskPermission, RememberRule, RememberScope } from './permission-gate.ts';
 export { costUsd, contextWindow, type ModelLookup } from './pricing.ts';
 export { PermissionBroker } from './permission-broker.ts';
 // The TUI shows a tool call's path or command before its input finishes streaming.

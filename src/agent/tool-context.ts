@@ -1,6 +1,7 @@
 /** Builds the ToolContext each tool call runs with. */
+import type { SandboxGrant, SandboxPolicy } from '../contracts/index.ts';
 import type { Store } from '../store/index.ts';
-import type { ProcessSandboxSettings, SandboxGrant, TodoItem, ToolContext } from '../tools/index.ts';
+import type { TodoItem, ToolContext } from '../tools/index.ts';
 import type { AgentEvent } from './events.ts';
 
 export interface ContextSource {
@@ -9,10 +10,10 @@ export interface ContextSource {
   roots: readonly string[];
   bashTimeoutMs: number;
   /** The OS sandbox processes run in; absent where no sandbox was configured (tests, embedders). */
-  processSandbox?: ProcessSandboxSettings;
+  processSandbox?: SandboxPolicy;
   readFiles: Set<string>;
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
-  /** The session's store (its held writes written first). */
+  /** The session's store. */
   store(): Store;
   emit(e: AgentEvent): void;
 }

@@ -1,6 +1,7 @@
 /** Tool dispatch: one assistant message's tool calls, checked, run (reads in parallel) and answered exactly once. */
+import type { SandboxGrant } from '../contracts/index.ts';
 import type { ImagePart, TextPart, ToolResultPart, ToolUsePart } from '../providers/index.ts';
-import type { AnyTool, IntentContext, Rule, SandboxGrant, ToolContext, ToolDisplay, ToolRegistry, ToolResult } from '../tools/index.ts';
+import type { AnyTool, IntentContext, Rule, ToolContext, ToolDisplay, ToolRegistry, ToolResult } from '../tools/index.ts';
 import { invalidInputMessage, runWithPolicy, unknownToolResult, type ToolRunPolicy } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';

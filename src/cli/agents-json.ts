@@ -1,4 +1,5 @@
 /** Sub-agent definitions given as JSON (`--agents`, an SDK's initialize), in Claude Code's shape. */
+import { AGENT_PERMISSION_MODES, formatIssue } from '../contracts/index.ts';
 import { z } from 'zod';
 import type { SubagentDefinition } from '../agent/index.ts';
 import { MoatError, once } from '../util/index.ts';
@@ -12,7 +13,7 @@ const AgentJson = () =>
     disallowedTools: z.array(z.string()).optional(),
     model: z.string().optional(),
     maxTurns: z.number().int().positive().optional(),
-    permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']).optional(),
+    permissionMode: z.enum(AGENT_PERMISSION_MODES).optional(),
   });
 
 export const AgentsJson = once(() => z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'an agent name is letters, digits, . _ -'), AgentJson()));
@@ -21,9 +22,7 @@ export const AgentsJson = once(() => z.record(z.string().regex(/^[A-Za-z0-9_.-]+
 export function agentDefinitions(value: unknown, where: string): SubagentDefinition[] {
   const parsed = AgentsJson().safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const key = issue && issue.path.length > 0 ? ` at ${issue.path.map(String).join('.')}` : '';
-    throw new MoatError('usage', `${where}: invalid agent definitions${key}: ${issue?.message ?? 'not an object'}`);
+    throw new MoatError('usage', `${where}: invalid agent definitions: ${formatIssue(parsed.error.issues[0], 'not an object')}`);
   }
   return Object.entries(parsed.data).map(([name, a]) => ({
     name,

@@ -1,7 +1,8 @@
 /** The OS sandbox settings of a run, from `[sandbox]` config and the rules; and what start-up says about them. */
+import type { SandboxPolicy } from '../contracts/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import { BUILTIN_PROVIDERS } from '../providers/index.ts';
-import { processSandboxSettings, type ProcessSandboxSettings, type Rule } from '../tools/index.ts';
+import { processSandboxSettings, type Rule } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { compositionOptions } from './composition.ts';
 
@@ -24,7 +25,7 @@ export function sandboxSettingsFrom(
   rules: { allow: readonly Rule[]; deny: readonly Rule[] },
   home: string,
   env: Readonly<Record<string, string | undefined>>,
-): ProcessSandboxSettings {
+): SandboxPolicy {
   const settings = processSandboxSettings(loaded.osSandbox, rules, { projectRoot: loaded.projectRoot, home }, env);
   settings.scrubEnv = [...new Set([...settings.scrubEnv, ...providerKeyVariables(loaded)])];
   return settings;
@@ -35,7 +36,7 @@ export function processSandboxFrom(
   rules: { allow: readonly Rule[]; deny: readonly Rule[] },
   home: string,
   env: Readonly<Record<string, string | undefined>>,
-): ProcessSandboxSettings {
+): SandboxPolicy {
   const settings = sandboxSettingsFrom(loaded, rules, home, env);
   if (compositionOptions().allowPrivateNetwork === true) settings.allowPrivateNetwork = true;
   if (settings.mode === 'required' && !settings.active) {
@@ -45,7 +46,7 @@ export function processSandboxFrom(
 }
 
 /** One line when `auto` cannot sandbox here: never a silent weakening. Undefined when there is nothing to say. */
-export function sandboxNotice(settings: ProcessSandboxSettings | undefined): string | undefined {
+export function sandboxNotice(settings: SandboxPolicy | undefined): string | undefined {
   if (settings === undefined || settings.active || settings.mode !== 'auto') return undefined;
   return `the OS sandbox is off: ${settings.unavailableReason ?? 'not available here'}; bash commands will ask for approval`;
 }

@@ -12,7 +12,7 @@ import { errorMessage, MoatError } from '../util/index.ts';
 import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
-import { checkModels, modelRouter } from './model-setup.ts';
+import { checkModels, endpointNotice, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { setUpSession } from './session-setup.ts';
@@ -22,7 +22,8 @@ import { flagSettingsConfig, settingsFlag, settingSources } from './settings-fla
 import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
-import { err, out } from './write-out.ts';
+import { err, runStdout } from './write-out.ts';
+import { ignoredFlagNotes } from './sdk-flags.ts';
 import { gitInfoOf } from './git-prefetch.ts';
 import { precompileYoga } from './yoga-precompile.ts';
 
@@ -79,6 +80,9 @@ function checkFlags(opts: RootOptions): void {
 export async function rootCommand(promptWords: string[], opts: RootOptions): Promise<number> {
   const env = process.env;
   const cwd = resolveCwd(opts.cwd);
+  // SDK options moat has nothing behind: accepted, each said once (sdk-flags.ts).
+  for (const note of ignoredFlagNotes(opts as unknown as Record<string, unknown>)) err(`moat: ${note}\n`);
+  if (opts.permissionMode === 'auto') err("moat: --permission-mode auto runs as default: read-only commands run in the sandbox without asking, the rest asks\n");
   // Claude Code's --settings: its rules, model, mode and folders join the flags; its env reaches the tools.
   const flagSettings = settingsFlag(opts.settings, cwd);
   const sources = settingSources(opts.settingSources);
@@ -93,7 +97,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       fallback: opts.fallbackModel?.split(',').map((m) => m.trim()).filter((m) => m !== ''),
       maxTurns: opts.maxTurns,
       maxBudgetUsd: opts.maxBudgetUsd,
-      permissionMode: opts.dangerouslySkipPermissions ? 'bypassPermissions' : (opts.permissionMode ?? flagSettings.permissions?.defaultMode),
+      permissionMode: opts.dangerouslySkipPermissions ? 'bypassPermissions' : opts.permissionMode === 'auto' ? 'default' : (opts.permissionMode ?? flagSettings.permissions?.defaultMode),
       addDirs: joined(opts.addDir, flagSettings.permissions?.additionalDirectories)?.map((d) => resolve(cwd, d)),
       allowedTools: joined(opts.allowedTools, flagSettings.permissions?.allow),
       disallowedTools: joined(opts.disallowedTools, flagSettings.permissions?.deny),
@@ -112,6 +116,13 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // Settings files' env reaches moat and every process it starts (a project's only once trusted); flags' env wins.
   for (const [k, v] of Object.entries(loaded.env)) if (flagSettings.env?.[k] === undefined) env[k] = v;
   for (const line of loaded.untrusted) err(`moat: ${line} ignored until you trust this folder (moat trust)\n`);
+  const endpoint = endpointNotice(loaded, router, checked.model, cwd, env);
+  if (endpoint !== undefined) err(`moat: ${endpoint}\n`);
+  // Read deny rules hide files, not their committed copies: said once, at start (git runs only when there are such rules).
+  if (checked.deny.some((r) => r.type === 'path' && r.ruleName === 'Read')) {
+    const tracked = await (await import('./tracked-deny-notice.ts')).trackedDenyNotice(checked);
+    if (tracked !== undefined) err(`moat: ${tracked}\n`);
+  }
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
@@ -153,7 +164,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   }
   // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
   const prompt = invoked.skill
-    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], settings, new AbortController().signal)
+    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill, settings, new AbortController().signal)
     : invoked.prompt;
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   // Asked on the first colored line: node:tty (with the node:net it loads, ~4 ms) stays out of the way of the first request,
@@ -201,6 +212,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // A reader that goes away (`| head -1`) interrupts the run as Ctrl-C does, and the run ends with 0.
+    const stdout = runStdout(() => controller.abort());
 
     // -p is a client of the session protocol: one user message, its events, its result.
     const host = new SessionHost(session);
@@ -220,7 +233,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
         mcpServers: initServers(parts.mcp.status()),
       },
       output: { includePartialMessages: opts.includePartialMessages ?? false },
-      out,
+      out: stdout.write,
       err,
       // Background sub-agents stop with moat; then a --worktree session's work is committed.
       finalize: async (f) => {
@@ -232,7 +245,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     process.off('SIGTERM', onSignal);
     for (const f of await session.end('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
     if (worktreeRun && worktree?.info && opts.outputFormat === 'text') err(worktreeRun.worktreeLine(worktree.info));
-    return exitCodeForStop(finished.stopReason);
+    return stdout.closed ? EXIT.ok : exitCodeForStop(finished.stopReason);
   } finally {
     await parts.close();
   }

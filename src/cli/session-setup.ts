@@ -3,11 +3,11 @@ import { createSkillTool, TASK_TOOL_NAMES, type AgentSettings, type SubagentDefi
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import type { Skill } from '../skills/index.ts';
 import { lazyStore, type Store } from '../store/index.ts';
-import { builtinTools, ToolRegistry } from '../tools/index.ts';
+import { builtinTools, ToolRegistry, type AnyTool } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
-import { attachMcp, startServers, type McpFlags } from './mcp-setup.ts';
+import { attachMcp, startServers, type McpFlags, type ProgramServers } from './mcp-setup.ts';
 import { scheduleTool } from '../cron/index.ts';
 import { startAfterFirstRequest } from './mcp-start.ts';
 import type { Provider } from '../providers/index.ts';
@@ -42,6 +42,10 @@ export interface SetupOptions {
   persist: boolean;
   /** `--mcp-config` / `--strict-mcp-config`. */
   mcp?: McpFlags;
+  /** The Agent SDK program's in-process servers: started at once (the first request waits for them). */
+  programMcp?: ProgramServers;
+  /** The built-in tools as the front end runs them (an editor's own file access); default: as they are. */
+  builtins?: (tools: AnyTool[]) => AnyTool[];
   warn(line: string): void;
 }
 
@@ -69,7 +73,7 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
   let wasm: { close(): void } | undefined;
   let mcp: McpManager | undefined;
   try {
-    const registry = new ToolRegistry([...builtinTools(), createSkillTool(o.skills), scheduleTool({ repo: () => store.cron, cwd: settings.cwd })]);
+    const registry = new ToolRegistry([...(o.builtins ?? ((t) => t))(builtinTools()), createSkillTool(o.skills), scheduleTool({ repo: () => store.cron, cwd: settings.cwd })]);
     wasm = await attachWasmTools(registry, {
       env,
       projectRoot: loaded.projectRoot,
@@ -77,7 +81,7 @@ export async function setUpSession(o: SetupOptions): Promise<SessionParts> {
       toolLimits: loaded.toolLimits,
       warn: o.warn,
     });
-    mcp = attachMcp(registry, { loaded, env, cwd: settings.cwd, flags: o.mcp ?? { configs: [], strict: false }, addDirs: loaded.config.addDirs, warn: o.warn, startNow: false });
+    mcp = attachMcp(registry, { loaded, env, cwd: settings.cwd, flags: o.mcp ?? { configs: [], strict: false }, addDirs: loaded.config.addDirs, warn: o.warn, startNow: false, ...(o.programMcp === undefined ? {} : { program: o.programMcp }) });
     const only = onlyTools(o.tools, [...registry.names(), ...TASK_TOOL_NAMES]);
     if (only !== undefined) settings.onlyTools = only;
     const closeWasm = wasm;

@@ -1,8 +1,10 @@
 /** `--settings <file-or-json>` and `--setting-sources`: Claude Code's settings given on the command line. */
+import { formatKeyPath } from '../contracts/index.ts';
+import { PERMISSION_MODES } from '../contracts/index.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { HOOK_EVENTS, hooksShape, PERMISSION_MODES, type ConfigFlags } from '../config/index.ts';
+import { hooksShape, settingsIssue, type ConfigFlags } from '../config/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 
 /**
@@ -53,15 +55,8 @@ export function settingsFlag(value: string | undefined, cwd: string): FlagSettin
   }
   const parsed = flagSettingsShape().safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    let path = (issue?.path ?? []).map(String);
-    let message = issue?.message ?? 'not a settings object';
-    if (issue?.code === 'unrecognized_keys' && path.at(-1) === 'hooks') {
-      path = [...path, issue.keys[0] ?? ''];
-      message = `unknown hook event; the events are ${HOOK_EVENTS.join(', ')}`;
-    }
-    const key = path.length > 0 ? `${path.join('.')}: ` : '';
-    throw new MoatError('usage', `${where}: ${key}${message}`);
+    const { keyPath, message } = settingsIssue(parsed.error.issues[0]);
+    throw new MoatError('usage', `${where}: ${keyPath.length > 0 ? `${formatKeyPath(keyPath)}: ` : ''}${message}`);
   }
   return parsed.data;
 }

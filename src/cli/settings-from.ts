@@ -1,8 +1,8 @@
 /** The session settings of a run, from the loaded config and the command-line flags. */
 import { join } from 'node:path';
 import { loadOutputValidator, type AgentSettings, type OutputSchema, type ReloadableSettings } from '../agent/index.ts';
-import { moatPaths, type LoadedConfig } from '../config/index.ts';
-import { parseRuleList } from '../tools/index.ts';
+import { describeSource, folderTrusted, moatPaths, type LoadedConfig } from '../config/index.ts';
+import { parseRuleList, splitRuleList, type Rule } from '../tools/index.ts';
 import { errorMessage, MoatError, homeOf } from '../util/index.ts';
 import { processSandboxFrom } from './os-sandbox-setup.ts';
 import type { RootOptions } from './program.ts';
@@ -15,20 +15,38 @@ function rules(values: string[], what: string) {
   }
 }
 
+/** The rules of one list, each carrying where it was written, so a denial can name the file and line (or flag). */
+function rulesWithSources(loaded: LoadedConfig, list: 'allow' | 'deny' | 'ask'): Rule[] {
+  const parsed = rules(loaded.config.permissions[list], `${list} rules`);
+  const where = new Map<string, string>();
+  for (const r of loaded.rules) {
+    if (r.list !== list) continue;
+    const source = describeSource(r.source, loaded.projectRoot, process.env);
+    if (source === undefined) continue;
+    for (const text of splitRuleList([r.rule])) if (!where.has(text.trim())) where.set(text.trim(), source);
+  }
+  return parsed.map((rule) => {
+    const source = where.get(rule.text);
+    return source === undefined ? rule : { ...rule, source };
+  });
+}
+
 /** What the configuration grants: rules, extra folders and the OS sandbox policy built from them (also read again on trust). */
 export function grantsFrom(loaded: LoadedConfig, home: string): ReloadableSettings {
   const c = loaded.config;
-  const allow = rules(c.permissions.allow, 'allow rules');
-  const deny = rules(c.permissions.deny, 'deny rules');
-  const ask = rules(c.permissions.ask, 'ask rules');
+  const allow = rulesWithSources(loaded, 'allow');
+  const deny = rulesWithSources(loaded, 'deny');
+  const ask = rulesWithSources(loaded, 'ask');
   const processSandbox = processSandboxFrom(loaded, { allow, deny }, home, process.env);
-  return { allow, deny, ...(ask.length === 0 ? {} : { ask }), addDirs: c.addDirs, processSandbox };
+  // Before trust, git's status is not read (git would run what the repository's configuration names) and the project's commands grant nothing.
+  const trusted = folderTrusted(loaded.projectRoot, moatPaths(process.env).configDir);
+  return { allow, deny, ...(ask.length === 0 ? {} : { ask }), addDirs: c.addDirs, processSandbox, ...(trusted ? { trustedFolder: true } : {}) };
 }
 
 export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
   const c = loaded.config;
   const home = homeOf();
-  const { allow, deny, ask, addDirs, processSandbox } = grantsFrom(loaded, home);
+  const { allow, deny, ask, addDirs, processSandbox, trustedFolder } = grantsFrom(loaded, home);
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
   return {
     model: c.model,
@@ -36,7 +54,8 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     maxTurns: c.maxTurns,
     maxBudgetUsd: c.maxBudgetUsd,
     maxTokens: c.maxTokens,
-    ...(c.thinkingBudget === undefined ? {} : { thinkingBudget: c.thinkingBudget }),
+    // --thinking disabled (the SDK's thinking: {type: 'disabled'}) turns off a budget the config or a flag set.
+    ...(c.thinkingBudget === undefined || opts.thinking === 'disabled' ? {} : { thinkingBudget: c.thinkingBudget }),
     permissionMode: c.permissionMode,
     allow,
     deny,
@@ -51,6 +70,7 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     bashTimeoutMs: c.bashTimeoutMs,
     ...(Object.keys(loaded.toolLimits.runs).length === 0 ? {} : { toolRuns: loaded.toolLimits.runs }),
     ...(processSandbox === undefined ? {} : { processSandbox }),
+    ...(trustedFolder === true ? { trustedFolder } : {}),
     // Claude Code's transcript for hooks: beside the database, or in the cache when the session is not to be kept.
     transcriptDir: join(opts.sessionPersistence === false ? moatPaths(process.env).cacheDir : moatPaths(process.env).dataDir, 'transcripts'),
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.

@@ -1,9 +1,12 @@
 /** `moat --input-format stream-json`: the composition root of a session driven by a program over stdin/stdout. */
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pkg from '../../package.json' with { type: 'json' };
 import { AgentSession, PermissionBroker, type OutputSchema, type RememberRule } from '../agent/index.ts';
 import { addClaudeSettingsRules, approveRules, claudeSettingsPaths, homeOf, moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { OutputMapper } from '../print/index.ts';
+import { programMcpTransport } from '../sdk/index.ts';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ModelRouter } from '../providers/index.ts';
 import { SessionHost } from '../protocol/index.ts';
 import { runStreamJsonClient, type OpenedSession } from '../sdk/index.ts';
@@ -15,10 +18,10 @@ import type { RootOptions } from './program.ts';
 import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { setUpSession } from './session-setup.ts';
-import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
+import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import { modelInfos } from './model-choices.ts';
-import { err, out } from './write-out.ts';
+import { err, runStdout } from './write-out.ts';
 import { gitInfoOf } from './git-prefetch.ts';
 
 /** `argument-hint` as Claude Code lists it (`<file> [focus]`): the usage line without the command's name. */
@@ -54,7 +57,9 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
   const skills = loadSkillsReporting(definitionRoots(cwd, env));
   const flagAgents = agentsFlag(opts.agents);
   const permissionPrompt = opts.permissionPromptTool === 'stdio';
-  const debug = opts.debug ? (line: string) => err(`${line}\n`) : () => {};
+  // --debug-file (the SDK adds it when DEBUG_CLAUDE_AGENT_SDK is set): the same lines, appended to that file.
+  const debugFile = opts.debugFile;
+  const debug = debugFile !== undefined ? (line: string) => appendFileSync(debugFile, `${line}\n`) : opts.debug ? (line: string) => err(`${line}\n`) : () => {};
   let current: OpenedSession | undefined;
 
   // Ctrl-C / SIGTERM: interrupt the turn; a second one exits (finished turns are saved).
@@ -66,15 +71,17 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A program that closes its end of stdout is gone: interrupt the turn, and end with 0 once it stops.
+  const stdout = runStdout(() => current?.host.submit({ type: 'interrupt' }));
 
   try {
     const outcome = await runStreamJsonClient({
       lines: stdinLines(),
-      write: out,
+      write: stdout.write,
       debug,
       permissionPrompt,
       maxTokens: loaded.config.maxTokens,
-      open: async (init, hooks) => {
+      open: async (init, hooks, program) => {
         const settings = settingsFrom(loaded, opts, cwd);
         if (o.outputSchema !== undefined) settings.outputSchema = o.outputSchema;
         settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
@@ -84,6 +91,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         }
         if (init?.jsonSchema !== undefined) settings.outputSchema = await outputSchemaFlag(init.jsonSchema, 'initialize.jsonSchema');
         const initAgents = init?.agents === undefined ? [] : agentDefinitions(init.agents, 'initialize.agents');
+        const programServers = init?.sdkMcpServers ?? [];
         const parts = await setUpSession({
           loaded,
           settings,
@@ -92,7 +100,9 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
           tools: opts.tools,
           extraAgents: [...flagAgents, ...initAgents],
           persist: opts.sessionPersistence,
-          mcp: { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false },
+          // Servers delivered in initialize join --mcp-config's, read the same way.
+          ...(programServers.length === 0 ? {} : { programMcp: { names: programServers, transport: (name: string) => programMcpTransport(name, program) as Transport } }),
+          mcp: { configs: [...(opts.mcpConfig ?? []), ...(init?.mcpServers === undefined ? [] : [JSON.stringify({ mcpServers: init.mcpServers })])], strict: opts.strictMcpConfig ?? false },
           warn: (line) => err(`moat: ${line}\n`),
         });
         const broker = permissionPrompt ? new PermissionBroker() : undefined;
@@ -112,21 +122,41 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             ...(opts.forkSession ? { fork: true } : {}),
             ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
             git: gitInfoOf(settings.cwd),
+            // The program's in-process servers start now; a prompt's first request waits until each is connected or failed.
+            ...(programServers.length === 0 ? {} : { ready: parts.mcp.startNow(programServers) }),
           },
         );
         const apiKeySource = o.router.providers[o.router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none';
         const mapper = new OutputMapper(
-          { apiKeySource, version: pkg.version, slashCommands: skills.map((s) => s.name), skills: skills.map((s) => s.name), agents: parts.agentNames, mcpServers: initServers(parts.mcp.status()) },
+          {
+            apiKeySource,
+            version: pkg.version,
+            slashCommands: skills.map((s) => s.name),
+            skills: skills.map((s) => s.name),
+            agents: parts.agentNames,
+            // Read when the init line is written, after the program's own servers connected.
+            get mcpServers() {
+              return initServers(parts.mcp.status());
+            },
+          },
           { includePartialMessages: opts.includePartialMessages ?? false, replayUserMessages: opts.replayUserMessages ?? false },
         );
         const catalog = parts.subagents.catalog?.list() ?? [];
         current = {
           host: new SessionHost(session, broker),
+          expand: async (text) => {
+            const invoked = promptWithSkill(text, skills);
+            if (invoked.skill === undefined) return invoked.prompt;
+            const { runInlineCommands } = await import('./inline-commands.ts');
+            return runInlineCommands(invoked.prompt, invoked.skill, session.currentSettings(), new AbortController().signal);
+          },
           mapper,
           describe: () => ({
             commands: skills.map((s) => ({ name: s.name, description: s.description, argumentHint: argumentHint(s) })),
             agents: catalog.map((d) => ({ name: d.name, description: d.description, ...(d.model === undefined ? {} : { model: d.model }) })),
             output_style: 'default',
+            // The SDK ends a session whose initialize servers were not confirmed as taken.
+            ...(init?.mcpServers === undefined ? {} : { mcp_servers_applied: true }),
             available_output_styles: ['default'],
             models: modelInfos(o.router),
             account: { apiKeySource },
@@ -141,6 +171,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         return current;
       },
     });
+    if (stdout.closed) return EXIT.ok;
     if (outcome.badInput !== undefined) {
       err(`moat: stream-json input: ${outcome.badInput}\n`);
       return EXIT.usage;

@@ -3,21 +3,11 @@
  * the AgentSession (swapped on /clear and /resume), the permission broker,
  * the store and the config files; the UI sees none of them.
  */
+import type { PermissionMode } from '../contracts/index.ts';
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import {
-  AgentSession,
-  contextWindow,
-  resolveModel,
-  PermissionBroker,
-  type AgentDeps,
-  type SubagentSupport,
-  type AgentSettings,
-  type Message,
-  type PermissionMode,
-  type UserPart,
-} from '../agent/index.ts';
+import { AgentSession, contextWindow, resolveModel, PermissionBroker, type AgentDeps, type SubagentSupport, type AgentSettings, type Message, type UserPart } from '../agent/index.ts';
 import { addPermissionRule, approveRules, removePermissionRule, trustProject, type LoadedConfig } from '../config/index.ts';
 import { SessionHost } from '../protocol/index.ts';
 import type { ModelRouter, Provider } from '../providers/index.ts';
@@ -32,7 +22,7 @@ import { settingsHooks } from './hooks-setup.ts';
 import { grantsFrom } from './settings-from.ts';
 import { CLAUDE_MODELS, modelChoices } from './model-choices.ts';
 import { runInlineCommands } from './inline-commands.ts';
-import { errorMessage, gitHead } from '../util/index.ts';
+import { errorMessage, gitHead, SAFE_GIT_FLAGS } from '../util/index.ts';
 
 export interface TuiControllerDeps {
   provider: Provider;
@@ -163,6 +153,8 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     // MCP servers hear of the new folders too (roots/list_changed); setRoots never throws.
     void deps.mcp?.setRoots([settings.cwd, ...grants.addDirs]);
     if (grants.processSandbox !== undefined) settings.processSandbox = grants.processSandbox;
+    // Sessions opened from now on read git's status and honour the project's commands' allowed-tools.
+    if (grants.trustedFolder === true) settings.trustedFolder = true;
     const hooks = settingsHooks(next, settings);
     if (hooks === undefined) delete agentDeps.hooks;
     else agentDeps.hooks = hooks;
@@ -255,7 +247,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
         deps.router?.resolve(model);
         nextRunModel = model;
       }
-      return runInlineCommands(expansion.prompt, expansion.skill.allowedTools ?? [], current().session.currentSettings(), new AbortController().signal);
+      return runInlineCommands(expansion.prompt, expansion.skill, current().session.currentSettings(), new AbortController().signal);
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     trustProject: () => {
@@ -396,7 +388,8 @@ const NEVER_LISTED: ReadonlySet<string> = new Set(['node_modules']);
  * applies to its own folder.
  */
 export async function listProjectFiles(cwd: string): Promise<string[]> {
-  const git = Bun.spawn(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
+  // moat's git flags: the repository's fsmonitor (which ls-files may ask about untracked files) never runs.
+  const git = Bun.spawn(['git', ...SAFE_GIT_FLAGS, 'ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
   const out = await new Response(git.stdout).text();
   if ((await git.exited) === 0) return out.split('\0').filter(Boolean).slice(0, MAX_FILES);
   const files: string[] = [];

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { errorMessage, MoatError, escapeRegExp, once } from '../util/index.ts';
 import { HOOK_EVENTS, hooksShape } from './hooks-config.ts';
-import { formatKeyPath } from './issues.ts';
-import { PERMISSION_MODES } from './schema.ts';
+import { formatKeyPath, issueMessage, issuePath, type IssueLike } from '../contracts/index.ts';
+import { PERMISSION_MODES } from '../contracts/index.ts';
 
 /** Which files `--setting-sources` names: the user's, the project's shared one, the project's local one. */
 export type SettingSource = 'user' | 'project' | 'local';
@@ -50,6 +50,17 @@ export function claudeSettingsPaths(home: string, projectRoot: string): Record<S
 }
 
 /**
+ * A settings file's first problem: its key path and message. An unknown key
+ * under `hooks` is an event name, so the message lists the events there are.
+ */
+export function settingsIssue(issue: IssueLike | undefined): { keyPath: (string | number)[]; message: string } {
+  if (issue === undefined) return { keyPath: [], message: 'not a settings object' };
+  const keyPath = issuePath(issue);
+  if (issue.code === 'unrecognized_keys' && keyPath.at(-2) === 'hooks') return { keyPath, message: `unknown hook event; the events are ${HOOK_EVENTS.join(', ')}` };
+  return { keyPath, message: issueMessage(issue) };
+}
+
+/**
  * The line of a key path in JSON text: each key is looked for after the
  * previous one, which is exact for the files people write (one key per line)
  * and never worse than the line of the enclosing key.
@@ -87,13 +98,7 @@ export function readClaudeSettings(source: SettingSource, path: string, display:
   }
   const parsed = settingsShape().safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    let keyPath = (issue?.path ?? []).map((p) => (typeof p === 'symbol' ? String(p) : p));
-    let message = issue?.message ?? 'not a settings object';
-    if (issue?.code === 'unrecognized_keys' && keyPath.at(-1) === 'hooks') {
-      keyPath = [...keyPath, issue.keys[0] ?? ''];
-      message = `unknown hook event; the events are ${HOOK_EVENTS.join(', ')}`;
-    }
+    const { keyPath, message } = settingsIssue(parsed.error.issues[0]);
     throw new MoatError('config', `${display}:${jsonLineOf(text, keyPath)}: ${keyPath.length > 0 ? `${formatKeyPath(keyPath)}: ` : ''}${message}`);
   }
   return { source, path, display, data: parsed.data, lineOf: (p) => jsonLineOf(text, p) };

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { MoatError, errorMessage, isRecord, lineOfPath, outlineToml, type TomlOutline } from '../util/index.ts';
-import { describeIssues, formatKeyPath } from './issues.ts';
+import { formatKeyPath } from '../contracts/index.ts';
+import { describeIssues } from './issues.ts';
 import { fileShape, fileShapeFor, type FileConfig } from './schema.ts';
 
 /** One config file, parsed and validated. */

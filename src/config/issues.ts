@@ -8,19 +8,6 @@ export interface ConfigProblem {
   message: string;
 }
 
-/** `permissions.allow[1]`, quoting keys that are not bare TOML keys. */
-export function formatKeyPath(path: readonly (string | number)[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else {
-      const key = /^[A-Za-z0-9_-]+$/.test(p) ? p : JSON.stringify(p);
-      out += out === '' ? key : `.${key}`;
-    }
-  }
-  return out;
-}
-
 function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
   let v = root;
   for (const p of path) {

@@ -2,7 +2,8 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import { MoatError } from '../util/index.ts';
 import { type ConfigFile, readConfigFile } from './config-file.ts';
-import { describeIssues, formatKeyPath } from './issues.ts';
+import { formatKeyPath } from '../contracts/index.ts';
+import { describeIssues } from './issues.ts';
 import { type Env, expandHome, homeOf, moatPaths } from './paths.ts';
 import { findProjectRoot, projectConfigFile } from './project-root.ts';
 import {
@@ -102,6 +103,20 @@ const FLAG_NAMES: Record<string, string> = {
 function flagName(path: readonly (string | number)[]): string {
   const keys = path.filter((p): p is string => typeof p === 'string');
   return FLAG_NAMES[keys.join('.')] ?? FLAG_NAMES[keys[0] ?? ''] ?? formatKeyPath(path);
+}
+
+/** Where a value was set, for messages: `.claude/settings.json:4`, `--disallowedTools`, `MOAT_MODEL`; undefined for a default. */
+export function describeSource(source: ConfigSource, cwd: string, env: Env): string | undefined {
+  switch (source.kind) {
+    case 'default':
+      return undefined;
+    case 'file':
+      return `${displayPath(source.path, cwd, env)}:${source.line}`;
+    case 'env':
+      return `the environment variable ${source.name}`;
+    case 'flag':
+      return source.name;
+  }
 }
 
 /** Paths in messages: relative inside cwd, `~/…` inside home, else absolute. */
@@ -329,9 +344,12 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     if (project.data.permission_mode === 'bypassPermissions') {
       throw layer.fail(['permission_mode'], 'bypassPermissions can only be set in the user config or with --permission-mode');
     }
-    // Nor may it send the user's API keys somewhere else (a base_url, another key variable).
+    // Nor may it send the user's API keys somewhere else (a base_url, another key variable), trusted or not.
     if (project.data.providers !== undefined) {
       throw layer.fail(['providers'], 'providers can only be set in the user config (~/.config/moat/config.toml)');
+    }
+    if (project.data.api_base_url !== undefined) {
+      throw layer.fail(['api_base_url'], 'an endpoint can only be set in the user config (~/.config/moat/config.toml) or with ANTHROPIC_BASE_URL: a project must not send your API key elsewhere');
     }
     layer.display = project.display;
     layers.push(layer);

@@ -6,32 +6,10 @@
  * hosts) or turning the sandbox off is the user's choice alone.
  */
 import { resolve } from 'node:path';
+import type { SandboxConfig, SandboxMode } from '../contracts/index.ts';
 import type { MoatError } from '../util/index.ts';
 import { expandHome, type Env } from './paths.ts';
 import type { FileConfig } from './schema.ts';
-
-export type OsSandboxMode = 'auto' | 'required' | 'off';
-
-export interface OsSandboxConfig {
-  mode: OsSandboxMode;
-  /** Replaces the sandbox's default patterns when set (user config, environment or flags). */
-  scrubEnv: string[] | undefined;
-  /** Added on top of `scrubEnv` (or the defaults) by a project. */
-  scrubEnvExtra: string[];
-  /** Absolute paths. */
-  allowWrite: string[];
-  denyRead: string[];
-  denyWrite: string[];
-  /** Host patterns. */
-  allowNetwork: string[];
-  denyNetwork: string[];
-  /** Absolute paths of Unix sockets (`[sandbox.network] allow_unix_sockets`). */
-  allowUnixSockets: string[];
-  /** `[sandbox.network] allow_loopback`: user config only. */
-  allowLoopback: boolean;
-  /** `[sandbox] pids_limit`, `memory_limit`, `file_size_limit`, in processes and bytes; a project may only lower them. */
-  limits: { pids?: number; memoryBytes?: number; fileSizeBytes?: number };
-}
 
 const UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
 
@@ -49,10 +27,10 @@ interface SandboxLayer {
   fail(path: (string | number)[], message: string): MoatError;
 }
 
-const STRICTNESS: Record<OsSandboxMode, number> = { off: 0, auto: 1, required: 2 };
+const STRICTNESS: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 };
 
-export function mergeOsSandbox(layers: readonly SandboxLayer[], env: Env): OsSandboxConfig {
-  const out: OsSandboxConfig = { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [], allowLoopback: false, limits: {} };
+export function mergeOsSandbox(layers: readonly SandboxLayer[], env: Env): SandboxConfig {
+  const out: SandboxConfig = { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [], allowLoopback: false, limits: {} };
   const add = (list: string[], items: readonly string[] | undefined, abs: (s: string) => string = (s) => s): void => {
     for (const item of items ?? []) {
       const v = abs(item);
@@ -88,9 +66,9 @@ export function mergeOsSandbox(layers: readonly SandboxLayer[], env: Env): OsSan
     if (s.network?.allow_loopback !== undefined) out.allowLoopback = s.network.allow_loopback;
     const limit = (key: 'pids' | 'memoryBytes' | 'fileSizeBytes', value: number | undefined, name: string): void => {
       if (value === undefined) return;
-      const current = out.limits[key];
+      const current = out.limits?.[key];
       if (project && current !== undefined && value > current) throw layer.fail(['sandbox', name], `a project may only lower ${name}; a higher one can only be set in the user config`);
-      out.limits[key] = value;
+      out.limits = { ...out.limits, [key]: value };
     };
     limit('pids', s.pids_limit, 'pids_limit');
     limit('memoryBytes', s.memory_limit === undefined ? undefined : parseByteSize(s.memory_limit), 'memory_limit');

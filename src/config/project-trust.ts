@@ -1,4 +1,5 @@
 // Which project folders the user has trusted, and which of a project's MCP servers they approved: one file moat writes.
+import { formatIssue } from '../contracts/index.ts';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -62,8 +63,7 @@ function readTrustFile(file: string): TrustFile {
   }
   const parsed = trustFileShape().safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new TrustFileError(`${file}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);
+    throw new TrustFileError(`${file}: ${formatIssue(parsed.error.issues[0])}`);
   }
   return parsed.data;
 }
@@ -90,6 +90,23 @@ function update(configDir: string | undefined, projectRoot: string, change: (e: 
 export function projectTrust(projectRoot: string, configDir?: string): ProjectTrust {
   const entry = readTrustFile(trustFilePath(configDir)).projects[projectKey(projectRoot)];
   return { trusted: entry?.trusted ?? false, approvedMcpServers: [...(entry?.approvedMcpServers ?? [])], approvedRules: [...(entry?.approvedRules ?? [])] };
+}
+
+/**
+ * Only whether the folder is trusted, read without building the file's schema:
+ * asked at every start (before the command line is parsed, for git's status),
+ * where zod's first use would cost more than the answer. Anything but a
+ * well-formed `true` is untrusted; loadConfig reports a broken file.
+ */
+export function folderTrusted(projectRoot: string, configDir?: string): boolean {
+  try {
+    const json: unknown = JSON.parse(readFileSync(trustFilePath(configDir), 'utf8'));
+    const projects = typeof json === 'object' && json !== null && 'projects' in json ? json.projects : undefined;
+    const entry: unknown = typeof projects === 'object' && projects !== null ? (projects as Record<string, unknown>)[projectKey(projectRoot)] : undefined;
+    return typeof entry === 'object' && entry !== null && 'trusted' in entry && entry.trusted === true;
+  } catch {
+    return false;
+  }
 }
 
 /** The user trusts this folder: its settings may grant permissions and run hooks. */

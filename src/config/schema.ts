@@ -1,5 +1,6 @@
 /** The zod shape of a config file: the single source of its keys and types. */
 import { z } from 'zod';
+import { PERMISSION_MODES, SANDBOX_MODES } from '../contracts/index.ts';
 import { once } from '../util/index.ts';
 import { HOOK_EVENTS, hooksShape } from './hooks-config.ts';
 import { KEYMAP_ACTIONS, keymapShape } from './keymap.ts';
@@ -16,8 +17,6 @@ import { KEYMAP_ACTIONS, keymapShape } from './keymap.ts';
  * RESERVED_SECTIONS. Until then those sections are errors, like any unknown key.
  */
 
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** Sections planned but not implemented; named in the error so users know it is not a typo. */
 export const RESERVED_SECTIONS: readonly string[] = [];
@@ -108,8 +107,6 @@ const sandboxNetworkShape = once(() =>
     allow_loopback: z.boolean().optional(),
   }),
 );
-
-export const SANDBOX_MODES = ['auto', 'required', 'off'] as const;
 
 /**
  * `[sandbox]`: the ceiling no WASM tool's manifest or `[tools.<name>]` may

@@ -1,10 +1,10 @@
 /** The merged configuration types the rest of moat uses. */
-import type { FileConfig, PermissionMode } from './schema.ts';
+import type { PermissionMode, SandboxConfig } from '../contracts/index.ts';
+import type { FileConfig } from './schema.ts';
 import type { Secret } from './secret.ts';
 import type { Env } from './paths.ts';
 import type { KeymapConfig } from './keymap.ts';
 import type { ToolLimitsConfig } from './tool-limits.ts';
-import type { OsSandboxConfig } from './os-sandbox.ts';
 import type { HooksConfig } from './hooks-config.ts';
 import type { SettingSource } from './claude-settings.ts';
 
@@ -115,7 +115,7 @@ export interface LoadedConfig {
   /** `[tools.<name>]` limit overrides for WebAssembly tools, and the `[sandbox]` ceiling. */
   toolLimits: ToolLimitsConfig;
   /** `[sandbox] mode/scrub_env`, `[sandbox.filesystem]`, `[sandbox.network]`: the OS sandbox around processes. */
-  osSandbox: OsSandboxConfig;
+  osSandbox: SandboxConfig;
   /** Command hooks from every settings source (a project's only once trusted). */
   hooks: HooksConfig;
   /** Claude Code's `env` from settings files, merged (a project's only once trusted). */

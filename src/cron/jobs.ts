@@ -2,6 +2,7 @@
  * Adding and describing jobs, for `moat cron add` and the model's Schedule
  * tool alike: the input's schema, a checked expression and zone, a name.
  */
+import { PERMISSION_MODES } from '../contracts/index.ts';
 import { z } from 'zod';
 import { once } from '../util/index.ts';
 import type { CronJob, CronRepo } from '../store/index.ts';
@@ -24,7 +25,7 @@ export const JobInputSchema = once(() =>
         maxBudgetUsd: z.number().positive().optional(),
         timeoutMs: z.number().int().positive().optional(),
         allowedTools: z.array(z.string()).optional(),
-        permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']).optional(),
+        permissionMode: z.enum(PERMISSION_MODES).optional(),
         worktree: z.boolean().optional(),
       })
       .default({}),

@@ -1,4 +1,5 @@
 // What moat takes from Claude Code besides its server entries: the MCP_* variables, and its approvals of .mcp.json servers.
+import { formatIssue } from '../contracts/index.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -78,8 +79,7 @@ export function claudeApprovals(env: Env, projectRoot: string, problems: string[
     if (part === undefined || part === null) continue;
     const parsed = approvalsShape().safeParse(part);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      problems.push(`${shown}: ${issue?.path.map(String).join('.') ?? ''}: ${issue?.message ?? 'invalid'}; its MCP approvals are ignored`);
+      problems.push(`${shown}: ${formatIssue(parsed.error.issues[0])}; its MCP approvals are ignored`);
       continue;
     }
     if (parsed.data.enableAllProjectMcpServers === true) out.all = true;

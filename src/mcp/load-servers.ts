@@ -1,4 +1,5 @@
 // Reads every place MCP servers are configured, merges them (later wins) and says which need the user's approval.
+import { formatIssue, issueMessage, issuePath, type IssueLike } from '../contracts/index.ts';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { homeOf, lineOfPath, readConfigFile, type ConfigFile, type Env } from '../config/index.ts';
@@ -48,11 +49,8 @@ const DISPLAY_HOME = (file: string, env: Env): string => {
   return file.startsWith(`${home}/`) ? `~/${file.slice(home.length + 1)}` : file;
 };
 
-function issueText(e: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  const first = e.issues[0];
-  if (first === undefined) return 'invalid';
-  const path = first.path.map(String).join('.');
-  return path === '' ? first.message : `${path}: ${first.message}`;
+function issueText(e: { issues: readonly IssueLike[] }): string {
+  return formatIssue(e.issues[0]);
 }
 
 function readJson(file: string): unknown {
@@ -133,7 +131,7 @@ function applyOverride(server: McpServerConfig, o: TomlEntry, baseDir: string): 
         ? { enabled: false, allowWrite: [], networkAllow: [] }
         : { enabled: true, allowWrite: o.sandbox.allow_write.map((p) => resolve(baseDir, p)), networkAllow: o.sandbox.network_allow };
   }
-  if (out.transport !== 'stdio') {
+  if (out.transport === 'http' || out.transport === 'sse') {
     if (o.http_headers !== undefined) out.headers = { ...out.headers, ...o.http_headers };
     if (o.bearer_token_env_var !== undefined) out.bearerTokenEnvVar = o.bearer_token_env_var;
   }
@@ -228,8 +226,7 @@ class Collector {
       const parsed = tomlEntryShape().safeParse(raw);
       if (!parsed.success) {
         const first = parsed.error.issues[0];
-        const key = first?.code === 'unrecognized_keys' ? first.keys[0] : first?.path[0];
-        this.problems.push(`${at(key)}: ${first?.message ?? 'invalid'}; server skipped`);
+        this.problems.push(`${at(first === undefined ? undefined : issuePath(first)[0])}: ${first === undefined ? 'invalid' : issueMessage(first)}; server skipped`);
         continue;
       }
       const entry = parsed.data;

@@ -1,10 +1,11 @@
 // Builds the SDK transport for one server: stdio through the OS sandbox, Streamable HTTP or SSE through the network policy.
+import type { SandboxMode } from '../contracts/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { DEFAULT_SCRUB_ENV, prepareCommand, type ProcessGrants, type SandboxMode, type SandboxViolation } from '../sandbox/index.ts';
+import { DEFAULT_SCRUB_ENV, prepareCommand, type ProcessGrants, type SandboxViolation } from '../sandbox/index.ts';
 import { policyFetchFor, serverGrant } from './policy-fetch.ts';
 import type { McpSdk } from './sdk.ts';
 import type { HttpServerConfig, StdioServerConfig } from './server-config.ts';

@@ -1,5 +1,6 @@
 /** The operations a front end sends into a session: the only way in, whoever the front end is. */
-import type { HookCallbackSet, PermissionDecision, PermissionMode, ReloadableSettings, UserPart } from '../agent/index.ts';
+import type { PermissionMode } from '../contracts/index.ts';
+import type { HookCallbackSet, PermissionDecision, ReloadableSettings, UserPart } from '../agent/index.ts';
 
 /**
  * One operation into a session. The TUI, `-p` and the stream-json input mode

@@ -1,5 +1,6 @@
 /** The session protocol's dispatcher: operations in, one ordered event stream out; no agent logic of its own. */
-import type { HookCallbackSet, PermissionDecision, PermissionMode, ReloadableSettings, RunOptions, UserPart } from '../agent/index.ts';
+import type { PermissionMode } from '../contracts/index.ts';
+import type { HookCallbackSet, PermissionDecision, ReloadableSettings, RunOptions, UserPart } from '../agent/index.ts';
 import { assertNever, AsyncQueue, errorMessage } from '../util/index.ts';
 import type { SessionEvent } from './events.ts';
 import type { SessionOp } from './ops.ts';

@@ -1,4 +1,5 @@
 /** The stream-json input lines and control messages, in Claude Code's shapes (zod: the single source of each). */
+import { PERMISSION_MODES } from '../contracts/index.ts';
 import { z } from 'zod';
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });
@@ -32,9 +33,14 @@ export const InitializeRequest = z.object({
   systemPrompt: z.union([z.string(), z.array(z.string())]).optional(),
   appendSystemPrompt: z.string().optional(),
   agents: z.record(z.string(), z.unknown()).optional(),
+  /** The SDK's `mcpServersDelivery: 'initialize'`: the servers `--mcp-config` would have carried, as .mcp.json's `mcpServers`. */
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  /** The program's in-process servers (`createSdkMcpServer`), by name: reached through `mcp_message` control requests. */
+  sdkMcpServers: z.array(z.string()).optional(),
 });
 
-const PermissionMode = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']);
+// `auto` is Claude Code's classifier mode; moat runs it as default (stream-json-client.ts).
+const PermissionMode = z.enum([...PERMISSION_MODES, 'auto']);
 
 /** Requests from the program to moat. Anything else is answered with an error response naming the subtype. */
 export const IncomingRequest = z.discriminatedUnion('subtype', [

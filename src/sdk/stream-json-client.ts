@@ -3,11 +3,13 @@
  * the session protocol that programs and the Claude Agent SDK drive over
  * stdin and stdout.
  */
+import { formatIssue } from '../contracts/index.ts';
 import type { AgentEvent, PermissionDecision, UserPart } from '../agent/index.ts';
 import { makeColors, progressLine, type OutputMapper } from '../print/index.ts';
 import { compactOp, type RunFinishedEvent, type SessionHost } from '../protocol/index.ts';
 import { errorMessage, newId } from '../util/index.ts';
 import { hookCallbacks, type HookCallbackSet, type SendHookCallback } from './hook-callbacks.ts';
+import type { SendControlRequest } from './mcp-bridge.ts';
 import {
   IncomingRequest,
   InputLine,
@@ -25,6 +27,8 @@ export interface OpenedSession {
   mapper: OutputMapper;
   /** What `initialize` answers: the commands, agents, models and output style moat has. */
   describe(): Record<string, unknown>;
+  /** A text prompt as `-p` would send it: `/name args` expanded into the custom command or skill. */
+  expand(text: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -35,8 +39,11 @@ export interface StreamJsonClientDeps {
   write(line: string): void;
   /** stderr, with --debug; a no-op otherwise. */
   debug(line: string): void;
-  /** Opens the session with what `initialize` said; `hooks` are the program's hook callbacks. */
-  open(init: InitializeRequest | undefined, hooks: HookCallbackSet): Promise<OpenedSession>;
+  /**
+   * Opens the session with what `initialize` said; `hooks` are the program's hook callbacks, and `program`
+   * reaches the program's in-process MCP servers (initialize's `sdkMcpServers`).
+   */
+  open(init: InitializeRequest | undefined, hooks: HookCallbackSet, program: SendControlRequest): Promise<OpenedSession>;
   /** --permission-prompt-tool stdio: questions go to the program as can_use_tool. */
   permissionPrompt: boolean;
   /** The answers' token limit: a thinking budget must stay below it. */
@@ -175,7 +182,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
         signal,
       );
       const parsed = PermissionResult.safeParse(raw);
-      decision = parsed.success ? toDecision(parsed.data) : { behavior: 'deny', message: `the program's answer was not a permission result: ${parsed.error.issues[0]?.message ?? ''}` };
+      decision = parsed.success ? toDecision(parsed.data) : { behavior: 'deny', message: `the program's answer was not a permission result: ${formatIssue(parsed.error.issues[0])}` };
       if (parsed.success && parsed.data.behavior === 'deny' && parsed.data.interrupt) host.submit({ type: 'interrupt' });
     } catch (err) {
       // Withdrawn: the session already counts it as a denial, and the program was sent control_cancel_request.
@@ -186,7 +193,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
   };
 
   const open = (init: InitializeRequest | undefined): Promise<OpenedSession> => {
-    opened ??= deps.open(init, hookCallbacks(init?.hooks ?? {}, sendHookCallback)).then((session) => {
+    opened ??= deps.open(init, hookCallbacks(init?.hooks ?? {}, sendHookCallback), (request) => pending.send(request)).then((session) => {
       pump = (async () => {
         const colors = makeColors(false);
         for await (const e of session.host.events) {
@@ -242,7 +249,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
         (await open(undefined)).host.submit({ type: 'interrupt' });
         return respond(line.request_id, {});
       case 'set_permission_mode':
-        (await open(undefined)).host.submit({ type: 'set_permission_mode', mode: req.mode });
+        (await open(undefined)).host.submit({ type: 'set_permission_mode', mode: req.mode === 'auto' ? 'default' : req.mode });
         return respond(line.request_id, {});
       case 'set_model':
         if (req.model !== undefined) (await open(undefined)).host.submit({ type: 'set_model', model: req.model });
@@ -281,7 +288,12 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
       case 'user': {
         // `/compact [instructions]` is a command for the session, as in Claude Code, not a prompt.
         const content = userParts(line.message.content);
-        (await open(undefined)).host.submit(compactOp(content) ?? { type: 'user_message', content });
+        const session = await open(undefined);
+        const compact = compactOp(content);
+        // `/name args` runs the custom command or skill, exactly as `moat -p "/name args"` does.
+        // The SDK sends a string prompt as one text block.
+        const text = typeof content === 'string' ? content : content.length === 1 && content[0]?.type === 'text' ? content[0].text : undefined;
+        session.host.submit(compact ?? { type: 'user_message', content: text === undefined ? content : await session.expand(text) });
         break;
       }
       case 'control_request':

@@ -1,4 +1,5 @@
 /** Parses an agent definition file (moat's or Claude Code's). */
+import { AGENT_PERMISSION_MODES } from '../contracts/index.ts';
 import { z } from 'zod';
 import { once } from '../util/index.ts';
 import { DefinitionError } from './definition-error.ts';
@@ -15,7 +16,7 @@ const agentSchema = once(() =>
     model: optionalText(),
     max_turns: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').optional(),
     permission_mode: z
-      .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions'], { error: 'must be one of default, acceptEdits, plan, bypassPermissions' })
+      .enum(AGENT_PERMISSION_MODES, { error: `must be one of ${AGENT_PERMISSION_MODES.join(', ')}` })
       .optional(),
     isolation: z.enum(['none', 'worktree'], { error: 'must be none or worktree' }).optional(),
   }),

@@ -1,4 +1,5 @@
 /** Shared zod fields and validation for skill and agent frontmatter. */
+import { formatKeyPath, issueMessage, issuePath } from '../contracts/index.ts';
 import { z } from 'zod';
 import { DefinitionError } from './definition-error.ts';
 import { splitToolList } from './tool-list.ts';
@@ -34,6 +35,6 @@ export function validate<S extends z.ZodType>(schema: S, data: Record<string, un
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const field = issue?.path.length ? issue.path.map(String).join('.') : undefined;
-  throw new DefinitionError(issue?.message ?? 'invalid frontmatter', field);
+  const path = issue === undefined ? [] : issuePath(issue);
+  throw new DefinitionError(issue === undefined ? 'invalid frontmatter' : issueMessage(issue), path.length > 0 ? formatKeyPath(path) : undefined);
 }

@@ -1,3 +1,6 @@
+/** The shapes of skills, custom commands and agent definitions as loaded from their files. */
+import type { AgentPermissionMode } from '../contracts/index.ts';
+
 /** Where a definition came from; later sources override earlier ones of the same name. */
 export type DefinitionSource = 'bundled' | 'user' | 'project';
 
@@ -30,6 +33,8 @@ export interface Skill {
   file: string;
   /** The skill's folder, whose other files the model may read; absent for bundled skills (they have none). */
   dir?: string;
+  /** A custom command in a sub-folder of `commands/`: the folders, `:`-joined (`frontend` for `frontend/test.md`), so `/frontend:test` reaches it too. */
+  namespace?: string;
 }
 
 export type IsolationMode = 'none' | 'worktree';
@@ -45,7 +50,7 @@ export interface AgentDefinition {
   /** A model id or alias (`sonnet`, `haiku`, `inherit`); undefined inherits the parent's. */
   model?: string;
   maxTurns?: number;
-  permissionMode?: 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
+  permissionMode?: AgentPermissionMode;
   isolation?: IsolationMode;
   /** The sub-agent's system prompt. */
   systemPrompt: string;

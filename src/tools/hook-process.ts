@@ -5,17 +5,18 @@
  * stdin, stdout and stderr captured, the whole process group killed at the
  * timeout or on abort.
  */
+import type { SandboxPolicy } from '../contracts/index.ts';
 import { DEFAULT_SCRUB_ENV, prepareCommand, type SandboxedCommand } from '../sandbox/index.ts';
 import { childProcess } from '../util/index.ts';
 import { killGroup } from './builtin/bash/process-group.ts';
-import type { ProcessSandboxSettings } from './process-sandbox.ts';
+
 
 export interface HookProcessOptions {
   cwd: string;
   /** The working folder and --add-dir folders: what the hook may write. */
   roots: readonly string[];
   /** The OS sandbox settings of the session; undefined: no sandbox configured. */
-  processSandbox: ProcessSandboxSettings | undefined;
+  processSandbox: SandboxPolicy | undefined;
   /** Variables the hook gets on top of moat's environment (CLAUDE_PROJECT_DIR). */
   env: Record<string, string>;
   timeoutMs: number;
@@ -45,7 +46,7 @@ async function prepare(command: string, o: HookProcessOptions): Promise<Sandboxe
   return prepareCommand(['bash', '-c', command], { cwd: o.cwd, env, grants: processGrants(level, s, o.roots, o.cwd), mode: s.mode, scrubEnv: s.scrubEnv, level });
 }
 
-const OFF: ProcessSandboxSettings = {
+const OFF: SandboxPolicy = {
   mode: 'off',
   active: false,
   scrubEnv: [...DEFAULT_SCRUB_ENV],

@@ -4,8 +4,9 @@
  * deny rules' paths resolved for the folder it starts in. Loaded with the
  * first process, not before the first request (the resolution walks folders).
  */
-import type { ProcessGrants, SandboxLevel } from '../sandbox/index.ts';
-import type { ProcessSandboxSettings } from './process-sandbox.ts';
+import type { SandboxLevel, SandboxPolicy } from '../contracts/index.ts';
+import type { ProcessGrants } from '../sandbox/index.ts';
+
 import { denyRulePaths } from './sandbox-rule-paths.ts';
 
 /**
@@ -15,7 +16,7 @@ import { denyRulePaths } from './sandbox-rule-paths.ts';
  * only the temp folder and has no network; workspace-write adds the roots, the
  * configured write folders and the allowed hosts.
  */
-export function processGrants(level: SandboxLevel, settings: ProcessSandboxSettings, roots: readonly string[], cwd?: string): ProcessGrants {
+export function processGrants(level: SandboxLevel, settings: SandboxPolicy, roots: readonly string[], cwd?: string): ProcessGrants {
   const write = level === 'workspace-write';
   const fromRules = denyRulePaths(settings.denyRules, cwd);
   const denyWrite = [...settings.denyWrite, ...fromRules.denyWrite];

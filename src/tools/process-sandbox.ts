@@ -6,58 +6,10 @@
  * request). Bash uses it; hooks, `!cmd` and MCP stdio servers take the same
  * grants.
  */
-import { DEFAULT_SCRUB_ENV, sandboxInstalled, type ResourceLimits, type SandboxLevel, type SandboxMode } from '../sandbox/index.ts';
-import type { PathBases, PathPattern } from './permissions/path-pattern.ts';
+import type { DenyPathRules, PathBases, PathPattern, SandboxConfig, SandboxLevel, SandboxPolicy } from '../contracts/index.ts';
+import { DEFAULT_SCRUB_ENV, sandboxInstalled } from '../sandbox/index.ts';
 import type { Rule } from './permissions/rule.ts';
 import { ruleNetworkHosts } from './permissions/rule-hosts.ts';
-
-export interface ProcessSandboxSettings {
-  mode: SandboxMode;
-  /** False when mode is off, or auto on a machine that cannot sandbox: bash then asks as it did before. */
-  active: boolean;
-  /** Why it is not active (auto on a machine without it), for the start-up line and status. */
-  unavailableReason?: string;
-  scrubEnv: string[];
-  /** Extra write roots for workspace-write, beyond the working folder and --add-dir folders. */
-  allowWrite: string[];
-  /** From `[sandbox.filesystem]`; the deny rules' paths are added per command (denyRules). */
-  denyRead: string[];
-  denyWrite: string[];
-  /** `Read(…)`/`Edit(…)` deny rules, resolved for each command: files created since start-up are denied too. */
-  denyRules?: DenyPathRules;
-  allowNetwork: string[];
-  denyNetwork: string[];
-  allowUnixSockets: string[];
-  /** Composition root only (tests serving on 127.0.0.1): granted hosts may resolve to private addresses. */
-  allowPrivateNetwork?: boolean;
-  /** `[sandbox.network] allow_loopback` (user config only): granted hosts may be loopback addresses. */
-  allowLoopback?: boolean;
-  /** `[sandbox]` pids_limit, memory_limit, file_size_limit; unset ones take the sandbox's defaults. */
-  limits?: ResourceLimits;
-}
-
-/** The `[sandbox]` part of the config, as config/ resolves it (camelCase, absolute paths). */
-export interface OsSandboxInput {
-  mode: SandboxMode;
-  scrubEnv: string[] | undefined;
-  scrubEnvExtra: string[];
-  allowWrite: string[];
-  denyRead: string[];
-  denyWrite: string[];
-  allowNetwork: string[];
-  denyNetwork: string[];
-  /** `[sandbox.network] allow_unix_sockets`; absent in older inputs. */
-  allowUnixSockets?: string[];
-  allowLoopback?: boolean;
-  limits?: ResourceLimits;
-}
-
-/** `Read(…)` and `Edit(…)` deny rules, kept as patterns: each command resolves them (sandbox-rule-paths.ts). */
-export interface DenyPathRules {
-  read: PathPattern[];
-  write: PathPattern[];
-  bases: PathBases;
-}
 
 function denyPathRules(deny: readonly Rule[], bases: PathBases): DenyPathRules {
   const read: PathPattern[] = [];
@@ -68,11 +20,11 @@ function denyPathRules(deny: readonly Rule[], bases: PathBases): DenyPathRules {
 
 /** Settings from config and rules: deny rules become kernel-enforced denies, WebFetch allow rules hosts. */
 export function processSandboxSettings(
-  config: OsSandboxInput,
+  config: SandboxConfig,
   rules: { allow: readonly Rule[]; deny: readonly Rule[] },
   bases: PathBases,
   env: Readonly<Record<string, string | undefined>> = process.env,
-): ProcessSandboxSettings {
+): SandboxPolicy {
   // Only the hosts here: the deny rules' paths are resolved per command (processGrants).
   // Start-up only looks for the programs; whether namespaces work is found on the first command (and a failure then refuses, never runs unsandboxed).
   const support = config.mode === 'off' ? undefined : sandboxInstalled(env);
@@ -88,7 +40,7 @@ export function processSandboxSettings(
     denyRules: denyPathRules(rules.deny, bases),
     allowNetwork: [...new Set([...config.allowNetwork, ...ruleNetworkHosts(rules.allow)])],
     denyNetwork: config.denyNetwork,
-    allowUnixSockets: config.allowUnixSockets ?? [],
+    allowUnixSockets: config.allowUnixSockets,
     ...(config.allowLoopback === true ? { allowLoopback: true } : {}),
     ...(config.limits === undefined ? {} : { limits: config.limits }),
   };
@@ -99,7 +51,7 @@ export function processSandboxSettings(
  * settings (the permission gate has only the roots) the hosts are named by
  * where they come from rather than listed.
  */
-export function describeGrant(level: SandboxLevel | 'off', roots: readonly string[], settings?: Pick<ProcessSandboxSettings, 'allowWrite' | 'allowNetwork'>): string {
+export function describeGrant(level: SandboxLevel | 'off', roots: readonly string[], settings?: Pick<SandboxPolicy, 'allowWrite' | 'allowNetwork'>): string {
   switch (level) {
     case 'read-only':
       return 'in the read-only sandbox (reads allowed, writes only to the temp folder, no network)';

@@ -7,12 +7,13 @@
  * the command's own repository top when that differs (a sub-agent's
  * worktree): the deny side may over-match, never under-match.
  */
+import type { DenyPathRules } from '../contracts/index.ts';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isWithin } from '../util/index.ts';
 import type { PathPattern } from './permissions/path-pattern.ts';
 import { patternsPaths } from './permissions/sandbox-paths.ts';
-import type { DenyPathRules } from './process-sandbox.ts';
+
 
 /** The nearest folder at or above `cwd` holding `.git`, as the project root is found at start-up (config cannot be imported here). */
 function repoTop(cwd: string): string | undefined {

@@ -1,8 +1,7 @@
 /** The tool contract: effects, intents, context and results. */
 import type { z } from 'zod';
 import type { ImagePart, TextPart } from '../providers/index.ts';
-import type { SandboxGrant } from './permissions/decide.ts';
-import type { ProcessSandboxSettings } from './process-sandbox.ts';
+import type { SandboxGrant, SandboxPolicy } from '../contracts/index.ts';
 
 /** What a tool does to the world. The runner parallelises `read` calls and serialises the rest. */
 export type Effect = 'read' | 'write' | 'execute' | 'network';
@@ -108,7 +107,7 @@ export interface ToolContext {
   /** Default and maximum bash timeouts, from config. */
   bashTimeoutMs: number;
   /** The OS sandbox processes run in (from config); absent: none configured, processes run as moat does. */
-  processSandbox?: ProcessSandboxSettings;
+  processSandbox?: SandboxPolicy;
   /** The grants the permission gate chose for this call (read-only, workspace-write, or off). */
   sandbox?: SandboxGrant;
   /** Live progress for the UI (e.g. the tail of a running command). */

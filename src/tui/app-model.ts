@@ -5,7 +5,8 @@
  * calls its methods. Keeping it here makes every behaviour testable without a
  * terminal.
  */
-import type { AgentEvent, PermissionDecision, PermissionMode } from '../agent/index.ts';
+import type { PermissionMode } from '../contracts/index.ts';
+import type { AgentEvent, PermissionDecision } from '../agent/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { COMMANDS, isBuiltinCommand, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
 import type { ShellResult, TuiController, TuiInfo } from './controller.ts';

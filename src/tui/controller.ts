@@ -4,7 +4,8 @@
  * interface on top of an AgentSession, the store and the config, and tests
  * implement it with a scripted fake.
  */
-import type { AgentEvent, AgentInfo, FileChange, MergeOutcome, Message, PermissionDecision, PermissionMode, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
+import type { PermissionMode } from '../contracts/index.ts';
+import type { AgentEvent, AgentInfo, FileChange, MergeOutcome, Message, PermissionDecision, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
 
 export interface TuiInfo {
   version: string;
@@ -64,7 +65,7 @@ export interface McpServerView {
   name: string;
   /** The file or flag it comes from. */
   origin: string;
-  transport: 'stdio' | 'http' | 'sse';
+  transport: 'stdio' | 'http' | 'sse' | 'sdk';
   status: 'connected' | 'connecting' | 'failed' | 'needs-auth' | 'needs-approval' | 'disabled';
   error?: string;
   /** stdio only: whether the OS sandbox wraps it (unknown until it started). */

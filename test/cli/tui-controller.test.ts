@@ -343,24 +343,26 @@ test('trusting the folder gives MCP servers the folders its settings add (setRoo
 
 test('the session opens on first use, not for the first frame; a run waits for tools still attaching', async () => {
   const store = openStore(join(root, '.db', 'moat.db'));
-  let attached: () => void = () => {};
-  const toolsReady = new Promise<void>((resolve) => {
-    attached = resolve;
-  });
+  const { promise: toolsReady, resolve: attached } = Promise.withResolvers<void>();
   const { c } = plainController({ store, toolsReady });
   // What the first frame reads: no session row yet.
   expect(c.info().model).toBe('claude-sonnet-4-5');
   expect(c.initialMessages()).toEqual([]);
   expect(store.sessions.list({ cwd: root })).toHaveLength(0);
   c.openSession();
-  // A new session's row waits for its first request (AgentSession.open).
-  expect(store.sessions.list({ cwd: root })).toHaveLength(0);
-  server.script(reply().text('ok'));
+  // Opening the session writes its row.
+  expect(store.sessions.list({ cwd: root })).toHaveLength(1);
+  server.script(reply().text('ok'), reply().text('ok'));
   const run = drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
-  await Bun.sleep(50);
-  expect(server.requests).toHaveLength(0);
+  // A controller with no tools attaching, started after it: once its request is in, the first one's would be too had it not waited.
+  const { c: control } = plainController({ store: openStore(join(root, '.db', 'control.db')) });
+  controller = c;
+  control.openSession();
+  await drain(control.run({ text: 'control', attachments: [], shellContext: [] }, new AbortController().signal));
+  await control.shutdown();
+  expect(server.requests.map((r) => JSON.stringify(r.body).includes('"hi"'))).toEqual([false]);
   attached();
   await run;
-  expect(server.requests).toHaveLength(1);
+  expect(server.requests).toHaveLength(2);
   expect(store.sessions.list({ cwd: root }).map((r) => [r.id, r.title, r.status])).toEqual([[c.info().sessionId, 'hi', 'completed']]);
 });

@@ -90,7 +90,7 @@ describe('[sandbox] for processes', () => {
     expect(user.limits).toEqual({ pids: 256, memoryBytes: 2 * 2 ** 30, fileSizeBytes: 100e6 });
     expect(user.allowLoopback).toBe(true);
     write(w.projectFile, '[sandbox]\nmemory_limit = "512MiB"\n');
-    expect(loadConfig({ cwd: w.repo, env: w.env }).osSandbox.limits.memoryBytes).toBe(512 * 2 ** 20);
+    expect(loadConfig({ cwd: w.repo, env: w.env }).osSandbox.limits?.memoryBytes).toBe(512 * 2 ** 20);
     write(w.projectFile, '[sandbox]\npids_limit = 100000\n');
     expect(failure(() => loadConfig({ cwd: w.repo, env: w.env }))).toContain('a project may only lower pids_limit');
     write(w.userFile, '[sandbox]\nmemory_limit = "lots"\n');

@@ -69,7 +69,7 @@ describe('project trust', () => {
     mkdirSync(configDir, { recursive: true });
     writeFileSync(trustFilePath(configDir), '{"projects": {"/x": {"trusted": "yes"}}}');
     expect(() => projectTrust(project, configDir)).toThrow(TrustFileError);
-    expect(() => projectTrust(project, configDir)).toThrow(/projects\.json: projects\.\/x\.trusted/);
+    expect(() => projectTrust(project, configDir)).toThrow(/projects\.json: projects\."\/x"\.trusted: /);
     writeFileSync(trustFilePath(configDir), '{not json');
     expect(() => trustProject(project, configDir)).toThrow(/not valid JSON/);
   });

@@ -59,6 +59,8 @@ describe('.claude/settings.json and project trust', () => {
     expect(before.stderr).toContain('.claude/settings.json: 1 allow rule ignored until you trust this folder (moat trust)');
     expect(json(before).permission_denials.map((d) => d.tool_name)).toEqual(['Read', 'Bash']);
     expect(requestText(1)).not.toContain('TOP SECRET');
+    // The model (and the user, in the denial) is told which file and rule said no.
+    expect(requestText(1)).toContain('is blocked by the deny rule \\"Read(secret.txt)\\" (from .claude/settings.json:3)');
 
     const trust = await runMoat(['trust'], { cwd: sb.cwd, env: sb.env });
     expect(trust.code).toBe(0);
@@ -206,6 +208,6 @@ describe('.claude/settings.json and project trust', () => {
     const r = await runMoat(['-p', '/status'], { cwd: sb.cwd, env: sb.env });
     expect(r.code).toBe(0);
     expect(requestText(0)).toContain('Shell says: hello-from-shell');
-    expect(requestText(0)).toContain('Denied: [not run: denied by the rule \\"Bash(curl:*)\\"]');
+    expect(requestText(0)).toContain('Denied: [not run: denied by the rule \\"Bash(curl:*)\\" in .claude/settings.json:3]');
   });
 });

@@ -82,7 +82,7 @@ describe('loadServers', () => {
     expect(r.servers.map((s) => s.name)).toEqual(['good']);
     expect(r.problems).toEqual([
       '~/.config/moat/config.toml:6: mcp_servers.bad.startup_timeout_sec: Invalid input: expected number, received string; server skipped',
-      '~/.config/moat/config.toml:9: mcp_servers.typo.comand: Unrecognized key: "comand"; server skipped',
+      '~/.config/moat/config.toml:9: mcp_servers.typo.comand: unknown key; server skipped',
       '.mcp.json: mcpServers.nocmd: needs command (a local server) or url (a remote one); server skipped',
       '.mcp.json: mcpServers.envless: ${NOPE} is not set (give a default with ${NOPE:-value}); server skipped',
       '.mcp.json: mcpServers.bad name: a server name may only have letters, digits, _ and - (it becomes part of tool names)',

@@ -88,7 +88,7 @@ async function drive(first: unknown[], answer: (line: Record<string, unknown>) =
         hooks,
         ...(broker ? { ask: broker.ask } : {}),
       });
-      return { host: new SessionHost(session, broker), mapper: new OutputMapper({ apiKeySource: 'test', version: '0' }), describe: () => ({ commands: [] }), close: async () => {} };
+      return { host: new SessionHost(session, broker), mapper: new OutputMapper({ apiKeySource: 'test', version: '0' }), describe: () => ({ commands: [] }), expand: async (text: string) => text, close: async () => {} };
     },
   });
   return { outcome, out: io.out, hooks: hooksSeen };

@@ -3,7 +3,8 @@
  * optionally waiting on gates (permission answers, aborts) like the real
  * agent does.
  */
-import type { AgentEvent, AgentInfo, MergeOutcome, Message, PermissionDecision, PermissionMode } from '../../src/agent/index.ts';
+import type { PermissionMode } from '../../src/contracts/index.ts';
+import type { AgentEvent, AgentInfo, MergeOutcome, Message, PermissionDecision } from '../../src/agent/index.ts';
 import type {
   AgentDefinitionInfo,
   CostInfo,

@@ -1,7 +1,8 @@
 /** Sub-agent definitions, model aliases, and mapping Claude Code tool names onto the parent's tools. */
+import type { PermissionMode } from '../../contracts/index.ts';
 import type { AgentDefinition } from '../../skills/index.ts';
 import type { AnyTool } from '../../tools/index.ts';
-import type { PermissionMode } from '../permission-gate.ts';
+
 
 /**
  * A named sub-agent definition (`general`, `explore`, `review`, files in

@@ -2,6 +2,9 @@
  * The OS sandbox's contract: the grants a process runs under, the modes, what
  * prepareCommand hands back, what a refusal looks like, and its typed errors.
  */
+import type { ResourceLimits, SandboxLevel, SandboxMode } from '../../contracts/index.ts';
+
+export type { ResourceLimits } from '../../contracts/index.ts';
 
 /** What a process started by moat may touch. Paths are absolute; hosts use the NetworkGrant pattern syntax. */
 export interface ProcessGrants {
@@ -27,21 +30,6 @@ export interface ProcessGrants {
   /** The command's resource limits; unset ones take DEFAULT_LIMITS. */
   limits?: ResourceLimits;
 }
-
-/** What one sandboxed command may use at once (cgroup where moat can make one, else setrlimit per process). */
-export interface ResourceLimits {
-  /** Processes and threads. */
-  pids?: number;
-  memoryBytes?: number;
-  /** The largest file it may write. */
-  fileSizeBytes?: number;
-}
-
-export type SandboxMode = 'auto' | 'required' | 'off';
-export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
-
-/** The two grant levels the permission modes choose between. */
-export type SandboxLevel = 'read-only' | 'workspace-write';
 
 /** One thing the sandbox refused, as the runtime reported it. */
 export interface SandboxViolation {

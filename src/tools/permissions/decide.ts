@@ -1,10 +1,12 @@
 /** The permission decision for one call: rules, mode and sandbox grants. */
 import { dirname } from 'node:path';
+import type { PermissionMode, SandboxGrant } from '../../contracts/index.ts';
 import { isWithin } from '../../util/index.ts';
 import { checkBashAllow, type CommandRule } from './bash-allow.ts';
 import { denyView } from './bash-deny.ts';
 import { loadShellParser } from './bash-parser.ts';
 import { normalizeSpaces } from './command-pattern.ts';
+import { protectedEntry } from './protected-paths.ts';
 import type { PathBases } from './path-pattern.ts';
 import {
   allowRuleCoversPath,
@@ -19,9 +21,6 @@ import type { Rule } from './rule.ts';
 import { nameMatches } from './tool-names.ts';
 import { commandRules, escapeCommandSpec, folderRule, pathRule } from './suggest.ts';
 
-/** `dontAsk`: whatever would be asked is denied instead (for unattended runs that must never wait). */
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export interface PermissionPolicy {
   mode: PermissionMode;
@@ -40,9 +39,6 @@ export interface PermissionPolicy {
   osSandbox?: boolean;
 }
 
-/** The grants a Bash command runs with: the two sandbox levels, or none. */
-export type SandboxGrant = 'read-only' | 'workspace-write' | 'off';
-
 /** Why a call needs a person's approval. */
 export type AskCause =
   /** It touches paths outside the roots that no rule approves. */
@@ -54,7 +50,9 @@ export type AskCause =
   /** A sandboxed command asks for more than the mode grants (workspace-write, or no sandbox). */
   | 'sandbox_grant'
   /** An ask rule (`permissions.ask`) matches: always a person's call, whatever allows it. */
-  | 'ask_rule';
+  | 'ask_rule'
+  /** A file tool writes a protected path (git's config or hooks, the project's settings…): always a person's call. */
+  | 'protected_path';
 
 export type Decision =
   | {
@@ -70,6 +68,8 @@ export type Decision =
       reason: string;
       /** The deny rule that hit, as written; absent when plan mode refused the call. */
       rule?: string;
+      /** Where that rule was written (`.claude/settings.json:4`, `--disallowedTools`), when known. */
+      source?: string;
     }
   | {
       kind: 'ask';
@@ -145,7 +145,7 @@ function decideAsked(call: PermissionCall, policy: PermissionPolicy): Decision {
   const name = callRuleName(call);
 
   const denied = policy.deny.find((rule) => denyRuleMatches(rule, call, bases));
-  if (denied) return { kind: 'deny', reason: `denied by the rule "${denied.text}"`, rule: denied.text };
+  if (denied) return { kind: 'deny', reason: `denied by the rule "${denied.text}"${denied.source === undefined ? '' : ` in ${denied.source}`}`, rule: denied.text, ...(denied.source === undefined ? {} : { source: denied.source }) };
 
   const asked = policy.mode === 'bypassPermissions' ? undefined : policy.ask?.find((rule) => denyRuleMatches(rule, call, bases));
   if (asked) {
@@ -165,6 +165,13 @@ function decideAsked(call: PermissionCall, policy: PermissionPolicy): Decision {
   }
 
   const paths = callPaths(call, bases);
+  // What the OS sandbox never lets a command write, a file tool writes only when a person says yes (no rule or mode does).
+  if (policy.mode !== 'bypassPermissions' && name !== 'Bash') {
+    const hits = unique(paths.map((p) => (p.access === 'write' && protectedEntry(p.path, policy.roots) !== undefined ? p.path : null)));
+    if (hits.length > 0) {
+      return ask(`${call.toolName} would write ${hits.join(', ')}, which moat protects (git's config and hooks, the project's settings, commands, agents and skills, .moat/, .mcp.json, .agents/: writing them changes what runs or is allowed next)`, 'protected_path');
+    }
+  }
   const outside = paths.filter((p) => !insideRoots(policy.roots, p.path));
   if (policy.mode === 'bypassPermissions') {
     return { kind: 'allow', reason: 'bypassPermissions mode', approvedPaths: unique(outside.map((p) => p.path)) };

@@ -57,7 +57,8 @@ export function denialHint(call: PermissionCall, decision: Exclude<Decision, { k
   const action = describeAction(call);
   if (decision.kind === 'deny') {
     if (decision.rule !== undefined) {
-      return `Permission denied: ${action} is blocked by the deny rule "${decision.rule}" (from --disallowedTools or [permissions] deny in .moat/config.toml). Do not try to get around it; if it is needed, ask the user to change the rule.`;
+      const from = decision.source === undefined ? "one of this session's deny rules" : `from ${decision.source}`;
+      return `Permission denied: ${action} is blocked by the deny rule "${decision.rule}" (${from}). Do not try to get around it; if it is needed, ask the user to change the rule.`;
     }
     // Plan mode is one of several refusals without a rule (bypassPermissions keeping the OS sandbox, dontAsk): the reason says which.
     if (!decision.reason.startsWith('plan mode')) return `Permission denied: ${action} is not allowed: ${decision.reason}.`;
@@ -83,6 +84,8 @@ export function denialHint(call: PermissionCall, decision: Exclude<Decision, { k
     }
     case 'ask_rule':
       return `Permission denied: ${action} matches an ask rule, so a person must approve it, and moat -p cannot ask. ${decision.reason}.`;
+    case 'protected_path':
+      return `Permission denied: ${decision.reason}. No rule or mode allows that; moat -p cannot ask. Tell the user what to change in the file and let them make the change, or run moat interactively, where they can approve this one write.`;
     case 'needs_approval': {
       const options: string[] = [];
       if (decision.acceptEditsWouldAllow) options.push('--permission-mode acceptEdits');

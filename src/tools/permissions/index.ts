@@ -9,18 +9,12 @@ export { type CommandPattern } from './command-pattern.ts';
 export { type PathPattern } from './path-pattern.ts';
 export { type PermissionCall } from './rule-match.ts';
 export { deniedOutright } from './tool-names.ts';
-let engine: Promise<typeof import('./engine.ts')> | undefined;
-/** The engine the gate decides with, loaded on its first check (engine.ts); later checks get the same promise. */
-export const loadPermissionEngine = (): Promise<typeof import('./engine.ts')> => (engine ??= import('./engine.ts'));
 export {
   decidePermission,
   preparePermissionCheck,
-  PERMISSION_MODES,
-  type PermissionMode,
   type PermissionPolicy,
   type Decision,
   type AskCause,
-  type SandboxGrant,
 } from './decide.ts';
 export { ruleSandboxGrants, patternPaths, type RuleSandboxGrants } from './sandbox-paths.ts';
 export { denialHint } from './denial-hint.ts';

@@ -1,4 +1,7 @@
 /** The path patterns inside `Read(…)` and `Edit(…)` rules, as parsed (matching them is path-pattern-match.ts). */
+import type { PathAnchor, PathBases, PathPattern } from '../../contracts/index.ts';
+
+export type { PathAnchor, PathBases, PathPattern };
 
 /**
  * What goes inside `Read(…)` and `Edit(…)`: a gitignore-style pattern, read as
@@ -12,21 +15,6 @@
  * A pattern ending in `/**` also matches the folder itself, so `Read(//etc/**)`
  * lets a tool list `/etc`.
  */
-
-export type PathAnchor = 'absolute' | 'home' | 'project';
-
-export interface PathPattern {
-  anchor: PathAnchor;
-  /** The gitignore pattern, relative to the anchor folder; empty means everything under it. */
-  glob: string;
-  /** For `x/**`, the pattern for the folder `x` itself. */
-  folderGlob: string | null;
-}
-
-export interface PathBases {
-  projectRoot: string;
-  home: string;
-}
 
 export function parsePathPattern(spec: string): PathPattern {
   let anchor: PathAnchor = 'project';

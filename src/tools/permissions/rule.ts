@@ -8,7 +8,12 @@ import { canonicalRuleName } from './rule-names.ts';
  * A permission rule, in Claude Code's syntax: `Tool` or `Tool(specifier)`.
  * `text` is the rule as written (trimmed), for messages.
  */
-export type Rule =
+export type Rule = RuleShape & {
+  /** Where the rule was written, for messages (`.claude/settings.json:4`, `--disallowedTools`); absent for a rule added in the session. */
+  source?: string;
+};
+
+type RuleShape =
   /** `Bash`, `Read`, `TodoWrite`, `mcp__github`: every call of that tool (or MCP server). */
   | { type: 'tool'; text: string; ruleName: string }
   | { type: 'command'; text: string; ruleName: 'Bash'; pattern: CommandPattern }

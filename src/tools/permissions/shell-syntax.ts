@@ -196,14 +196,38 @@ class Reader {
   private command(node: SyntaxNode, piped: boolean, pipedFrom: SimpleCommand | null): SimpleCommand {
     const cmd = emptyCommand(piped, pipedFrom);
     this.commands.push(cmd);
+    const words: SyntaxNode[] = [];
     for (const child of node.children) {
       if (child.type === 'variable_assignment') cmd.assignments.push(this.assignment(child));
       else if (REDIRECT_TYPES.has(child.type)) this.redirect(child, cmd);
-      else if (child.type === 'command_name') for (const part of child.children) cmd.words.push(this.word(part));
-      else if (child.field === 'argument') cmd.words.push(this.word(child));
+      else if (child.type === 'command_name') words.push(...child.children);
+      else if (child.field === 'argument') words.push(child);
       else if (child.type !== 'comment') this.other(child);
     }
+    cmd.words.unshift(...this.joinedWords(words));
     return cmd;
+  }
+
+  /**
+   * Words as bash reads them. Bash removes a backslash-newline before it
+   * splits words, so `r\⏎m x` is `rm x`; the grammar takes the pair for a
+   * blank and makes two words of it. Words with nothing but such pairs between
+   * them are one word here, or `Bash(rm:*)` would not see the `rm`.
+   */
+  private joinedWords(nodes: readonly SyntaxNode[]): ShellWord[] {
+    const out: ShellWord[] = [];
+    let previous: SyntaxNode | undefined;
+    for (const node of nodes) {
+      const word = this.word(node);
+      const last = out.at(-1);
+      if (last !== undefined && previous !== undefined && /^(?:\\\n)+$/.test(this.line.slice(previous.end, node.start))) {
+        out[out.length - 1] = { raw: `${last.raw}${this.line.slice(previous.end, node.start)}${word.raw}`, value: last.value + word.value, expands: last.expands || word.expands };
+      } else {
+        out.push(word);
+      }
+      previous = node;
+    }
+    return out;
   }
 
   private redirected(node: SyntaxNode, piped: boolean, pipedFrom: SimpleCommand | null): SimpleCommand | null {
@@ -229,11 +253,10 @@ class Reader {
     const op = node.children.find((c) => !c.named && c.field === null)?.text ?? '';
     const r: Redirection = { fd, op, target: null };
     if (node.type === 'file_redirect') {
-      const destinations = node.children.filter((c) => c.field === 'destination');
-      const [first, ...rest] = destinations;
-      if (first !== undefined) r.target = this.word(first);
+      const [first, ...rest] = this.joinedWords(node.children.filter((c) => c.field === 'destination'));
+      if (first !== undefined) r.target = first;
       // The grammar lets a redirection swallow the words after its target; to bash they are arguments.
-      for (const extra of rest) owner.words.push(this.word(extra));
+      owner.words.push(...rest);
       for (const c of node.children) if (c.named && c.field === null && c.type !== 'file_descriptor') this.other(c);
     } else if (node.type === 'herestring_redirect') {
       const target = node.children.find((c) => c.named && c.field !== 'descriptor');

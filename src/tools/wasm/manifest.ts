@@ -1,4 +1,5 @@
 /** A WebAssembly tool's capability manifest (`<name>.toml`). */
+import { formatKeyPath } from '../../contracts/index.ts';
 import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { lineOfPath, MoatError, once, outlineToml, type TomlOutline } from '../../util/index.ts';
@@ -116,18 +117,14 @@ function describeIssue(issue: z.core.$ZodIssue, outline: TomlOutline, file: stri
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => {
       const full = [...path, key];
-      return `${where(file, locateKey(outline, full))}unknown key "${dotted(full)}"`;
+      return `${where(file, locateKey(outline, full))}unknown key "${formatKeyPath(full)}"`;
     });
   }
-  return [`${where(file, locateKey(outline, path))}${dotted(path) || '(root)'}: ${issue.message}`];
+  return [`${where(file, locateKey(outline, path))}${formatKeyPath(path) || '(root)'}: ${issue.message}`];
 }
 
 function where(file: string, line: number | undefined): string {
   return line === undefined ? `${file}: ` : `${file}:${line}: `;
-}
-
-function dotted(path: readonly (string | number)[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[');
 }
 
 /** The line of a key path such as ["filesystem", "paths", 0, "hots"]; none for the document as a whole. */

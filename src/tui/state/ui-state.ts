@@ -3,7 +3,8 @@
  * prompt, its completion menu, an open picker, the permission dialog's
  * selection, the Ctrl-C exit hint. One store, because one key router edits it.
  */
-import type { PermissionMode } from '../../agent/index.ts';
+
+import type { PermissionMode } from '../../contracts/index.ts';
 import type { TuiInfo } from '../controller.ts';
 import type { Completion } from './completion.ts';
 import { EMPTY_EDITOR, type EditorState } from './line-editor.ts';

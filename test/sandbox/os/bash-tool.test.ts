@@ -1,10 +1,11 @@
 // The Bash tool under the OS sandbox: deny rules resolved per command, "required" against an approved "off", and the no-network note.
+import type { SandboxConfig, SandboxGrant, SandboxPolicy } from '../../../src/contracts/index.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sandboxSupport } from '../../../src/sandbox/index.ts';
 import { bashTool } from '../../../src/tools/builtin/bash/index.ts';
-import { parseRuleList, processSandboxSettings, type OsSandboxInput, type ProcessSandboxSettings, type SandboxGrant } from '../../../src/tools/index.ts';
+import { parseRuleList, processSandboxSettings } from '../../../src/tools/index.ts';
 import { makeContext } from '../../tools/tool-context.ts';
 
 const supported = sandboxSupport().available;
@@ -20,15 +21,15 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-function config(over: Partial<OsSandboxInput> = {}): OsSandboxInput {
-  return { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], ...over };
+function config(over: Partial<SandboxConfig> = {}): SandboxConfig {
+  return { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [], ...over };
 }
 
-function settingsFor(deny: string[] = [], over: Partial<OsSandboxInput> = {}): ProcessSandboxSettings {
+function settingsFor(deny: string[] = [], over: Partial<SandboxConfig> = {}): SandboxPolicy {
   return processSandboxSettings(config(over), { allow: [], deny: parseRuleList(deny) }, { projectRoot: repo, home: join(base, 'home') });
 }
 
-async function bash(command: string, opts: { sandbox?: SandboxGrant; settings?: ProcessSandboxSettings; config?: Partial<OsSandboxInput>; cwd?: string } = {}) {
+async function bash(command: string, opts: { sandbox?: SandboxGrant; settings?: SandboxPolicy; config?: Partial<SandboxConfig>; cwd?: string } = {}) {
   const settings = opts.settings ?? settingsFor([], opts.config);
   const ctx = makeContext(opts.cwd ?? repo, { roots: [repo], processSandbox: settings, ...(opts.sandbox === undefined ? {} : { sandbox: opts.sandbox }) });
   const r = await bashTool.execute({ command }, ctx);

@@ -1,4 +1,5 @@
 // A command hook and the TUI's `!cmd` run inside the OS sandbox: they write in the project, not outside it.
+import type { SandboxPolicy } from '../../../src/contracts/index.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,14 +9,14 @@ import { loadConfig } from '../../../src/config/index.ts';
 import { createAnthropicProvider } from '../../../src/providers/index.ts';
 import { sandboxSupport } from '../../../src/sandbox/index.ts';
 import { openStore } from '../../../src/store/index.ts';
-import { builtinTools, processSandboxSettings, ToolRegistry, type ProcessSandboxSettings } from '../../../src/tools/index.ts';
+import { builtinTools, processSandboxSettings, ToolRegistry } from '../../../src/tools/index.ts';
 import { testSettings } from '../../support/agent-settings.ts';
 
 const supported = sandboxSupport().available;
 let base: string;
 let repo: string;
 let outside: string;
-let settings: ProcessSandboxSettings;
+let settings: SandboxPolicy;
 
 beforeAll(() => {
   // Not under the temp folder, which every sandboxed process may write.
@@ -23,7 +24,7 @@ beforeAll(() => {
   repo = join(base, 'repo');
   outside = join(base, 'outside');
   for (const d of [join(repo, '.git'), outside, join(base, 'home')]) mkdirSync(d, { recursive: true });
-  const config = { mode: 'auto' as const, scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [] };
+  const config = { mode: 'auto' as const, scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [] };
   settings = processSandboxSettings(config, { allow: [], deny: [] }, { projectRoot: repo, home: join(base, 'home') });
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -56,8 +56,19 @@ describe('deny rules see commands written to slip past them', () => {
     'echo $((1 + $(rm -rf x)))',
     'echo ${X:-$(rm -rf x)}',
     'cat <<EOF\n$(rm -rf x)\nEOF',
+    // A line continuation inside a word: bash joins `r\` and `m` before it splits words.
+    'r\\\nm victim.txt',
+    'r\\\n\\\nm -rf x',
+    'echo hi; r\\\nm x',
+    'sudo r\\\nm x',
+    "bash -c 'r\\\nm x'",
   ];
   testDeniedByRm(denied);
+
+  test('a line continuation between words still separates them; one inside a redirection target is joined', () => {
+    expect(kind('echo rm \\\nx', ['Bash'], deny)).toBe('allow');
+    expect(kind('echo x > vic\\\ntim.txt', ['Bash'], ['Edit(victim.txt)'])).toBe('deny');
+  });
 
   const allowed = ["bash -c 'echo rm'", "echo 'rm -rf x'", "git commit -m 'rm -rf x' <<'EOF'\nbody\nEOF", "cat <<'EOF'\nrm -rf x\nEOF", 'git log', 'busybox ls'];
   for (const command of allowed) {

@@ -1,5 +1,6 @@
+import { PERMISSION_MODES } from '../../../src/contracts/index.ts';
 import { describe, expect, test } from 'bun:test';
-import { decidePermission, PERMISSION_MODES, type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { decidePermission, type PermissionCall } from '../../../src/tools/permissions/index.ts';
 import { bash, edit, fetchCall, grep, HOME, policy, PROJECT, read } from './helpers.ts';
 
 describe('mode × effect, no rules, paths inside the roots', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { decidePermission, denialHint, type PermissionCall, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
+import { decidePermission, denialHint, parseRuleList, type PermissionCall, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
 import { bash, edit, fetchCall, policy, PROJECT, read } from './helpers.ts';
 
 function hint(call: PermissionCall, p: PermissionPolicy): string {
@@ -45,9 +45,13 @@ describe('denialHint', () => {
     );
   });
 
-  test('a deny rule is named', () => {
+  test('a deny rule is named, with where it was written', () => {
     expect(hint(bash('git push --force'), policy({ allow: ['Bash'], deny: ['Bash(git push:*)'] }))).toBe(
-      'Permission denied: running "git push --force" is blocked by the deny rule "Bash(git push:*)" (from --disallowedTools or [permissions] deny in .moat/config.toml). Do not try to get around it; if it is needed, ask the user to change the rule.',
+      'Permission denied: running "git push --force" is blocked by the deny rule "Bash(git push:*)" (one of this session\'s deny rules). Do not try to get around it; if it is needed, ask the user to change the rule.',
+    );
+    const fromFile = { ...policy({ allow: ['Bash'] }), deny: parseRuleList(['Bash(git push:*)']).map((r) => ({ ...r, source: '.claude/settings.json:4' })) };
+    expect(hint(bash('git push --force'), fromFile)).toBe(
+      'Permission denied: running "git push --force" is blocked by the deny rule "Bash(git push:*)" (from .claude/settings.json:4). Do not try to get around it; if it is needed, ask the user to change the rule.',
     );
   });
 

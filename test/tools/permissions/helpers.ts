@@ -1,6 +1,7 @@
+import type { PermissionMode } from '../../../src/contracts/index.ts';
 import type { Access, Effect } from '../../../src/tools/index.ts';
 import { expect, test } from 'bun:test';
-import { decidePermission, loadShellParser, parseRuleList, type PermissionCall, type PermissionMode, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
+import { decidePermission, loadShellParser, parseRuleList, type PermissionCall, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
 
 // Bash decisions are synchronous once the grammar is loaded; the agent awaits preparePermissionCheck, the tests load it here.
 await loadShellParser();

@@ -1,6 +1,7 @@
 // Permission mode × OS sandbox grants for Bash, the hints -p gives, and redirections resolved where the command runs.
+import { PERMISSION_MODES } from '../../../src/contracts/index.ts';
 import { describe, expect, test } from 'bun:test';
-import { decidePermission, denialHint, PERMISSION_MODES, type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { decidePermission, denialHint, type PermissionCall } from '../../../src/tools/permissions/index.ts';
 import { bash, policy, PROJECT } from './helpers.ts';
 
 function sandboxed(command: string, request?: 'workspace-write' | 'off', cwd?: string): PermissionCall {
