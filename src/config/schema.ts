@@ -82,6 +82,11 @@ const toolLimitsShape = once(() =>
   }),
 );
 
+/** A size such as "2 GiB", "512 MiB", "100 MB" or a number of bytes. */
+const byteSize = once(() =>
+  z.union([z.number().int().positive(), z.string().trim().regex(/^\d+(\.\d+)?\s*([KMGT]i?B|B)?$/i, 'must be a size such as "2 GiB" or "512 MiB"')]),
+);
+
 /** `[sandbox.filesystem]`: the OS sandbox's extra write roots and denies (paths; `~/` expands). */
 const sandboxFilesystemShape = once(() =>
   z.strictObject({
@@ -98,6 +103,8 @@ const sandboxNetworkShape = once(() =>
     deny: z.array(z.string().trim().min(1)).optional(),
     /** Unix sockets sandboxed processes may connect to (Claude Code's `allowUnixSockets`); absolute or `~/` paths. */
     allow_unix_sockets: z.array(z.string().trim().min(1)).optional(),
+    /** Let allowed hosts be loopback addresses (127.0.0.0/8, ::1): the host's own services. User config only. */
+    allow_loopback: z.boolean().optional(),
   }),
 );
 
@@ -115,6 +122,10 @@ const sandboxShape = once(() =>
     scrub_env: z.array(z.string().regex(/^[A-Za-z0-9_*]+$/, 'must be a variable name or a pattern with *')).optional(),
     filesystem: sandboxFilesystemShape().optional(),
     network: sandboxNetworkShape().optional(),
+    /** Per sandboxed command: processes (and threads) at once, memory ("2 GiB"), and the largest file it may write. */
+    pids_limit: z.number().int().min(16).optional(),
+    memory_limit: byteSize().optional(),
+    file_size_limit: byteSize().optional(),
   }),
 );
 

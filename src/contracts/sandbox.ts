@@ -32,6 +32,19 @@ export interface SandboxConfig {
   denyNetwork: string[];
   /** Absolute paths of Unix sockets (`[sandbox.network] allow_unix_sockets`). */
   allowUnixSockets: string[];
+  /** `[sandbox.network] allow_loopback`: user config only. */
+  allowLoopback?: boolean;
+  /** `[sandbox] pids_limit`, `memory_limit`, `file_size_limit`; a project may only lower them. */
+  limits?: ResourceLimits;
+}
+
+/** What one sandboxed command may use at once (cgroup where moat can make one, else setrlimit per process). */
+export interface ResourceLimits {
+  /** Processes and threads. */
+  pids?: number;
+  memoryBytes?: number;
+  /** The largest file it may write. */
+  fileSizeBytes?: number;
 }
 
 /** Where a permission rule's path is anchored: `//abs`, `~/home`, or the project (relative or `/x`). */
@@ -78,4 +91,8 @@ export interface SandboxPolicy {
   allowUnixSockets: string[];
   /** Composition root only (tests serving on 127.0.0.1): granted hosts may resolve to private addresses. */
   allowPrivateNetwork?: boolean;
+  /** `[sandbox.network] allow_loopback` (user config only): granted hosts may be loopback addresses. */
+  allowLoopback?: boolean;
+  /** `[sandbox]` limits; unset ones take the sandbox's defaults. */
+  limits?: ResourceLimits;
 }

@@ -70,7 +70,7 @@ export function checkAddress(ip: string, grant: NetworkGrant, url?: URL): Refusa
   const what = url === undefined || bareHost(url.hostname) === ip ? ip : `${url.host} (${ip})`;
   if (v === undefined) return refuse('blocked-address', `${what} is not an IP address`);
   if (v.metadata) return refuse('blocked-address', `${what} is a cloud metadata address, which is never reachable`);
-  if (v.blocked !== undefined && grant.allowPrivate !== true) {
+  if (v.blocked !== undefined && grant.allowPrivate !== true && !(v.blocked === 'loopback' && grant.allowLoopback === true)) {
     const shown = v.address === ip ? '' : ` (${v.address})`;
     return refuse('blocked-address', `${what}${shown} is a ${v.blocked} address; only public addresses are reachable`);
   }

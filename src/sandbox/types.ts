@@ -38,6 +38,8 @@ export interface NetworkGrant {
   allowHosts: string[];
   /** Loopback, private, link-local and metadata addresses are blocked unless this is set (tests only). */
   allowPrivate?: boolean;
+  /** Loopback addresses only (`[sandbox.network] allow_loopback`); metadata and other private addresses stay blocked. */
+  allowLoopback?: boolean;
   maxRequestBytes?: number;
   maxResponseBytes?: number;
   timeoutMs?: number;

@@ -30,5 +30,7 @@ export function processGrants(level: SandboxLevel, settings: SandboxPolicy, root
     // Like hosts, sockets (docker, an agent) are a reach beyond the folder: workspace-write only.
     allowUnixSockets: write ? settings.allowUnixSockets : [],
     ...(settings.allowPrivateNetwork === true ? { allowPrivateNetwork: true } : {}),
+    ...(write && settings.allowLoopback === true ? { allowLoopback: true } : {}),
+    ...(settings.limits === undefined ? {} : { limits: settings.limits }),
   };
 }

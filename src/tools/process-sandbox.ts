@@ -41,6 +41,8 @@ export function processSandboxSettings(
     allowNetwork: [...new Set([...config.allowNetwork, ...ruleNetworkHosts(rules.allow)])],
     denyNetwork: config.denyNetwork,
     allowUnixSockets: config.allowUnixSockets,
+    ...(config.allowLoopback === true ? { allowLoopback: true } : {}),
+    ...(config.limits === undefined ? {} : { limits: config.limits }),
   };
 }
 

@@ -77,7 +77,7 @@ describe('loadConfig', () => {
       files: { user: w.userFile, project: w.projectFile },
       loadedFiles: [],
       toolLimits: { tools: {}, runs: {}, sandbox: DEFAULT_SANDBOX_CEILING },
-      osSandbox: { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [] },
+      osSandbox: { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [], allowLoopback: false, limits: {} },
       checkpoints: { enabled: true, keepDays: 30, maxFileBytes: 10 * 1024 * 1024 },
       hooks: {},
       env: {},

@@ -54,6 +54,8 @@ describe('[sandbox] for processes', () => {
       allowNetwork: ['pypi.org', '*.pythonhosted.org'],
       denyNetwork: ['evil.example'],
       allowUnixSockets: [join(w.home, '.docker/run/docker.sock')],
+      allowLoopback: false,
+      limits: {},
     });
   });
 
@@ -75,6 +77,24 @@ describe('[sandbox] for processes', () => {
     expect(failure(() => loadConfig({ cwd: w.repo, env: w.env }))).toBe(
       '.moat/config.toml:2: sandbox.network.allow_unix_sockets: a project cannot grant Unix sockets; set it in the user config',
     );
+    write(w.projectFile, '[sandbox.network]\nallow_loopback = true\n');
+    expect(failure(() => loadConfig({ cwd: w.repo, env: w.env }))).toBe(
+      '.moat/config.toml:2: sandbox.network.allow_loopback: a project cannot grant loopback access; set it in the user config',
+    );
+  });
+
+  test('resource limits: sizes in bytes; a project may lower them, not raise them', () => {
+    const w = world();
+    write(w.userFile, '[sandbox]\npids_limit = 256\nmemory_limit = "2 GiB"\nfile_size_limit = "100 MB"\n\n[sandbox.network]\nallow_loopback = true\n');
+    const user = loadConfig({ cwd: w.repo, env: w.env }).osSandbox;
+    expect(user.limits).toEqual({ pids: 256, memoryBytes: 2 * 2 ** 30, fileSizeBytes: 100e6 });
+    expect(user.allowLoopback).toBe(true);
+    write(w.projectFile, '[sandbox]\nmemory_limit = "512MiB"\n');
+    expect(loadConfig({ cwd: w.repo, env: w.env }).osSandbox.limits?.memoryBytes).toBe(512 * 2 ** 20);
+    write(w.projectFile, '[sandbox]\npids_limit = 100000\n');
+    expect(failure(() => loadConfig({ cwd: w.repo, env: w.env }))).toContain('a project may only lower pids_limit');
+    write(w.userFile, '[sandbox]\nmemory_limit = "lots"\n');
+    expect(failure(() => loadConfig({ cwd: w.repo, env: w.env }))).toContain('must be a size such as "2 GiB"');
   });
 
   test('a bad mode or key names the file, line and key', () => {

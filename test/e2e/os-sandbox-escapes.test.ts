@@ -6,7 +6,7 @@
  * happened, nothing leaked, and the model was told.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
@@ -33,6 +33,11 @@ beforeEach(() => {
 });
 
 type Wire = { messages: { content: { type: string; tool_use_id?: string; content?: unknown }[] }[] };
+
+function userConfig(toml: string): void {
+  mkdirSync(join(sb.home, '.config', 'moat'), { recursive: true });
+  writeFileSync(join(sb.home, '.config', 'moat', 'config.toml'), toml);
+}
 
 /** The commands as one message of Bash calls in workspace-write; each result's text. */
 async function attempt(commands: string[], o: { extra?: string[]; mode?: string; sandbox?: string } = {}): Promise<string[]> {
@@ -111,4 +116,99 @@ describe('secrets moat itself keeps are unreadable', () => {
     for (const r of results) expect(r).not.toContain('secret-in');
     for (const r of results.slice(0, files.length)) expect(r).toContain('Permission denied');
   });
+});
+
+describe('the temp folder is private to the session', () => {
+  test('what a command leaves in $TMPDIR (a setuid-root copy as root) is not the host temp folder, and is gone when moat exits', async () => {
+    const marker = `moat-left-${process.pid}-${Date.now()}`;
+    const results = await attempt([`echo "TMPDIR=$TMPDIR"; cp /usr/bin/id "$TMPDIR/${marker}" && chmod 4755 "$TMPDIR/${marker}" && ls -ld /tmp "$TMPDIR/${marker}"`, `ls "$TMPDIR/${marker}" && echo still-there`]);
+    expect(results[0]).toContain('TMPDIR=/tmp\n');
+    expect(results[0]).toContain(marker);
+    // Seen by the next command of the same session.
+    expect(results[1]).toContain('still-there');
+    const left = Bun.spawnSync(['find', '/tmp', '-xdev', '-name', marker]).stdout.toString().split('\n').filter((l) => l !== '');
+    for (const p of left) rmSync(p, { force: true });
+    expect(left).toEqual([]);
+  });
+
+  test("a crashed session's temp folder is removed by the next session", async () => {
+    // A PID no process has: above the kernel's pid_max.
+    const stale = mkdtempSync(join('/tmp', 'moat-session-4194305-'));
+    writeFileSync(join(stale, 'left.txt'), 'left by a moat that was killed\n');
+    const live = mkdtempSync(join('/tmp', `moat-session-${process.pid}-`));
+    try {
+      await attempt(['true']);
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(live)).toBe(true);
+    } finally {
+      rmSync(stale, { recursive: true, force: true });
+      rmSync(live, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the proxy checks IP literals as it checks resolved names', () => {
+  let origin: ReturnType<typeof Bun.serve>;
+  beforeAll(() => {
+    // Both address families, so every loopback spelling would reach it if let through.
+    origin = Bun.serve({ hostname: '::', port: 0, fetch: () => new Response('origin-reached\n') });
+  });
+  afterAll(async () => {
+    await origin.stop(true);
+  });
+
+  const SOCKS = '--proxy "$ftp_proxy"';
+  const targets = (p: number) => [
+    `curl -sS -m 10 http://127.0.0.1:${p}/`,
+    `curl -sS -m 10 -p http://127.0.0.1:${p}/`,
+    `curl -sS -m 10 ${SOCKS} http://127.0.0.1:${p}/`,
+    `curl -sS -m 10 -p http://[::1]:${p}/`,
+    `curl -sS -m 10 -p http://0.0.0.0:${p}/`,
+    `curl -sS -m 10 ${SOCKS} http://[::]:${p}/`,
+    `curl -sS -m 10 -p http://[::ffff:127.0.0.1]:${p}/`,
+    `curl -sS -m 10 ${SOCKS} http://[::ffff:7f00:1]:${p}/`,
+    'curl -sS -m 10 -p http://169.254.169.254/latest/meta-data/',
+    'curl -sS -m 10 http://[::ffff:169.254.169.254]/latest/meta-data/',
+  ];
+  const allowList = (p: number) => [`*://127.0.0.1:${p}`, `*://[::1]:${p}`, `*://0.0.0.0:${p}`, `*://[::]:${p}`, `*://[::ffff:127.0.0.1]:${p}`, `*://[::ffff:7f00:1]:${p}`, '*://169.254.169.254', '*://[::ffff:169.254.169.254]'];
+
+  test('loopback, unspecified, IPv4-mapped and metadata literals on the allow list are refused through CONNECT, plain HTTP and SOCKS', async () => {
+    const p = origin.port as number;
+    userConfig(`[sandbox.network]\nallow = ${JSON.stringify(allowList(p))}\n`);
+    const results = await attempt([...targets(p), 'echo "socks=$ftp_proxy" | cut -c1-14']);
+    expect(results.at(-1)).toContain('socks=socks5h:');
+    for (const r of results.slice(0, -1)) {
+      expect(r).not.toContain('origin-reached');
+      expect(r).toMatch(/refused: it is a (loopback|unspecified|cloud metadata|link-local)|cloud metadata address/);
+    }
+  });
+
+  test('[sandbox.network] allow_loopback lets allowed loopback hosts through, and nothing else', async () => {
+    const p = origin.port as number;
+    userConfig(`[sandbox.network]\nallow_loopback = true\nallow = ${JSON.stringify(allowList(p))}\n`);
+    const results = await attempt(targets(p));
+    for (const i of [0, 1, 2, 3, 6, 7]) expect(results[i]).toContain('origin-reached');
+    for (const i of [4, 5, 8, 9]) expect(results[i]).not.toContain('origin-reached');
+    expect(results[4]).toContain('refused: it is a unspecified');
+  });
+});
+
+describe('resource limits per command', () => {
+  test('a fork bomb is ended at [sandbox] pids_limit, a file stops at file_size_limit, and the model is told which key raises them', async () => {
+    userConfig('[sandbox]\npids_limit = 64\nfile_size_limit = "1 MiB"\n');
+    const started = Date.now();
+    const results = await attempt(['f(){ f | f & }; f; sleep 60; echo bomb-survived', 'exec head -c 3000000 /dev/zero > big.bin']);
+    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(results[0]).not.toContain('bomb-survived');
+    expect(results[0]).toContain('reached (new processes were refused); raise [sandbox] pids_limit');
+    expect(results[1]).toContain('killed: file size limit 1 MiB reached; raise [sandbox] file_size_limit');
+    expect(Bun.file(join(sb.cwd, 'big.bin')).size).toBe(2 ** 20);
+  }, 90_000);
+
+  test('a 1.5 GiB allocation is killed at memory_limit = "1 GiB" and reported', async () => {
+    userConfig('[sandbox]\nmemory_limit = "1 GiB"\n');
+    const results = await attempt(['python3 -c "b = bytearray(1536 * 2**20); print(\'allocated\', len(b))"']);
+    expect(results[0]).not.toContain('allocated');
+    expect(results[0]).toMatch(/killed: memory limit 1 GiB reached; raise \[sandbox\] memory_limit|MemoryError/);
+  }, 150_000);
 });

@@ -4,6 +4,7 @@
  * `[sandbox]` mode (`required` starts nothing unsandboxed).
  */
 import { describe, expect, test } from 'bun:test';
+import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVER_SANDBOX, type McpManager, type McpServerConfig, type ServerSandboxSettings } from '../../src/mcp/index.ts';
 import { sandboxSupport } from '../../src/sandbox/index.ts';
@@ -44,7 +45,8 @@ describe('the environment of a stdio server', () => {
         expect(seen.DB_SECRET).toBe('given');
         expect(seen.SOME_API_KEY).toBeUndefined();
         expect(seen.MOAT_PLAIN_VAR).toBe('kept');
-        expect(seen.TMPDIR).toMatch(/\/moat-mcp-everything-[^/]+$/);
+        // Sandboxed, its own temp folder is what it sees at the system temp path.
+        expect(seen.TMPDIR).toMatch(enabled ? /^\/tmp$/ : /\/moat-mcp-everything-[^/]+$/);
       } finally {
         await m.close();
       }
@@ -66,11 +68,12 @@ describe('the environment of a stdio server', () => {
 });
 
 describe.if(canSandbox)('where a stdio server may write', () => {
-  test('its own temp folder (TMPDIR), not the system temp folder', async () => {
+  test('its own temp folder (TMPDIR), bound at the system temp path: nothing reaches the host temp folder', async () => {
     const m = await started(stdioServer('tmp', process.execPath, [FIXTURE, 'record']));
     try {
       const where = JSON.parse(String((await tool(m, 'mcp__tmp__tmp').execute({}, toolContext())).content)) as { own: string; system: string };
-      expect(where).toEqual({ own: 'written', system: expect.stringMatching(/^(EROFS|EACCES|EPERM)$/) });
+      expect(where).toEqual({ own: 'written', system: 'written' });
+      expect(readdirSync('/tmp').filter((n) => n.startsWith('moat-mcp-probe-'))).toEqual([]);
     } finally {
       await m.close();
     }

@@ -12,7 +12,12 @@ import type { MountPlan } from './mount-plan.ts';
 export interface BwrapPlan {
   bwrap: string;
   cwd: string;
-  /** Real, existing directories (or files) the process may write. */
+  /**
+   * The private temp folder (`host`), bound read-write at the system temp path (`at`) before the other roots, and
+   * what below the system temp path stays visible read-only through it (a working folder there).
+   */
+  temp?: { host: string; at: string; visible: string[] };
+  /** Real, existing directories (or files) the process may write besides the temp folder. */
   writeRoots: string[];
   /** What keeps the deny lists inside and around the writable roots (mount-plan.ts). */
   mounts: MountPlan;
@@ -33,6 +38,11 @@ export function bwrapArgv(plan: BwrapPlan, command: readonly string[]): string[]
   // checks only the uid), and kernel.core_pattern runs a program as root. /proc/sysrq-trigger is not there on every kernel.
   args.push('--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
   // Pins first, so the writable roots bound next bury them: still mount points the kernel will not rename, never read-only in use.
+  // The temp folder first: a root below the system temp path is bound over it, not buried by it.
+  if (plan.temp !== undefined) {
+    args.push('--bind', plan.temp.host, plan.temp.at);
+    for (const p of plan.temp.visible) args.push('--ro-bind', p, p);
+  }
   for (const dir of mounts.pins) args.push('--ro-bind', dir, dir);
   for (const root of plan.writeRoots) args.push('--bind', root, root);
   // Read-only islands inside the writable roots; outside them everything is read-only already.

@@ -3,7 +3,8 @@
  * setpriv, so the command holds no capability and cannot gain one. The seccomp
  * loader makes a nested user namespace and leaves the command a full set there;
  * for a caller running as root that namespace is the host's uid 0, and
- * CAP_DAC_OVERRIDE would read past the mode-000 mask of a denied file.
+ * CAP_DAC_OVERRIDE would read past the mode-000 mask of a denied file. Then
+ * the command's setrlimit limits (limits.ts), if any.
  */
 
 export interface LauncherTools {
@@ -16,7 +17,7 @@ export interface LauncherTools {
  * set; without the loader bubblewrap has already dropped them all, and only
  * no_new_privs is left to set (dropping needs CAP_SETPCAP).
  */
-export function launch(tools: LauncherTools, fullSet: boolean, argv: readonly string[]): string[] {
+export function launch(tools: LauncherTools, fullSet: boolean, argv: readonly string[], limits: readonly string[] = []): string[] {
   const drop = fullSet ? ['--inh-caps=-all', '--ambient-caps=-all', '--bounding-set=-all'] : [];
-  return [tools.setpriv, ...drop, '--no-new-privs', '--', ...argv];
+  return [tools.setpriv, ...drop, '--no-new-privs', '--', ...limits, ...argv];
 }

@@ -6,7 +6,8 @@
  * Every connection is checked by moat's one network policy: the host against
  * the command's allowlist (host-pattern.ts, the matcher web_fetch and the WASM
  * tools use) and each resolved address against the private/loopback/metadata
- * block (ip-address.ts), and the proxy connects only to the addresses checked.
+ * block (ip-address.ts), an IP literal as it is given, and the proxy connects
+ * only to the addresses checked.
  * Started on the first command that needs it, never at start-up.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,7 +15,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, isIP, type LookupFunction, type Server } from 'node:net';
 import { join } from 'node:path';
+import { bareHost } from '../host-pattern.ts';
 import { checkAddress } from '../network-policy.ts';
+import type { NetworkGrant } from '../types.ts';
 import { connectionAllowed } from './network-match.ts';
 import { httpProxy, sandboxUtils, socksProxy } from './runtime-internals.ts';
 import type { SandboxViolation } from './types.ts';
@@ -25,10 +28,16 @@ const [{ createHttpProxyServer }, { decodeSandboxedCommand, encodeSandboxedComma
 const HTTP_PORT = 3128;
 const SOCKS_PORT = 1080;
 
+/** Which blocked addresses a command's granted hosts may still be: none by default. */
+export interface AddressGrant {
+  allowPrivate: boolean;
+  allowLoopback: boolean;
+}
+
 interface CommandNetwork {
   allow: readonly string[];
   deny: readonly string[];
-  allowPrivate: boolean;
+  addresses: AddressGrant;
   refused: Map<string, SandboxViolation>;
 }
 
@@ -38,7 +47,7 @@ export interface NetworkBridge {
   env(id: string): Record<string, string>;
   /** Put the relays in front of `argv` (the relays need Unix sockets, so they start before the seccomp filter does). */
   wrap(argv: readonly string[]): string[];
-  register(id: string, allow: readonly string[], deny: readonly string[], allowPrivate: boolean): void;
+  register(id: string, allow: readonly string[], deny: readonly string[], addresses: AddressGrant): void;
   /** Forget command `id` and return what its connections were refused. */
   release(id: string): SandboxViolation[];
   /** Stop the proxies and remove their sockets; the next networkBridge() starts a new one. */
@@ -60,12 +69,25 @@ function refuse(cmd: CommandNetwork | undefined, target: string, message: string
   if (cmd !== undefined && !cmd.refused.has(target)) cmd.refused.set(target, { kind: 'network', target, message });
 }
 
+function grantOf(cmd: CommandNetwork | undefined): NetworkGrant {
+  return { allowHosts: [], allowPrivate: cmd?.addresses.allowPrivate === true, allowLoopback: cmd?.addresses.allowLoopback === true };
+}
+
 function filter(port: number, host: string, encoded: string | undefined): boolean {
   const cmd = commandOf(encoded);
   if (cmd === undefined) return false;
   const verdict = connectionAllowed(host, port, cmd.allow, cmd.deny);
-  if (!verdict.ok) refuse(cmd, `${host}:${port}`, `connection to ${host}:${port} refused: ${verdict.reason}`);
-  return verdict.ok;
+  if (!verdict.ok) {
+    refuse(cmd, `${host}:${port}`, `connection to ${host}:${port} refused: ${verdict.reason}`);
+    return false;
+  }
+  // The proxies dial an IP literal without a name lookup, so checkedLookup never sees it: the address is checked here.
+  const literal = bareHost(host);
+  if (isIP(literal) === 0) return true;
+  const refusal = checkAddress(literal, grantOf(cmd));
+  if (refusal === undefined) return true;
+  refuse(cmd, `${host}:${port}`, `connection to ${host}:${port} refused: ${refusal.reason.replace(/^.*? is /, 'it is ')}`);
+  return false;
 }
 
 /** The proxies dial only addresses that pass the same check web_fetch applies, so a name that resolves inside cannot get out. */
@@ -74,7 +96,7 @@ function checkedLookup(port: number, encoded: string | undefined): LookupFunctio
   return ((hostname: string, options: { all?: boolean }, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
       if (err !== null) return callback(err, []);
-      const grant = { allowHosts: [], allowPrivate: cmd?.allowPrivate === true };
+      const grant = grantOf(cmd);
       for (const a of addresses) {
         const refusal = checkAddress(a.address, grant);
         if (refusal !== undefined) {
@@ -139,8 +161,8 @@ async function start(): Promise<NetworkBridge> {
       return out;
     },
     wrap: (argv) => ['/bin/sh', '-c', script, 'moat-net', ...argv],
-    register(id, allow, deny, allowPrivate) {
-      commands.set(id, { allow, deny, allowPrivate, refused: new Map() });
+    register(id, allow, deny, addresses) {
+      commands.set(id, { allow, deny, addresses, refused: new Map() });
     },
     release(id) {
       const cmd = commands.get(id);
@@ -169,7 +191,7 @@ export interface LoopbackProxies {
   socksPort: number;
   /** The proxy variables for command `id` (its key rides in the proxy user name, with the token no other process has). */
   env(id: string): Record<string, string>;
-  register(id: string, allow: readonly string[], deny: readonly string[], allowPrivate: boolean): void;
+  register(id: string, allow: readonly string[], deny: readonly string[], addresses: AddressGrant): void;
   release(id: string): SandboxViolation[];
   close(): void;
 }
@@ -208,8 +230,8 @@ async function startLoopback(): Promise<LoopbackProxies> {
       out.no_proxy = '';
       return out;
     },
-    register(id, allow, deny, allowPrivate) {
-      commands.set(id, { allow, deny, allowPrivate, refused: new Map() });
+    register(id, allow, deny, addresses) {
+      commands.set(id, { allow, deny, addresses, refused: new Map() });
     },
     release(id) {
       const cmd = commands.get(id);

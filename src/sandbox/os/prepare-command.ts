@@ -11,12 +11,14 @@ import { linkedWorktreeGrants } from './git-worktree.ts';
 import { restoreLinks } from './link-guard.ts';
 import { planMounts } from './mount-plan.ts';
 import { launch } from './launcher.ts';
+import { commandLimits } from './limits.ts';
 import { linuxSandboxUtils } from './runtime-internals.ts';
 import { holdPlaceholders } from './placeholders.ts';
 import { applySeccompPath, deniedFilePath } from './seccomp-helper.ts';
 import { sandboxSupport } from './support.ts';
 import { SandboxUnavailableError, type PrepareOptions, type SandboxedCommand, type SandboxViolation } from './types.ts';
-import { nodeOs } from '../../util/index.ts';
+import { sessionTemp, systemTemp } from './session-temp.ts';
+import { isWithin } from '../../util/index.ts';
 
 /**
  * `--cap-drop ALL`, plus CAP_SETFCAP for a root caller using the seccomp
@@ -29,10 +31,14 @@ async function capabilities(usesSeccompHelper: boolean): Promise<string[]> {
 }
 
 function unsandboxed(argv: string[], env: Record<string, string>, reason?: string): SandboxedCommand {
-  return { argv, env, sandboxed: false, ...(reason === undefined ? {} : { unavailableReason: reason }), finish: () => Promise.resolve([]) };
+  // Even unsandboxed, what a command leaves in $TMPDIR goes with the session.
+  return { argv, env: { ...env, TMPDIR: sessionTemp() }, sandboxed: false, ...(reason === undefined ? {} : { unavailableReason: reason }), finish: () => Promise.resolve([]) };
 }
 
-/** `tempDir`: a private temp folder that is written instead of the system one (an MCP server's own; the caller makes and removes it). */
+/**
+ * `tempDir`: the private temp folder bound at the system temp path (an MCP server's own; the caller makes and removes
+ * it); without one, the session's (session-temp.ts).
+ */
 export async function prepareCommand(argv: string[], opts: PrepareOptions & { tempDir?: string }): Promise<SandboxedCommand> {
   if (argv.length === 0) throw new SandboxUnavailableError('prepareCommand needs a command', 'bad-grant');
   const env = scrubEnv(opts.env, opts.scrubEnv ?? DEFAULT_SCRUB_ENV);
@@ -46,9 +52,11 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
     return unsandboxed(argv, env, reason);
   }
   const { grants } = opts;
-  const temp = opts.tempDir ?? nodeOs().tmpdir();
-  const writeRoots = realRoots([...grants.allowWrite, temp]);
-  const projectRoots = writeRoots.filter((r) => r !== realRoots([temp])[0]);
+  // The private temp folder (the session's, or the caller's own) is what the command sees at the system temp path.
+  const tempAt = systemTemp();
+  const temp = realRoots([opts.tempDir ?? sessionTemp()])[0] ?? sessionTemp();
+  const projectRoots = realRoots(grants.allowWrite).filter((r) => r !== temp && r !== tempAt);
+  const writeRoots = [temp, ...projectRoots];
   const denyWrite = [...grants.denyWrite, ...projectRoots.flatMap(protectedIn), ...builtinDenyWrite(opts.env)];
   // A linked worktree (a sub-agent's) keeps its git metadata outside itself: git add and commit need that much of it.
   for (const root of projectRoots) {
@@ -60,39 +68,46 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
   const denyRead = [...builtinDenyRead(opts.env), ...grants.denyRead];
   const mounts = planMounts(writeRoots, denyWrite, denyRead);
   const id = randomBytes(12).toString('hex');
-  const setEnv: Record<string, string> = { SRT_ALLOW_NESTED_USERNS: '0' };
+  const setEnv: Record<string, string> = { SRT_ALLOW_NESTED_USERNS: '0', TMPDIR: tempAt };
   const bindSockets: string[] = [];
   const seccomp = grants.allowUnixSockets.length > 0 ? null : applySeccompPath();
+  // A cache folder under the system temp path (a HOME there) would be hidden by the private one.
+  if (seccomp !== null && isWithin(tempAt, seccomp)) bindSockets.push(seccomp);
+  // A working folder below the system temp path, not writable here, must still be there to read (and to start in).
+  const visible = realRoots([opts.cwd]).filter((p) => isWithin(tempAt, p) && !writeRoots.some((r) => isWithin(r, p)));
+  // What the command's writes are judged against: the paths it sees, the private temp folder at the system temp path.
+  const seenRoots = [tempAt, ...writeRoots.slice(1)];
 
   // Network: none at all (a fresh namespace), unless hosts are granted; then only through the filtering proxy.
   // The runtime's modules load on the first sandboxed command, not at start-up (they cost ~60 ms and ~25 MB).
   const bridge = grants.allowNetwork.length > 0 ? await (await import('./network-bridge.ts')).networkBridge() : undefined;
-  const writes = seccomp === null ? undefined : await (await import('./write-monitor.ts')).watchWrites(id, writeRoots, mounts.refused);
+  const writes = seccomp === null ? undefined : await (await import('./write-monitor.ts')).watchWrites(id, seenRoots, mounts.refused);
   if (writes !== undefined) {
     bindSockets.push(writes.socketPath);
     Object.assign(setEnv, writes.env);
   }
   // The seccomp filter goes on last, right before the command: the relays need to create Unix sockets.
-  const command = launch({ setpriv: support.setpriv }, seccomp !== null, argv);
+  const limits = commandLimits(id, grants.limits, support.prlimit ?? 'prlimit');
+  const command = launch({ setpriv: support.setpriv }, seccomp !== null, argv, limits.inner);
   let inner = seccomp === null ? command : [seccomp, ...command];
   if (bridge !== undefined) {
     bindSockets.push(bridge.socketPath);
     Object.assign(setEnv, bridge.env(id));
     inner = bridge.wrap(inner);
-    bridge.register(id, grants.allowNetwork, grants.denyNetwork, grants.allowPrivateNetwork === true);
+    bridge.register(id, grants.allowNetwork, grants.denyNetwork, { allowPrivate: grants.allowPrivateNetwork === true, allowLoopback: grants.allowLoopback === true });
   }
 
-  const full = bwrapArgv({ bwrap: support.bwrap, cwd: opts.cwd, writeRoots, mounts, deniedFile: deniedFilePath(), setEnv, bindSockets, capabilities: await capabilities(seccomp !== null) }, inner);
+  const full = bwrapArgv({ bwrap: support.bwrap, cwd: opts.cwd, temp: { host: temp, at: tempAt, visible }, writeRoots: writeRoots.slice(1), mounts, deniedFile: deniedFilePath(), setEnv, bindSockets, capabilities: await capabilities(seccomp !== null) }, inner);
   // bubblewrap leaves an empty mount point on the host for each absent denied path: removed once no command uses it.
   const releasePlaceholders = holdPlaceholders(mounts.placeholders);
   let finished: Promise<SandboxViolation[]> | undefined;
   return {
-    argv: full,
+    argv: [...limits.outer, ...full],
     env,
     sandboxed: true,
-    finish() {
+    finish(exit) {
       finished ??= (async () => {
-        const found: SandboxViolation[] = [];
+        const found: SandboxViolation[] = limits.finish(exit?.code);
         if (writes !== undefined) found.push(...(await writes.done()));
         if (bridge !== undefined) found.push(...bridge.release(id));
         found.push(...restoreLinks(mounts.links));

@@ -44,7 +44,7 @@ export async function prepareSeatbeltCommand(argv: string[], opts: PrepareOption
   const profile = await seatbeltProfile(policy);
   if (proxies !== undefined) {
     Object.assign(env, proxies.env(id));
-    proxies.register(id, grants.allowNetwork, grants.denyNetwork, grants.allowPrivateNetwork === true);
+    proxies.register(id, grants.allowNetwork, grants.denyNetwork, { allowPrivate: grants.allowPrivateNetwork === true, allowLoopback: grants.allowLoopback === true });
   }
   let finished: Promise<SandboxViolation[]> | undefined;
   return {

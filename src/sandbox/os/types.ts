@@ -2,7 +2,9 @@
  * The OS sandbox's contract: the grants a process runs under, the modes, what
  * prepareCommand hands back, what a refusal looks like, and its typed errors.
  */
-import type { SandboxLevel, SandboxMode } from '../../contracts/index.ts';
+import type { ResourceLimits, SandboxLevel, SandboxMode } from '../../contracts/index.ts';
+
+export type { ResourceLimits } from '../../contracts/index.ts';
 
 /** What a process started by moat may touch. Paths are absolute; hosts use the NetworkGrant pattern syntax. */
 export interface ProcessGrants {
@@ -23,13 +25,16 @@ export interface ProcessGrants {
    * 127.0.0.1); no config key or variable sets it.
    */
   allowPrivateNetwork?: boolean;
+  /** Let granted hosts be loopback addresses (`[sandbox.network] allow_loopback`, user config only); never metadata or other private ones. */
+  allowLoopback?: boolean;
+  /** The command's resource limits; unset ones take DEFAULT_LIMITS. */
+  limits?: ResourceLimits;
 }
-
 
 /** One thing the sandbox refused, as the runtime reported it. */
 export interface SandboxViolation {
-  kind: 'write' | 'network';
-  /** The path written to, or `host:port` connected to. */
+  kind: 'write' | 'network' | 'limit';
+  /** The path written to, `host:port` connected to, or the limit (`pids`, `memory`, `file-size`) reached. */
   target: string;
   /** One line for the model and the tool card: what was refused and why. */
   message: string;
@@ -44,8 +49,11 @@ export interface SandboxedCommand {
   sandboxed: boolean;
   /** Why `sandboxed` is false in auto mode (one line), for the start-up notice and status. */
   unavailableReason?: string;
-  /** After the process exited: what the sandbox refused. Also releases what the command held (call it once). */
-  finish(): Promise<SandboxViolation[]>;
+  /**
+   * After the process exited: what the sandbox refused, and the limits reached (a file-size limit is known by the
+   * exit code, when the caller passes it). Also releases what the command held (call it once).
+   */
+  finish(exit?: { code: number | null }): Promise<SandboxViolation[]>;
 }
 
 export interface PrepareOptions {

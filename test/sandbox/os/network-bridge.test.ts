@@ -40,7 +40,7 @@ describe('the network bridge', () => {
 
   test('an allowed host is fetched; another host is refused and reported, per command', async () => {
     const allowed = `http://127.0.0.1:${origin.port}`;
-    bridge.register('cmd-a', [allowed], [], true);
+    bridge.register('cmd-a', [allowed], [], { allowPrivate: true, allowLoopback: false });
     expect(await viaProxy('cmd-a', `${allowed}/x`)).toEqual({ status: 200, body: 'hello from the origin' });
     const refused = await viaProxy('cmd-a', 'http://not-allowed.example/');
     expect(refused.status).toBe(403);
@@ -51,7 +51,7 @@ describe('the network bridge', () => {
 
   test('a granted name that resolves to a private address is refused unless the composition root allows it', async () => {
     const allowed = `http://localhost:${origin.port}`;
-    bridge.register('cmd-b', [allowed], [], false);
+    bridge.register('cmd-b', [allowed], [], { allowPrivate: false, allowLoopback: false });
     expect((await viaProxy('cmd-b', `${allowed}/`)).status).not.toBe(200);
     const [v] = bridge.release('cmd-b');
     expect(v?.message).toMatch(new RegExp(`^connection to localhost \\(127\\.0\\.0\\.1\\):${origin.port} refused: it is `));
@@ -59,7 +59,7 @@ describe('the network bridge', () => {
 
   test('a deny pattern wins, and an unknown command gets nothing', async () => {
     const allowed = `http://127.0.0.1:${origin.port}`;
-    bridge.register('cmd-c', [allowed], [allowed], true);
+    bridge.register('cmd-c', [allowed], [allowed], { allowPrivate: true, allowLoopback: false });
     expect((await viaProxy('cmd-c', `${allowed}/`)).status).toBe(403);
     expect(bridge.release('cmd-c')[0]?.message).toContain('refused: denied by [sandbox.network] deny');
     expect((await viaProxy('never-registered', `${allowed}/`)).status).toBe(403);

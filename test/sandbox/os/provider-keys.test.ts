@@ -24,6 +24,7 @@ describe('provider keys in a sandboxed environment', () => {
     expect(settings.scrubEnv).toEqual(expect.arrayContaining(['ONLY_THIS', 'WORK_LLM_KEY', 'OPENROUTER_API_KEY', 'DEEPSEEK_API_KEY', 'GOOGLE_API_KEY']));
     const env = { PATH: '/usr/bin', WORK_LLM_KEY: 'w', OPENROUTER_API_KEY: 'o', MISTRAL_API_KEY: 'm', ONLY_THIS: 'x', GITHUB_TOKEN: 'kept: the user replaced the patterns' };
     const p = await prepareCommand(['true'], { cwd: repo, env, grants: processGrants('read-only', settings, [repo]), mode: settings.mode, scrubEnv: settings.scrubEnv });
-    expect(p.env).toEqual({ PATH: '/usr/bin', GITHUB_TOKEN: 'kept: the user replaced the patterns' });
+    // TMPDIR: the session's private temp folder, even unsandboxed.
+    expect(p.env).toEqual({ PATH: '/usr/bin', GITHUB_TOKEN: 'kept: the user replaced the patterns', TMPDIR: expect.stringMatching(/\/moat-session-\d+-/) });
   });
 });

@@ -103,11 +103,11 @@ export async function executeBash(input: Input, ctx: ToolContext): Promise<ToolR
   const started = Date.now();
   // `exec 2>&1` first: one pipe for both streams keeps stdout and stderr in the order they were written.
   const prepared = await prepareBash(`exec 2>&1\n${input.command}`, ctx);
-  let ended: Ended;
+  let ended: Ended | undefined;
   try {
     ended = await run(input, ctx, timeoutMs, out, prepared);
   } finally {
-    violations = await prepared.finish();
+    violations = await prepared.finish(ended === undefined ? undefined : { code: ended.exitCode });
   }
   const durationMs = Date.now() - started;
   const refused = describeViolations(violations, ctx);

@@ -62,6 +62,7 @@ export function describeViolations(violations: readonly SandboxViolation[], ctx:
   const level = ctx.sandbox ?? 'read-only';
   const settings = ctx.processSandbox;
   return violations.map((v) => {
+    if (v.kind === 'limit') return `${v.message}.`;
     if (v.kind === 'write') {
       const inRoots = ctx.roots.some((r) => v.target === r || v.target.startsWith(`${r}/`));
       if (level === 'read-only' && inRoots) {
