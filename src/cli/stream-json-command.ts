@@ -1,20 +1,18 @@
 /** `moat --input-format stream-json`: the composition root of a session driven by a program over stdin/stdout. */
 import { createInterface } from 'node:readline';
 import pkg from '../../package.json' with { type: 'json' };
-import { AgentSession, PermissionBroker, type OutputSchema, type RememberRule } from '../agent/index.ts';
+import type { AgentSettings, RememberRule } from '../agent/index.ts';
 import { addClaudeSettingsRules, approveRules, claudeSettingsPaths, homeOf, moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { OutputMapper } from '../print/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
-import { SessionHost } from '../protocol/index.ts';
-import { runStreamJsonClient, type OpenedSession } from '../sdk/index.ts';
+import { runStreamJsonClient, type OpenedSession as Client } from '../sdk/index.ts';
 import { skillUsage, type Skill } from '../skills/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { agentDefinitions, agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
-import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
-import { settingsHooks } from './hooks-setup.ts';
-import { setUpSession } from './session-setup.ts';
+import { outputSchemaFlag } from './settings-from.ts';
+import { openSession } from './open-session.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import { modelInfos } from './model-choices.ts';
@@ -49,13 +47,12 @@ async function* stdinLines(): AsyncIterable<string> {
   for await (const line of rl) yield line;
 }
 
-export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; cwd: string; router: ModelRouter; env: Env; outputSchema: OutputSchema | undefined }): Promise<number> {
-  const { loaded, opts, cwd, env } = o;
-  const skills = loadSkillsReporting(definitionRoots(cwd, env));
+export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; settings: AgentSettings; router: ModelRouter; env: Env }): Promise<number> {
+  const { loaded, opts, settings, env } = o;
+  const skills = loadSkillsReporting(definitionRoots(settings.cwd, env));
   const flagAgents = agentsFlag(opts.agents);
-  const permissionPrompt = opts.permissionPromptTool === 'stdio';
   const debug = opts.debug ? (line: string) => err(`${line}\n`) : () => {};
-  let current: OpenedSession | undefined;
+  let current: Client | undefined;
 
   // Ctrl-C / SIGTERM: interrupt the turn; a second one exits (finished turns are saved).
   let signalled = false;
@@ -72,11 +69,9 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
       lines: stdinLines(),
       write: out,
       debug,
-      permissionPrompt,
+      permissionPrompt: opts.permissionPromptTool === 'stdio',
       maxTokens: loaded.config.maxTokens,
       open: async (init, hooks) => {
-        const settings = settingsFrom(loaded, opts, cwd);
-        if (o.outputSchema !== undefined) settings.outputSchema = o.outputSchema;
         settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
         if (init?.systemPrompt !== undefined) settings.systemPrompt = Array.isArray(init.systemPrompt) ? init.systemPrompt.join('\n\n') : init.systemPrompt;
         if (init?.appendSystemPrompt !== undefined) {
@@ -84,28 +79,21 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         }
         if (init?.jsonSchema !== undefined) settings.outputSchema = await outputSchemaFlag(init.jsonSchema, 'initialize.jsonSchema');
         const initAgents = init?.agents === undefined ? [] : agentDefinitions(init.agents, 'initialize.agents');
-        const parts = await setUpSession({
-          loaded,
-          settings,
-          env,
-          skills,
-          tools: opts.tools,
-          extraAgents: [...flagAgents, ...initAgents],
-          persist: opts.sessionPersistence,
-          mcp: { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false },
-          warn: (line) => err(`moat: ${line}\n`),
-        });
-        const broker = permissionPrompt ? new PermissionBroker() : undefined;
-        const session = AgentSession.open(
+        const opened = await openSession(
           {
-            provider: parts.withMcpStart(o.router),
-            models: o.router,
-            registry: parts.registry,
-            store: parts.store,
+            loaded,
             settings,
-            subagents: parts.subagents,
-            hooks: settingsHooks(o.loaded, settings, hooks),
-            ...(broker ? { ask: broker.ask, remember: rememberInClaudeSettings(loaded, env) } : {}),
+            router: o.router,
+            env,
+            skills,
+            tools: opts.tools,
+            extraAgents: [...flagAgents, ...initAgents],
+            persist: opts.sessionPersistence,
+            mcp: { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false },
+            warn: (line) => err(`moat: ${line}\n`),
+            hookCallbacks: hooks,
+            // --permission-prompt-tool stdio: the program answers permission questions.
+            ...(opts.permissionPromptTool === 'stdio' ? { answers: { remember: rememberInClaudeSettings(loaded, env) } } : {}),
           },
           {
             resume: opts.continue ? 'latest' : opts.resume,
@@ -114,14 +102,15 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             git: gitInfoOf(settings.cwd),
           },
         );
-        const apiKeySource = o.router.providers[o.router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none';
+        const { assembly, session } = opened;
+        const apiKeySource = assembly.apiKeySource(settings.model);
         const mapper = new OutputMapper(
-          { apiKeySource, version: pkg.version, slashCommands: skills.map((s) => s.name), skills: skills.map((s) => s.name), agents: parts.agentNames, mcpServers: initServers(parts.mcp.status()) },
+          { apiKeySource, version: pkg.version, slashCommands: skills.map((s) => s.name), skills: skills.map((s) => s.name), agents: assembly.agentNames, mcpServers: initServers(assembly.mcp.status()) },
           { includePartialMessages: opts.includePartialMessages ?? false, replayUserMessages: opts.replayUserMessages ?? false },
         );
-        const catalog = parts.subagents.catalog?.list() ?? [];
+        const catalog = assembly.subagents.catalog?.list() ?? [];
         current = {
-          host: new SessionHost(session, broker),
+          host: opened.host,
           mapper,
           describe: () => ({
             commands: skills.map((s) => ({ name: s.name, description: s.description, argumentHint: argumentHint(s) })),
@@ -134,8 +123,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             current_permission_mode: session.currentSettings().permissionMode,
           }),
           close: async () => {
-            for (const f of await session.end('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
-            await parts.close();
+            for (const f of await opened.close('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
           },
         };
         return current;
