@@ -1,11 +1,16 @@
 /**
  * Builds dist/moat: one executable (bun build --compile), production React,
- * bytecode for fast startup laid out by recorded runs (scripts/bytecode-order/),
- * a start-up JIT policy, react-devtools-core stubbed (ink imports it only
+ * bytecode for fast startup, a start-up JIT policy, react-devtools-core stubbed (ink imports it only
  * when DEV=true, and it is not installed). See shared/research/ink-bun-spike.md §1.
  * The bundled WebAssembly tools are built first (scripts/build-tools.ts).
  *
- *   bun run scripts/build.ts [outfile] [--without-other-sdks] [--sourcemap]
+ *   bun run scripts/build.ts [outfile] [--without-other-sdks] [--sourcemap] [--bytecode-order]
+ *
+ * `--bytecode-order` is for release builds: the binary is built, run the
+ * ways users start it while Bun records what each loads
+ * (scripts/bytecode-order.ts), and built again with its bytecode laid out by
+ * those fresh profiles (peak RSS of `-p` ~2.7 MB lower). Nothing is
+ * committed, so no profile goes stale; it needs tmux and takes one build more.
  *
  * What goes into the executable, and what stays out (scripts/bench/size.ts
  * measures it against a hello-world compiled by the same Bun):
@@ -38,12 +43,11 @@
  * Gemini, Bedrock and Vertex adapters (and so their SDKs) left out, the floor
  * scripts/bench/provider-startup.ts compares the real binary's start-up with.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { jcoEmbedPlugin } from './jco-embed-plugin.ts';
 import { stringWidthPlugin } from './string-width-patch.ts';
-import { commanderPlugin } from './commander-patch.ts';
-import { lazyZodPlugin } from './lazy-zod.ts';
 import { cloudSdkSplitPlugin } from './cloud-sdk-split.ts';
 import { textModulesPlugin } from './text-modules.ts';
 import { yogaWasmPlugin } from './yoga-wasm-plugin.ts';
@@ -59,6 +63,7 @@ const stubDevtools: Bun.BunPlugin = {
 const args = process.argv.slice(2);
 const withoutOtherSdks = args.includes('--without-other-sdks');
 const withSourcemap = args.includes('--sourcemap');
+const withBytecodeOrder = args.includes('--bytecode-order');
 const outfile = args.find((a) => !a.startsWith('--')) ?? 'dist/moat';
 
 /** For the measurement variant: the lazily imported adapters become modules that only throw. */
@@ -262,15 +267,6 @@ const shellGrammar: Bun.BunPlugin = {
 };
 
 /**
- * Profile-guided bytecode layout: what the recorded runs (the TUI, `-p`,
- * stream-json; scripts/bytecode-order/record.ts) load sits together at the
- * front of the bytecode, so start-up faults in and decodes less of the
- * executable. The most common way of starting comes first. Functions are
- * matched by a hash of their syntax, so a profile outlives code changes: only
- * what changed since the recording falls back to the cold part.
- */
-const BYTECODE_ORDER = ['tui', 'print', 'stream-json'].map((name) => join(import.meta.dir, 'bytecode-order', `${name}.order`));
-/**
  * The executable starts with the JIT's tier-up thresholds ×8: start-up code
  * mostly runs once, and compiling it competes with start-up for the cores.
  * src/util/jit-policy.ts sets the normal policy back once moat is interactive
@@ -285,12 +281,12 @@ const JIT_POLICY = 8;
  * (end-to-end tests only, never shipped) from test/support/moat-test-entry.ts,
  * which hands test switches to the composition root.
  */
-async function compile(entry: string, outfile: string): Promise<void> {
+async function compile(entry: string, outfile: string, bytecodeOrder?: string[]): Promise<void> {
   rmSync(outfile, { force: true });
   const started = performance.now();
   const result = await Bun.build({
     entrypoints: [entry],
-    compile: { outfile, bytecodeOrder: BYTECODE_ORDER, jitPolicy: JIT_POLICY },
+    compile: { outfile, jitPolicy: JIT_POLICY, ...(bytecodeOrder === undefined ? {} : { bytecodeOrder }) },
     target: 'bun',
     format: 'esm',
     bytecode: true,
@@ -300,7 +296,7 @@ async function compile(entry: string, outfile: string): Promise<void> {
     sourcemap: withSourcemap ? 'linked' : 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     // jco's transpiler is embedded so third-party components can be transpiled at run time.
-    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, tomlParseOnly, lazyZodPlugin, stringWidthPlugin, commanderPlugin, cloudSdkSplitPlugin, textModulesPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
+    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, tomlParseOnly, stringWidthPlugin, cloudSdkSplitPlugin, textModulesPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -312,5 +308,15 @@ async function compile(entry: string, outfile: string): Promise<void> {
 }
 
 await compile('src/main.ts', outfile);
+if (withBytecodeOrder) {
+  const profiles = mkdtempSync(join(tmpdir(), 'bytecode-order-'));
+  try {
+    const recorded = Bun.spawnSync(['bun', 'run', join(import.meta.dir, 'bytecode-order.ts'), outfile, profiles], { stdout: 'inherit', stderr: 'inherit' });
+    if (recorded.exitCode !== 0) process.exit(recorded.exitCode ?? 1);
+    await compile('src/main.ts', outfile, ['tui', 'print', 'stream-json'].map((name) => join(profiles, `${name}.order`)));
+  } finally {
+    rmSync(profiles, { recursive: true, force: true });
+  }
+}
 // The test build only for the default target, not for measurement variants or other outfiles.
 if (args.length === 0) await compile('test/support/moat-test-entry.ts', 'dist/moat-test');

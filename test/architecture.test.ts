@@ -11,13 +11,16 @@ const SRC = resolve(import.meta.dir, '../src');
 
 /** Which top-level folders each folder may import from (besides itself). */
 const ALLOWED: Record<string, string[]> = {
-  cli: ['tui', 'print', 'sdk', 'protocol', 'agent', 'providers', 'tools', 'mcp', 'cron', 'sandbox', 'skills', 'store', 'config', 'util', 'contracts'],
+  cli: ['tui', 'print', 'sdk', 'acp', 'mcp-serve', 'protocol', 'agent', 'providers', 'tools', 'mcp', 'cron', 'sandbox', 'skills', 'store', 'config', 'util', 'contracts'],
   tui: ['protocol', 'agent', 'config', 'util', 'contracts'],
   print: ['protocol', 'agent', 'util', 'contracts'],
   // The session protocol: operation and event types and the dispatcher between front ends and the agent.
   protocol: ['agent', 'util', 'contracts'],
   // stream-json input for programs and the Claude Agent SDK: a client of the protocol, writing print's lines.
   sdk: ['protocol', 'print', 'agent', 'util', 'contracts'],
+  // Editors (the Agent Client Protocol) and other agents (moat as an MCP server): clients of the protocol, like print.
+  acp: ['protocol', 'agent', 'util', 'contracts'],
+  'mcp-serve': ['protocol', 'agent', 'util', 'contracts'],
   agent: ['providers', 'tools', 'skills', 'store', 'config', 'util', 'contracts'],
   providers: ['util', 'contracts'],
   tools: ['sandbox', 'util', 'contracts'],

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 const HERE = import.meta.dir;
 // Helpers and fixtures, not benchmarks.
-const NOT_BENCHMARKS = new Set(['run-all.ts', 'tui-fixtures.ts', 'tui-stream-profile.tsx']);
+const NOT_BENCHMARKS = new Set(['run-all.ts', 'tui-fixtures.ts', 'tui-stream-profile.tsx', 'compiled-modules.ts', 'fresh-copy.ts']);
 const only = process.argv.slice(2);
 const scripts = readdirSync(HERE)
   .filter((f) => /\.tsx?$/.test(f) && !NOT_BENCHMARKS.has(f))

@@ -14,7 +14,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readCompiledGraph } from '../../test/support/compiled-modules.ts';
+import { readCompiledGraph } from './compiled-modules.ts';
 
 const BIN = resolve(process.env.BIN ?? join(import.meta.dir, '../../dist/moat'));
 const RUNS = Number(process.env.RUNS ?? 20);
@@ -53,7 +53,7 @@ interface Graph {
   modules: number;
 }
 
-/** What the executable embeds (test/support/compiled-modules.ts); undefined when this Bun writes its graph otherwise: the breakdown is then skipped, the sizes above still hold. */
+/** What the executable embeds (compiled-modules.ts); undefined when this Bun writes its graph otherwise: the breakdown is then skipped, the sizes above still hold. */
 function readGraph(file: Buffer): Graph | undefined {
   const compiled = readCompiledGraph(file);
   if (compiled === undefined) return undefined;

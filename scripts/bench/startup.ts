@@ -19,7 +19,8 @@
  * as most are: git facts go into the system prompt. Runs interleave (floor,
  * then each series) so load from other work on the machine falls on all alike;
  * results are medians. BEFORE_BIN=<path> adds a second binary to every series,
- * interleaved, for before/after comparisons.
+ * interleaved, for before/after comparisons; BINS=name=path,name=path,… adds
+ * any number (build variants measured against each other).
  *
  * Run: bun run build && bun run scripts/bench/startup.ts   (RUNS=20 by default)
  */
@@ -38,6 +39,17 @@ const TARGET = { firstByte: 50 / 18, wall: 120 / 18, rss: 60 / 23 };
 if (Bun.spawnSync(['test', '-x', '/usr/bin/time']).exitCode !== 0) {
   console.error('needs /usr/bin/time (apt-get install -y time)');
   process.exit(1);
+}
+
+/** BINS=name=path,… : more binaries measured in the same interleaved runs. */
+function extraBins(): { name: string; source: string }[] {
+  return (process.env.BINS ?? '')
+    .split(',')
+    .filter((e) => e !== '')
+    .map((e) => {
+      const at = e.indexOf('=');
+      return { name: e.slice(0, at), source: e.slice(at + 1) };
+    });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
@@ -142,7 +154,10 @@ try {
   }
 
   // Each binary from a copy written now, as the floor is (fresh-copy.ts).
-  const bins = (BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]).map((b) => ({ ...b, bin: freshCopy(b.source, root, b.name) }));
+  const bins = [...(BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]), ...extraBins()].map((b) => ({
+    ...b,
+    bin: freshCopy(b.source, root, b.name),
+  }));
   const floor = { ms: [] as number[], rss: [] as number[] };
   const series = bins.map((b) => ({ ...b, version: [] as number[], first: [] as number[], firstCpu: [] as number[], firstRss: [] as number[], wall: [] as number[], rss: [] as number[], wallOff: [] as number[], rssOff: [] as number[] }));
   // Warm the page cache for every binary.

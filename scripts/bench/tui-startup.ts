@@ -12,7 +12,7 @@
  * moat's first frame is drawn before Ink loads (src/tui/first-paint.ts) and
  * then replaced by Ink's own; the time to Ink's frame (the marker inside a
  * synchronized-output frame, which only Ink writes) is reported beside it.
- * Run: bun run build && bun run scripts/bench/tui-startup.ts  (MOAT_TUI_BIN overrides the binary, BEFORE_BIN adds one, RUNS=20)
+ * Run: bun run build && bun run scripts/bench/tui-startup.ts  (MOAT_TUI_BIN overrides the binary, BEFORE_BIN adds one, BINS=name=path,… any number, RUNS=20)
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import { freshCopy } from './fresh-copy.ts';
 const BIN = process.env.MOAT_TUI_BIN ?? resolve(import.meta.dir, '../../dist/moat');
 const BEFORE = process.env.BEFORE_BIN;
 const RUNS = Number(process.env.RUNS ?? 20);
-const TARGET_MS = 60;
+const TARGET_MS = 65;
 const sb = makeSandbox('http://127.0.0.1:9');
 const dir = mkdtempSync(join(tmpdir(), 'moat-bench-tui-'));
 
@@ -76,7 +76,14 @@ try {
   writeFileSync(`${hello}.ts`, "console.log('ready'); await Bun.sleep(5000);\n");
   if (Bun.spawnSync(['bun', 'build', '--compile', `${hello}.ts`, '--outfile', hello], { stdout: 'ignore', stderr: 'inherit' }).exitCode !== 0) throw new Error('could not build the hello-world floor');
   // Each binary from a copy written now, as the floor is (fresh-copy.ts).
-  const bins = (BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]).map((b) => ({ ...b, bin: freshCopy(b.source, dir, b.name) }));
+  const extra = (process.env.BINS ?? '')
+    .split(',')
+    .filter((e) => e !== '')
+    .map((e) => ({ name: e.slice(0, e.indexOf('=')), source: e.slice(e.indexOf('=') + 1) }));
+  const bins = [...(BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]), ...extra].map((b) => ({
+    ...b,
+    bin: freshCopy(b.source, dir, b.name),
+  }));
   const tmuxOnly: number[] = [];
   const floor: number[] = [];
   const ui = bins.map(() => [] as number[]);

@@ -1,5 +1,5 @@
 /** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
-import { afterRequestSent, textOf, ZERO_USAGE, type AssistantMessage, type Message, type ToolSpec, type ToolUsePart, type Usage, type UserMessage, type UserPart } from '../providers/index.ts';
+import { afterFirstEvent, textOf, ZERO_USAGE, type AssistantMessage, type Message, type ToolSpec, type ToolUsePart, type Usage, type UserMessage, type UserPart } from '../providers/index.ts';
 import { deniedOutright, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import type { NewSession } from '../store/index.ts';
 import { AsyncQueue, errorMessage, gitHead, gitInfo, newId, realPathOrSelf, type GitInfo } from '../util/index.ts';
@@ -380,8 +380,8 @@ export class AgentSession {
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
     const { settings, registry } = this;
-    // A new session's first writes wait for its first request (held-writes.ts), as does loading the tool-running code.
-    const provider = afterRequestSent(this.deps.provider, () => {
+    // A new session's first writes wait until its first request is answering (held-writes.ts), as does loading the tool-running code.
+    const provider = afterFirstEvent(this.deps.provider, () => {
       if (this.writes.holding) this.writes.release();
       preloadToolDispatch();
     });

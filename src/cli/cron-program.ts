@@ -16,6 +16,17 @@ export interface CronAddOptions {
   tz?: string;
 }
 
+export interface CronExportOptions {
+  all?: boolean;
+  to: string;
+  out?: string;
+  image?: string;
+  action?: string;
+  repo?: string;
+  ref?: string;
+  secret?: string;
+}
+
 export interface CronHandlers {
   cronAdd(expression: string, task: string, opts: CronAddOptions): Promise<number>;
   cronList(opts: { json?: boolean }): Promise<number>;
@@ -26,6 +37,7 @@ export interface CronHandlers {
   cronLogs(name: string, opts: { limit?: string }): Promise<number>;
   cronServe(): Promise<number>;
   cronInstallService(): Promise<number>;
+  cronExport(name: string | undefined, opts: CronExportOptions): Promise<number>;
 }
 
 export function registerCronCommand(program: Command, handlers: CronHandlers, setExit: (code: number) => void): void {
@@ -79,4 +91,16 @@ export function registerCronCommand(program: Command, handlers: CronHandlers, se
     .command('install-service')
     .description('write a systemd user unit that runs moat cron serve, and say how to enable it')
     .action(async () => setExit(await handlers.cronInstallService()));
+  cron
+    .command('export [name]')
+    .description("write a job's definition for GitHub Actions, Kubernetes or systemd: moat cron export nightly --to kubernetes")
+    .option('--all', 'every job')
+    .addOption(new Option('--to <engine>', 'the engine').choices(['github-actions', 'kubernetes', 'systemd']).makeOptionMandatory())
+    .option('--out <dir>', 'write the files into this folder (default: print them)')
+    .option('--image <ref>', 'kubernetes: the moat image the CronJob runs (default: moat:<version>, as bun run image tags it)')
+    .option('--action <ref>', 'github-actions: the moat action the workflow uses (default: moat-agent/moat@v<version>)')
+    .option('--repo <url>', "kubernetes: the git repository to clone (default: the job folder's origin remote)")
+    .option('--ref <branch>', 'kubernetes: the branch or tag to clone (default: the remote\'s default branch)')
+    .option('--secret <name>', 'kubernetes: the Secret holding the provider key (default: moat-api-keys)')
+    .action(async (name: string | undefined, opts: CronExportOptions) => setExit(await handlers.cronExport(name, opts)));
 }

@@ -48,6 +48,7 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '  moat mcp add <name> -- <cmd> [args…]       a local server (--transport http <name> <url>: a remote one)',
       '  moat mcp list | get <name> | remove <name> servers, their status, tools and sandbox',
       '  moat mcp login | logout <name>             OAuth for a remote server',
+      '  moat mcp serve [--port N]                  moat as an MCP server: a moat tool other agents call (stdio; HTTP on loopback)',
       '',
       'Scheduled jobs:',
       '  moat cron add "<cron>" "<task>" [--name N] a job: each run an unattended moat -p (--timeout, --model, --worktree…)',
@@ -60,6 +61,9 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '',
       'Sandbox commands:',
       '  moat sandbox status [--json]               whether the OS sandbox works here, and the policy commands run under',
+      '',
+      'Editor commands:',
+      '  moat acp                                   moat as an Agent Client Protocol agent on stdin/stdout (Zed, JetBrains, Neovim)',
       '',
       'Project commands:',
       '  moat trust [--revoke]                      let this project\'s settings grant permissions and run hooks',
@@ -206,6 +210,11 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
     .option('--cwd <dir>', 'project folder (default: the current folder)')
     .option('--revoke', 'withdraw trust: only the restricting parts of its settings apply')
     .action(async (opts: { cwd?: string; revoke?: boolean }) => setExit(await handlers.trust(opts)));
+
+  program
+    .command('acp')
+    .description('serve the Agent Client Protocol on stdin/stdout: moat inside an editor (Zed, JetBrains, Neovim)')
+    .action(async () => setExit(await handlers.acp()));
 
   return program;
 }

@@ -43,8 +43,11 @@ const handlers: Handlers = {
     'cronServe',
     'cronInstallService',
   ]),
+  ...lazy(async () => (await import('./cron-export-command.ts')).cronExportCommands, ['cronExport']),
   ...lazy(async () => (await import('./sandbox-command.ts')).sandboxCommands, ['sandboxStatus']),
   ...lazy(async () => (await import('./trust-command.ts')).trustCommands, ['trust']),
+  ...lazy(async () => (await import('./acp-command.ts')).acpCommands, ['acp']),
+  ...lazy(async () => (await import('./mcp-serve-command.ts')).mcpServeCommands, ['mcpServe']),
 };
 
 /** Commander's ways of ending that are not errors: help or the version was printed. */

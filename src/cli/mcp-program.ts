@@ -19,12 +19,13 @@ export interface McpHandlers {
   mcpLogin(name: string, opts: { cwd?: string }): Promise<number>;
   mcpLogout(name: string, opts: { cwd?: string }): Promise<number>;
   mcpApprove(names: string[], opts: { cwd?: string }): Promise<number>;
+  mcpServe(opts: { port?: string; cwd?: string }): Promise<number>;
 }
 
 const cwdOption = ['--cwd <dir>', 'project folder (default: the current folder)'] as const;
 
 export function registerMcpCommand(program: Command, handlers: McpHandlers, setExit: (code: number) => void): void {
-  const mcp = program.command('mcp').description('MCP servers: add, list, get, remove, login, logout, approve');
+  const mcp = program.command('mcp').description('MCP servers: add, list, get, remove, login, logout, approve; serve moat as one');
   mcp
     .command('add <name> [target] [args...]')
     .description('add a server: moat mcp add <name> -- <command> [args…], or --transport http <name> <url>')
@@ -60,6 +61,12 @@ export function registerMcpCommand(program: Command, handlers: McpHandlers, setE
     .description("forget a remote server's tokens")
     .option(...cwdOption)
     .action(async (name: string, opts: { cwd?: string }) => setExit(await handlers.mcpLogout(name, opts)));
+  mcp
+    .command('serve')
+    .description('serve moat as an MCP server: a moat tool (and moat_reply) other agents call; stdio, or Streamable HTTP on 127.0.0.1 with --port')
+    .option('--port <port>', 'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0: a free port)')
+    .option('--cwd <dir>', 'where tasks run when a call names no folder (default: the current folder)')
+    .action(async (opts: { port?: string; cwd?: string }) => setExit(await handlers.mcpServe(opts)));
   mcp
     .command('approve [names...]')
     .description("let this project's servers (.mcp.json, .moat/config.toml) start; all pending ones without names")

@@ -1,10 +1,10 @@
 /**
- * When MCP servers start in -p and stream-json: right after the first model
- * request is on its way (or after a short delay when none comes soon), so
+ * When MCP servers start in -p and stream-json: once the first model request
+ * is answering (or after a short delay when none comes soon), so
  * preparing their sandboxes and spawning them never delays that request.
  * Their tools join the registry as each server connects.
  */
-import { afterRequestSent, type Provider } from '../providers/index.ts';
+import { afterFirstEvent, type Provider } from '../providers/index.ts';
 
 /** With no request by then (stream-json waiting for input), the servers start anyway. */
 const FALLBACK_MS = 100;
@@ -18,5 +18,5 @@ export function startAfterFirstRequest(provider: Provider, start: () => void): P
     start();
   };
   const timer = setTimeout(once, FALLBACK_MS);
-  return afterRequestSent(provider, once);
+  return afterFirstEvent(provider, once);
 }

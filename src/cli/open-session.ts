@@ -14,7 +14,7 @@ import type { ModelRouter } from '../providers/index.ts';
 import { SessionHost } from '../protocol/index.ts';
 import type { Skill } from '../skills/index.ts';
 import { lazyStore, type Store } from '../store/index.ts';
-import { builtinTools, ToolRegistry } from '../tools/index.ts';
+import { builtinTools, ToolRegistry, type AnyTool } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { attachMcp, startServers, type McpFlags } from './mcp-setup.ts';
@@ -37,6 +37,8 @@ export interface OpenSessionOptions {
   persist?: boolean;
   /** `--mcp-config` / `--strict-mcp-config`. */
   mcp?: McpFlags;
+  /** The built-in tools as the front end runs them (an editor's own file access); default: as they are. */
+  builtins?: (tools: AnyTool[]) => AnyTool[];
   warn(line: string): void;
   /**
    * A front end with a screen (the TUI): project MCP servers are approved
@@ -108,7 +110,7 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
   let mcp: McpManager | undefined;
   let closed = false;
   try {
-    const registry = new ToolRegistry([...builtinTools(), createSkillTool(o.skills), scheduleTool({ repo: () => store.cron, cwd: settings.cwd })]);
+    const registry = new ToolRegistry([...(o.builtins ?? ((t) => t))(builtinTools()), createSkillTool(o.skills), scheduleTool({ repo: () => store.cron, cwd: settings.cwd })]);
     const attachTools = async (warn: (line: string) => void): Promise<void> => {
       if (wasm !== undefined) return;
       wasm = await attachWasmTools(registry, { env, projectRoot: loaded.projectRoot, index: storeIndex(store), toolLimits: loaded.toolLimits, warn });

@@ -17,7 +17,8 @@ export const COMPAT_OPTIONS: readonly RootOptionSpec[] = [
   { flags: '--settings <file-or-json>', description: 'a Claude Code settings file, or its JSON text' },
   { flags: '--setting-sources <sources>', description: 'the settings files to read: a comma list of user, project, local' },
   { flags: '--agents <json>', description: 'sub-agent definitions as JSON: {"name": {"description", "prompt", "tools", "model"}}' },
-  { flags: '--tools <tools>', description: 'the built-in tools offered: "default", "" for none, or names like "Bash,Read"' },
+  // Several values (`--tools Bash Read`) or one list (`--tools Bash,Read`), as Claude Code takes them; one comma list for onlyTools.
+  { flags: '--tools <tools...>', description: 'the built-in tools offered: "default", "" for none, or names like Bash Read or "Bash,Read"', parse: (v, prev) => (prev === undefined ? v : `${String(prev)},${v}`) },
   { flags: '--max-thinking-tokens <n>', description: 'extended thinking budget in tokens', parse: positiveInt('--max-thinking-tokens') },
   { flags: '--replay-user-messages', description: 'with stream-json input and output: echo each user message back on stdout' },
   { flags: '--debug [filter]', description: 'debug lines on stderr' },

@@ -3,6 +3,7 @@ import type { PermissionMode } from '../contracts/index.ts';
 import { Command } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { COMPAT_OPTIONS } from './program-compat.ts';
+import { IGNORED_FLAGS, MAPPED_FLAGS } from './sdk-flags.ts';
 import { addRootOptions, OWN_OPTIONS } from './root-options.ts';
 import type { McpHandlers } from './mcp-program.ts';
 import type { CronHandlers } from './cron-program.ts';
@@ -15,7 +16,7 @@ export interface RootOptions {
   fallbackModel?: string;
   maxTurns?: number;
   maxBudgetUsd?: number;
-  permissionMode?: PermissionMode;
+  permissionMode?: PermissionMode | 'auto';
   allowedTools?: string[];
   disallowedTools?: string[];
   // Claude Code's flags, for scripts and the Agent SDK (see program-compat.ts).
@@ -45,6 +46,12 @@ export interface RootOptions {
   color: boolean;
   /** Run the session in a fresh git worktree on its own branch (sub-agents and worktrees). */
   worktree?: boolean;
+  /** `--thinking` (the SDK's `thinking` option): `disabled` turns thinking off; the others keep the configured budget. */
+  thinking?: 'adaptive' | 'enabled' | 'disabled';
+  /** `--debug-file <file>`: debug lines go to this file. */
+  debugFile?: string;
+  /** `--await-initialize`: moat always waits for initialize before the first turn. */
+  awaitInitialize?: boolean;
   /** `--mcp-config` (repeatable): MCP server files or JSON; `--strict-mcp-config`: only those. */
   mcpConfig?: string[];
   strictMcpConfig?: boolean;
@@ -80,10 +87,12 @@ export interface Handlers extends CronHandlers, McpHandlers {
   sandboxStatus(opts: { cwd?: string; json?: boolean }): Promise<number>;
   // Project trust: a project's settings grant only once the user trusts the folder.
   trust(opts: { cwd?: string; revoke?: boolean }): Promise<number>;
+  // moat inside editors: the Agent Client Protocol on stdin/stdout.
+  acp(): Promise<number>;
 }
 
 /** The subcommands' names (and commander's implicit `help`): an argument list naming none runs the root command. */
-export const SUBCOMMANDS: readonly string[] = ['sessions', 'skill', 'agents', 'worktrees', 'tool', 'mcp', 'cron', 'models', 'sandbox', 'trust', 'help'];
+export const SUBCOMMANDS: readonly string[] = ['sessions', 'skill', 'agents', 'worktrees', 'tool', 'mcp', 'cron', 'models', 'sandbox', 'trust', 'acp', 'help'];
 
 /** Whether parsing `argv` can reach a subcommand or the full help: only then are the subcommands registered (full-program.ts). */
 export function needsSubcommands(argv: readonly string[]): boolean {
@@ -107,7 +116,7 @@ export function buildRootProgram(handlers: Handlers, setExit: (code: number) => 
     .argument('[prompt...]', 'the task; opens the interactive UI unless -p is given');
   // The root command alone (no subcommand named, no help): only the options this command line can use (root-options.ts).
   const rootOnly = argv !== undefined && !needsSubcommands(argv);
-  addRootOptions(program, [...OWN_OPTIONS, ...COMPAT_OPTIONS], rootOnly ? argv : undefined);
+  addRootOptions(program, [...OWN_OPTIONS, ...COMPAT_OPTIONS, ...MAPPED_FLAGS, ...IGNORED_FLAGS], rootOnly ? argv : undefined);
   program
     .action(async (prompt: string[], opts: RootOptions) => setExit(await handlers.root(prompt, opts)));
 

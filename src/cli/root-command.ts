@@ -21,7 +21,8 @@ import type { McpManager } from '../mcp/index.ts';
 import { flagSettingsConfig, settingsFlag, settingSources } from './settings-flag.ts';
 import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
-import { err, out } from './write-out.ts';
+import { err, runStdout } from './write-out.ts';
+import { ignoredFlagNotes } from './sdk-flags.ts';
 import { gitInfoOf } from './git-prefetch.ts';
 import { precompileYoga } from './yoga-precompile.ts';
 
@@ -78,6 +79,9 @@ function checkFlags(opts: RootOptions): void {
 export async function rootCommand(promptWords: string[], opts: RootOptions): Promise<number> {
   const env = process.env;
   const cwd = resolveCwd(opts.cwd);
+  // SDK options moat has nothing behind: accepted, each said once (sdk-flags.ts).
+  for (const note of ignoredFlagNotes(opts as unknown as Record<string, unknown>)) err(`moat: ${note}\n`);
+  if (opts.permissionMode === 'auto') err("moat: --permission-mode auto runs as default: read-only commands run in the sandbox without asking, the rest asks\n");
   // Claude Code's --settings: its rules, model, mode and folders join the flags; its env reaches the tools.
   const flagSettings = settingsFlag(opts.settings, cwd);
   const sources = settingSources(opts.settingSources);
@@ -92,7 +96,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       fallback: opts.fallbackModel?.split(',').map((m) => m.trim()).filter((m) => m !== ''),
       maxTurns: opts.maxTurns,
       maxBudgetUsd: opts.maxBudgetUsd,
-      permissionMode: opts.dangerouslySkipPermissions ? 'bypassPermissions' : (opts.permissionMode ?? flagSettings.permissions?.defaultMode),
+      permissionMode: opts.dangerouslySkipPermissions ? 'bypassPermissions' : opts.permissionMode === 'auto' ? 'default' : (opts.permissionMode ?? flagSettings.permissions?.defaultMode),
       addDirs: joined(opts.addDir, flagSettings.permissions?.additionalDirectories)?.map((d) => resolve(cwd, d)),
       allowedTools: joined(opts.allowedTools, flagSettings.permissions?.allow),
       disallowedTools: joined(opts.disallowedTools, flagSettings.permissions?.deny),
@@ -200,6 +204,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // A reader that goes away (`| head -1`) interrupts the run as Ctrl-C does, and the run ends with 0.
+    const stdout = runStdout(() => controller.abort());
 
     // -p is a client of the session protocol: one user message, its events, its result.
     const sent = mcpPromptCall ? await mcpPromptText(assembly.mcp, loaded, mcpPromptCall[1] ?? '', (mcpPromptCall[2] ?? '').trim()) : prompt;
@@ -218,7 +224,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
         mcpServers: initServers(assembly.mcp.status()),
       },
       output: { includePartialMessages: opts.includePartialMessages ?? false },
-      out,
+      out: stdout.write,
       err,
       // Background sub-agents stop with moat; then a --worktree session's work is committed.
       finalize: async (f) => {
@@ -231,7 +237,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     ended = true;
     for (const f of await opened.close('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
     if (worktreeRun && worktree?.info && opts.outputFormat === 'text') err(worktreeRun.worktreeLine(worktree.info));
-    return exitCodeForStop(finished.stopReason);
+    return stdout.closed ? EXIT.ok : exitCodeForStop(finished.stopReason);
   } finally {
     if (!ended) await assembly.close();
   }

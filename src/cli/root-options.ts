@@ -9,7 +9,7 @@
  */
 import { PERMISSION_MODES } from '../contracts/index.ts';
 import { Option, type Command } from 'commander';
-import { collect, positiveInt, positiveNumber } from './option-values.ts';
+import { positiveInt, positiveNumber } from './option-values.ts';
 
 export interface RootOptionSpec {
   flags: string;
@@ -17,7 +17,7 @@ export interface RootOptionSpec {
   choices?: readonly string[];
   default?: string;
   /** Reads each value (a number, a repeated option's list). */
-  parse?: (value: string, previous: string[]) => unknown;
+  parse?: (value: string, previous: unknown) => unknown;
   hidden?: boolean;
 }
 
@@ -36,13 +36,13 @@ export const OWN_OPTIONS: readonly RootOptionSpec[] = [
   { flags: '--max-budget-usd <usd>', description: 'stop once the run has cost this much (exit 4)', parse: positiveNumber('--max-budget-usd') },
   {
     flags: '--permission-mode <mode>',
-    description: 'default, acceptEdits, plan, bypassPermissions or dontAsk (deny what would be asked)',
-    choices: PERMISSION_MODES,
+    description: 'default, acceptEdits, plan, bypassPermissions or dontAsk (deny what would be asked); auto (Claude Code\'s) runs as default',
+    choices: [...PERMISSION_MODES, 'auto'],
   },
   { flags: '--allowedTools <rules...>', description: 'allow rules, e.g. "Bash(npm test:*)" "Edit(src/**)" Read' },
   { flags: '--disallowedTools <rules...>', description: 'deny rules (deny beats allow)' },
-  { flags: '--add-dir <dir>', description: 'another folder the tools may use (repeatable)', parse: collect },
-  { flags: '--mcp-config <file-or-json>', description: 'MCP servers from a .mcp.json-style file or its JSON text (repeatable)', parse: collect },
+  { flags: '--add-dir <dirs...>', description: 'other folders the tools may use (several values, repeatable)' },
+  { flags: '--mcp-config <configs...>', description: 'MCP servers from .mcp.json-style files or their JSON text (several values, repeatable)' },
   { flags: '--strict-mcp-config', description: 'use only the --mcp-config servers, none from config files' },
   { flags: '--cwd <dir>', description: 'working folder (default: the current folder)' },
   { flags: '--system-prompt <text>', description: "replace moat's built-in instructions" },
@@ -81,7 +81,7 @@ export function addRootOptions(program: Command, specs: readonly RootOptionSpec[
     const option = new Option(spec.flags, spec.description);
     if (spec.choices !== undefined) option.choices(spec.choices);
     if (spec.default !== undefined) option.default(spec.default);
-    if (spec.parse !== undefined) option.argParser(spec.parse as (value: string, previous: unknown) => unknown);
+    if (spec.parse !== undefined) option.argParser(spec.parse);
     if (spec.hidden === true) option.hideHelp();
     program.addOption(option);
   }

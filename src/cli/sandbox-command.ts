@@ -38,7 +38,14 @@ interface StatusReport {
   denyNetwork: string[];
   unixSockets: string[];
   scrubEnv: string[];
+  /** Running as root: what a sandboxed command still has. */
+  asRoot?: string;
 }
+
+/** What the sandbox cannot take from a command when moat runs as root: it is the host's uid 0, without capabilities. */
+export const AS_ROOT =
+  "moat runs as root, so each command is the host's uid 0 with no capabilities and no_new_privs: it can still read every file root owns that is not unreadable above (the usual root-only secrets are), " +
+  'write what root owns inside the writable folders, and leave root-owned (even setuid) files there for others to run; run moat as an ordinary user to take that away';
 
 function statusReport(settings: SandboxPolicy, support: ReturnType<typeof sandboxSupport> | undefined, roots: string[], cwd: string, env: NodeJS.ProcessEnv): StatusReport {
   const ro = processGrants('read-only', settings, roots, cwd);
@@ -58,6 +65,7 @@ function statusReport(settings: SandboxPolicy, support: ReturnType<typeof sandbo
     denyNetwork: settings.denyNetwork,
     unixSockets: ww.allowUnixSockets,
     scrubEnv: settings.scrubEnv.length > 0 ? settings.scrubEnv : [...DEFAULT_SCRUB_ENV],
+    ...(process.geteuid?.() === 0 ? { asRoot: AS_ROOT } : {}),
   };
 }
 
@@ -83,6 +91,7 @@ export function formatStatus(r: StatusReport): string {
     `  read-only:    git hooks and config, .claude settings, .moat, .mcp.json in each writable folder, also before they exist${r.denyWrite.length > 0 ? `; ${r.denyWrite.join(', ')}` : ''}`,
     `  Unix sockets: ${r.unixSockets.length === 0 ? 'none' : `with workspace-write, any (Linux cannot filter them by path; allowed: ${r.unixSockets.join(', ')})`}; processes cannot see or signal moat (own PID namespace); they end with their call`,
     `  environment:  provider API keys removed, and ${r.scrubEnv.join(', ')}`,
+    ...(r.asRoot === undefined ? [] : ['', `as root: ${r.asRoot}`]),
     '',
   ].join('\n');
 }

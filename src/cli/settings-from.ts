@@ -52,7 +52,8 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     maxTurns: c.maxTurns,
     maxBudgetUsd: c.maxBudgetUsd,
     maxTokens: c.maxTokens,
-    ...(c.thinkingBudget === undefined ? {} : { thinkingBudget: c.thinkingBudget }),
+    // --thinking disabled (the SDK's thinking: {type: 'disabled'}) turns off a budget the config or a flag set.
+    ...(c.thinkingBudget === undefined || opts.thinking === 'disabled' ? {} : { thinkingBudget: c.thinkingBudget }),
     permissionMode: c.permissionMode,
     allow,
     deny,

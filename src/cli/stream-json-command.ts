@@ -1,4 +1,5 @@
 /** `moat --input-format stream-json`: the composition root of a session driven by a program over stdin/stdout. */
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pkg from '../../package.json' with { type: 'json' };
 import type { AgentSettings, RememberRule } from '../agent/index.ts';
@@ -13,10 +14,10 @@ import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
 import { outputSchemaFlag } from './settings-from.ts';
 import { openSession } from './open-session.ts';
-import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
+import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import { modelInfos } from './model-choices.ts';
-import { err, out } from './write-out.ts';
+import { err, runStdout } from './write-out.ts';
 import { gitInfoOf } from './git-prefetch.ts';
 
 /** `argument-hint` as Claude Code lists it (`<file> [focus]`): the usage line without the command's name. */
@@ -51,7 +52,9 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
   const { loaded, opts, settings, env } = o;
   const skills = loadSkillsReporting(definitionRoots(settings.cwd, env));
   const flagAgents = agentsFlag(opts.agents);
-  const debug = opts.debug ? (line: string) => err(`${line}\n`) : () => {};
+  // --debug-file (the SDK adds it when DEBUG_CLAUDE_AGENT_SDK is set): the same lines, appended to that file.
+  const debugFile = opts.debugFile;
+  const debug = debugFile !== undefined ? (line: string) => appendFileSync(debugFile, `${line}\n`) : opts.debug ? (line: string) => err(`${line}\n`) : () => {};
   let current: Client | undefined;
 
   // Ctrl-C / SIGTERM: interrupt the turn; a second one exits (finished turns are saved).
@@ -63,11 +66,13 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A program that closes its end of stdout is gone: interrupt the turn, and end with 0 once it stops.
+  const stdout = runStdout(() => current?.host.submit({ type: 'interrupt' }));
 
   try {
     const outcome = await runStreamJsonClient({
       lines: stdinLines(),
-      write: out,
+      write: stdout.write,
       debug,
       permissionPrompt: opts.permissionPromptTool === 'stdio',
       maxTokens: loaded.config.maxTokens,
@@ -89,7 +94,8 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             tools: opts.tools,
             extraAgents: [...flagAgents, ...initAgents],
             persist: opts.sessionPersistence,
-            mcp: { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false },
+            // Servers delivered in initialize join --mcp-config's, read the same way.
+            mcp: { configs: [...(opts.mcpConfig ?? []), ...(init?.mcpServers === undefined ? [] : [JSON.stringify({ mcpServers: init.mcpServers })])], strict: opts.strictMcpConfig ?? false },
             warn: (line) => err(`moat: ${line}\n`),
             hookCallbacks: hooks,
             // --permission-prompt-tool stdio: the program answers permission questions.
@@ -111,11 +117,19 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         const catalog = assembly.subagents.catalog?.list() ?? [];
         current = {
           host: opened.host,
+          expand: async (text) => {
+            const invoked = promptWithSkill(text, skills);
+            if (invoked.skill === undefined) return invoked.prompt;
+            const { runInlineCommands } = await import('./inline-commands.ts');
+            return runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], session.currentSettings(), new AbortController().signal);
+          },
           mapper,
           describe: () => ({
             commands: skills.map((s) => ({ name: s.name, description: s.description, argumentHint: argumentHint(s) })),
             agents: catalog.map((d) => ({ name: d.name, description: d.description, ...(d.model === undefined ? {} : { model: d.model }) })),
             output_style: 'default',
+            // The SDK ends a session whose initialize servers were not confirmed as taken.
+            ...(init?.mcpServers === undefined ? {} : { mcp_servers_applied: true }),
             available_output_styles: ['default'],
             models: modelInfos(o.router),
             account: { apiKeySource },
@@ -129,6 +143,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         return current;
       },
     });
+    if (stdout.closed) return EXIT.ok;
     if (outcome.badInput !== undefined) {
       err(`moat: stream-json input: ${outcome.badInput}\n`);
       return EXIT.usage;

@@ -1,4 +1,4 @@
-/** Synchronous writes to stdout and stderr that survive an immediate exit. */
+/** Synchronous writes to stdout and stderr that survive an immediate exit, and a stdout writer that notices its reader leave. */
 import { writeSync } from 'node:fs';
 
 /**
@@ -21,3 +21,34 @@ export function writeFd(fd: 1 | 2, text: string): void {
 
 export const out = (s: string) => writeFd(1, s);
 export const err = (s: string) => writeFd(2, s);
+
+/** stdout for a run whose reader may go away (`moat -p … | head -1`). */
+export interface RunStdout {
+  write(text: string): void;
+  /** Whether the reader closed the pipe: the run was told, and nothing more is written. */
+  readonly closed: boolean;
+}
+
+/**
+ * A closed pipe ends the run quietly, as it ends `cat` under `head`: the
+ * first EPIPE calls `onClosed` (the caller interrupts the run, whose finished
+ * turns are already saved) and later writes are dropped, not thrown.
+ */
+export function runStdout(onClosed: () => void): RunStdout {
+  let closed = false;
+  return {
+    write: (text) => {
+      if (closed) return;
+      try {
+        writeFd(1, text);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
+        closed = true;
+        onClosed();
+      }
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}

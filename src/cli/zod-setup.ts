@@ -4,8 +4,7 @@
  * times per process (config files, settings, skill and agent files, tool
  * inputs), so compiling costs more than it saves: about 5 ms of start-up.
  * The switch is read when a schema is built, so this module is imported
- * before any that builds one. In the built binary zod loads with the first
- * schema instead, and the loader sets the switch (scripts/lazy-zod.ts).
+ * before any that builds one.
  */
 import { z } from 'zod';
 

@@ -6,3 +6,5 @@ export { processRunner, runArgs } from './process-runner.ts';
 export { addJob, resumeJob, JobInputSchema, JobError, type JobInput } from './jobs.ts';
 export { scheduleTool, SCHEDULE_TOOL } from './schedule-tool.ts';
 export { serviceUnit, SERVICE_NAME } from './service-unit.ts';
+export { exportJobs } from './export.ts';
+export { EXPORT_TARGETS, type ExportTarget, type ExportOptions, type ExportedFile } from './export-options.ts';

@@ -9,7 +9,6 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import { _iterSSEMessages, type ServerSentEvent } from 'openai/core/streaming';
 import { tappedBody } from './drive-stream.ts';
 import { COMPATIBLE_API, CONTEXT_TOO_LONG, contextTooLong, describe, isRecord, oneLine, parseJson, statusFailure } from './failure.ts';
-import { announcingFetch } from './request-sent.ts';
 import type { ProviderError, ProviderErrorKind } from './types.ts';
 
 export interface OpenAIClientOptions {
@@ -41,16 +40,13 @@ export function createOpenAIClient(o: OpenAIClientOptions): OpenAI {
   });
 }
 
-/** fetch, telling work held for the first request (after-request-sent.ts) that it is on its way. */
-const sent = announcingFetch();
-
 /**
  * The SDK takes an error's message from `{"error": {"message": …}}` (or a bare object, as vLLM and Mistral
  * send). Ollama sends `{"error": "model \"x\" not found, …"}`, whose words the SDK drops, leaving
  * "404 not found"; such a body is given the usual shape.
  */
 async function wrappingErrors(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const response = await sent(input, init);
+  const response = await fetch(input, init);
   if (response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return response;
   const text = await response.text();
   const body = parseJson(text);

@@ -33,9 +33,12 @@ export const InitializeRequest = z.object({
   systemPrompt: z.union([z.string(), z.array(z.string())]).optional(),
   appendSystemPrompt: z.string().optional(),
   agents: z.record(z.string(), z.unknown()).optional(),
+  /** The SDK's `mcpServersDelivery: 'initialize'`: the servers `--mcp-config` would have carried, as .mcp.json's `mcpServers`. */
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
 });
 
-const PermissionMode = z.enum(PERMISSION_MODES);
+// `auto` is Claude Code's classifier mode; moat runs it as default (stream-json-client.ts).
+const PermissionMode = z.enum([...PERMISSION_MODES, 'auto']);
 
 /** Requests from the program to moat. Anything else is answered with an error response naming the subtype. */
 export const IncomingRequest = z.discriminatedUnion('subtype', [

@@ -26,6 +26,8 @@ export interface OpenedSession {
   mapper: OutputMapper;
   /** What `initialize` answers: the commands, agents, models and output style moat has. */
   describe(): Record<string, unknown>;
+  /** A text prompt as `-p` would send it: `/name args` expanded into the custom command or skill. */
+  expand(text: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -243,7 +245,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
         (await open(undefined)).host.submit({ type: 'interrupt' });
         return respond(line.request_id, {});
       case 'set_permission_mode':
-        (await open(undefined)).host.submit({ type: 'set_permission_mode', mode: req.mode });
+        (await open(undefined)).host.submit({ type: 'set_permission_mode', mode: req.mode === 'auto' ? 'default' : req.mode });
         return respond(line.request_id, {});
       case 'set_model':
         if (req.model !== undefined) (await open(undefined)).host.submit({ type: 'set_model', model: req.model });
@@ -282,7 +284,12 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
       case 'user': {
         // `/compact [instructions]` is a command for the session, as in Claude Code, not a prompt.
         const content = userParts(line.message.content);
-        (await open(undefined)).host.submit(compactOp(content) ?? { type: 'user_message', content });
+        const session = await open(undefined);
+        const compact = compactOp(content);
+        // `/name args` runs the custom command or skill, exactly as `moat -p "/name args"` does.
+        // The SDK sends a string prompt as one text block.
+        const text = typeof content === 'string' ? content : content.length === 1 && content[0]?.type === 'text' ? content[0].text : undefined;
+        session.host.submit(compact ?? { type: 'user_message', content: text === undefined ? content : await session.expand(text) });
         break;
       }
       case 'control_request':

@@ -34,12 +34,13 @@ function skillsIn(src: SourceDir, issues: DefinitionIssue[]): Skill[] {
 }
 
 /** Claude Code's custom commands in one folder (sub-folders group them; the file name is the command). */
-function commandsIn(dir: string, source: SourceDir['source'], issues: DefinitionIssue[]): Skill[] {
+function commandsIn(dir: string, source: SourceDir['source'], issues: DefinitionIssue[], namespace?: string): Skill[] {
   return entriesOf(dir).flatMap((entry) => {
-    if (entry.isDir) return commandsIn(entry.path, source, issues);
+    if (entry.isDir) return commandsIn(entry.path, source, issues, namespace === undefined ? entry.name.toLowerCase() : `${namespace}:${entry.name.toLowerCase()}`);
     if (!entry.isFile || !entry.name.toLowerCase().endsWith('.md')) return [];
     try {
-      return [parseCommandFile(readFileSync(entry.path, 'utf8'), { file: entry.path, fileName: entry.name, source })];
+      const command = parseCommandFile(readFileSync(entry.path, 'utf8'), { file: entry.path, fileName: entry.name, source });
+      return [namespace === undefined ? command : { ...command, namespace }];
     } catch (e) {
       issues.push(issueFrom(entry.path, e));
       return [];

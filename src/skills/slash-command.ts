@@ -10,7 +10,8 @@ export type SlashExpansion =
   | { type: 'skill'; skill: Skill; args: string; prompt: string };
 
 /** `/name`, then whitespace or the end: `/etc/hosts is broken` is not a command. */
-const SLASH = /^\s*\/([a-z0-9][a-z0-9._-]*)(?=\s|$)([\s\S]*)$/;
+// A command in a sub-folder is also `/folder:name` (Claude Code's namespaced form).
+const SLASH = /^\s*\/([a-z0-9][a-z0-9._:-]*)(?=\s|$)([\s\S]*)$/;
 
 /**
  * Turns `/name args` into the skill's expanded body, as Claude Code does for
@@ -22,7 +23,7 @@ export function expandSlashCommand(prompt: string, skills: readonly Skill[]): Sl
   const m = SLASH.exec(prompt);
   if (!m) return { type: 'none' };
   const name = m[1] as string;
-  const skill = skills.find((s) => s.name === name);
+  const skill = skills.find((s) => s.name === name) ?? skills.find((s) => s.namespace !== undefined && `${s.namespace}:${s.name}` === name);
   if (!skill) return { type: 'unknown', name };
   const args = (m[2] ?? '').trim();
   // The command as typed leads the prompt: it titles the session and tells the model what the user asked for.

@@ -33,6 +33,8 @@ export interface Skill {
   file: string;
   /** The skill's folder, whose other files the model may read; absent for bundled skills (they have none). */
   dir?: string;
+  /** A custom command in a sub-folder of `commands/`: the folders, `:`-joined (`frontend` for `frontend/test.md`), so `/frontend:test` reaches it too. */
+  namespace?: string;
 }
 
 export type IsolationMode = 'none' | 'worktree';

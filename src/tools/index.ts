@@ -5,6 +5,7 @@ export { TOOL_SEARCH_NAME, searchTools } from './tool-search.ts';
 export { runWithPolicy, isIdempotent, type ToolRunPolicy } from './run-policy.ts';
 export { runParsedTool, unknownToolResult, abortedToolResult, invalidInputMessage, ABORTED_TOOL_MESSAGE } from './run-tool.ts';
 export { resolveToolPath, intentPath, displayPath, expandHome, type ToolPath } from './paths.ts';
+export { makePatch } from './builtin/shared/patch.ts';
 export { walkFiles, type WalkEntry, type WalkOptions } from './builtin/shared/walk.ts';
 export { builtinTools, createWebFetchTool,
   createHttpRequestTool,

@@ -57,8 +57,8 @@ function fakeRouter(): ModelRouter {
 }
 
 /** The session assembly the CLI would build for this folder (open-session.ts), with the WebAssembly tools left out. */
-function assemble(settings: AgentSettings, loaded: LoadedConfig, env: Env, router: ModelRouter, remember: () => RememberRule) {
-  return assembleSession({ loaded, settings, router, env, skills: [REVIEW, QUICK], warn: () => {}, interactive: true, answers: { remember: (rule, scope) => remember()(rule, scope) } });
+function assemble(settings: AgentSettings, loaded: LoadedConfig, env: Env, router: ModelRouter, remember: () => RememberRule, persist = true) {
+  return assembleSession({ loaded, settings, router, env, skills: [REVIEW, QUICK], persist, warn: () => {}, interactive: true, answers: { remember: (rule, scope) => remember()(rule, scope) } });
 }
 
 async function make(projectToml?: string, router: ModelRouter = fakeRouter()): Promise<{ c: TuiController; settings: AgentSettings; projectFile: string }> {
@@ -85,13 +85,13 @@ async function make(projectToml?: string, router: ModelRouter = fakeRouter()): P
 }
 
 /** A controller on the folder as its files leave it (no trust given), talking to the fake server; `extra` adds to its deps. */
-async function plainController(extra: Partial<TuiControllerDeps> = {}) {
+async function plainController(extra: Partial<TuiControllerDeps> = {}, persist = true) {
   const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
   const loaded = loadConfig({ cwd: root, env });
   const settings = testSettings(root, { home: env.HOME });
   const router = fakeRouter();
   let started: StartedTuiController | undefined;
-  const assembly = await assemble(settings, loaded, env, router, () => started!.remember);
+  const assembly = await assemble(settings, loaded, env, router, () => started!.remember, persist);
   const c = createTuiController({ assembly, router, settings, loaded, logFile: join(root, 'tui.log'), ...extra });
   started = c;
   controller = c;
@@ -339,10 +339,7 @@ test('trusting the folder gives MCP servers the folders its settings add (setRoo
 });
 
 test('the session opens on first use, not for the first frame; a run waits for tools still attaching', async () => {
-  let attached: () => void = () => {};
-  const toolsReady = new Promise<void>((resolve) => {
-    attached = resolve;
-  });
+  const { promise: toolsReady, resolve: attached } = Promise.withResolvers<void>();
   const { c, assembly } = await plainController({ toolsReady });
   const { store } = assembly;
   // What the first frame reads: no session row yet.
@@ -352,12 +349,18 @@ test('the session opens on first use, not for the first frame; a run waits for t
   c.openSession();
   // A new session's row waits for its first request (AgentSession.open).
   expect(store.sessions.list({ cwd: root })).toHaveLength(0);
-  server.script(reply().text('ok'));
+  server.script(reply().text('ok'), reply().text('ok'));
   const run = drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
-  await Bun.sleep(50);
-  expect(server.requests).toHaveLength(0);
+  // A controller with no tools attaching, started after it: once its request is in, the first one's would be too had it not waited.
+  // Its sessions go to a database of their own (in memory), not the one the first controller's rows are counted in.
+  const { c: control } = await plainController({}, false);
+  controller = c;
+  control.openSession();
+  await drain(control.run({ text: 'control', attachments: [], shellContext: [] }, new AbortController().signal));
+  await control.shutdown();
+  expect(server.requests.map((r) => JSON.stringify(r.body).includes('"hi"'))).toEqual([false]);
   attached();
   await run;
-  expect(server.requests).toHaveLength(1);
+  expect(server.requests).toHaveLength(2);
   expect(store.sessions.list({ cwd: root }).map((r) => [r.id, r.title, r.status])).toEqual([[c.info().sessionId, 'hi', 'completed']]);
 });

@@ -105,8 +105,8 @@ describe('escapes are refused by the OS and reported to the model; moat finishes
       expect(r).not.toContain('PRIVATE-KEY-MATERIAL');
       expect(r).not.toContain('hunter2');
     }
-    // The sandbox hides denied files: ~/.ssh is not there at all, a denied file reads as empty.
-    expect(results[0]).toContain('No such file or directory');
+    // The sandbox masks denied files with unreadable ones, and the command holds no capability to read past that.
+    expect(results[0]).toContain('Permission denied');
     for (const r of results.slice(1)) expect(r).not.toContain('SECRET');
   });
 

@@ -18,7 +18,6 @@ import {
 } from '../../src/providers/index.ts';
 import { contextTooLong, httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { fakeCallSignature } from '../support/fake-gemini-frames.ts';
-import { whenRequestSent } from '../../src/providers/request-sent.ts';
 
 let server: FakeAnthropic;
 let router: ModelRouter;
@@ -103,18 +102,6 @@ function withoutIds(m: AssistantMessage): unknown {
 
 for (const { format, model, path } of FORMATS) {
   describe(`${format} adapter`, () => {
-    // Work held for the first request (a new session's writes, MCP start-up) starts when the adapter says it is sent.
-    // @google/genai takes no fetch of ours: Gemini's first request is known sent by its first event (after-request-sent.ts).
-    test.skipIf(format === 'gemini')('says its request is sent once it is handed to fetch, before the first event', async () => {
-      server.script(reply().text('ok'));
-      const log: string[] = [];
-      whenRequestSent(() => log.push('sent'));
-      for await (const e of router.stream(request(model), { signal: new AbortController().signal, idleTimeoutMs: 5000 })) log.push(e.type);
-      expect(log[0]).toBe('sent');
-      expect(log.filter((l) => l === 'sent')).toHaveLength(1);
-      expect(server.requests).toHaveLength(1);
-    });
-
     test('plain answer: text, stop end_turn, usage with cache reads apart', async () => {
       server.script(reply().text('Hello ', {}).text('there.').usage({ input: 12, output: 7, cacheRead: 3 }));
       const events = await collect(request(model));

@@ -162,7 +162,8 @@ describe('loadSkills', () => {
     const by = Object.fromEntries(items.map((s) => [s.name, s]));
     expect(by['standup']).toMatchObject({ description: 'Summarise what I did yesterday', source: 'user', body: '# Summarise what I did yesterday\nUse git log for $ARGUMENTS.' });
     expect(by['fix-issue']).toMatchObject({ description: 'Fix a GitHub issue', argumentHint: '[number]', allowedTools: ['Bash(gh issue view:*)', 'Edit'], source: 'project' });
-    expect(by['lint']?.description).toBe('Lint the frontend.');
+    expect(by['lint']).toMatchObject({ description: 'Lint the frontend.', namespace: 'frontend' });
+    expect(by['standup']?.namespace).toBeUndefined();
     expect(by['commit']?.description).toBe('skill commit');
     expect(issues.map((i) => [i.file.split('/').pop(), i.message])).toEqual([
       ['Bad Name!.md', '"Bad Name!.md" is not a usable command name (letters, digits, "-", "_", ".")'],

@@ -32,6 +32,14 @@ describe('expandSlashCommand', () => {
     for (const p of ['explain src/x.ts', '/etc/hosts is broken', '/Explain x', '']) expect(expandSlashCommand(p, skills)).toEqual({ type: 'none' });
   });
 
+  test("a command in a sub-folder is reached by its name and as /folder:name, Claude Code's namespaced form", () => {
+    const lint: Skill = { name: 'lint', namespace: 'frontend', description: 'd', args: [], body: 'Lint $ARGUMENTS.', source: 'project', file: '/p/.claude/commands/frontend/lint.md' };
+    for (const typed of ['/lint src', '/frontend:lint src']) {
+      expect(expandSlashCommand(typed, [...skills, lint])).toEqual({ type: 'skill', skill: lint, args: 'src', prompt: `${typed}\n\n<skill name="lint">\nLint src.\n</skill>` });
+    }
+    expect(expandSlashCommand('/backend:lint src', [...skills, lint])).toEqual({ type: 'unknown', name: 'backend:lint' });
+  });
+
   test('an unknown name is reported as such, for the caller to warn about', () => {
     expect(expandSlashCommand('/explian x', skills)).toEqual({ type: 'unknown', name: 'explian' });
   });

@@ -11,10 +11,4 @@ setCompositionOptions({
   allowPrivateNetwork: process.env.MOAT_TEST_ALLOW_PRIVATE_NETWORK === '1',
   injectCrash: process.env.MOAT_TEST_CRASH === '1',
 });
-// How much of what this run loaded the recorded bytecode-order profiles covered (test/e2e/bytecode-order.test.ts).
-const statsOut = process.env.MOAT_TEST_BYTECODE_ORDER_STATS;
-if (statsOut !== undefined) {
-  const [{ bytecodeOrderStats }, { writeFileSync }] = await Promise.all([import('bun:jsc'), import('node:fs')]);
-  process.on('exit', () => writeFileSync(statsOut, JSON.stringify(bytecodeOrderStats())));
-}
 await import('../../src/main.ts');

@@ -74,7 +74,17 @@ test('a resumed transcript, keymap warnings, a running first prompt, screen-read
     return app;
   };
   const plain = model(new FakeController());
-  expect(firstFrameLines(plain, 100, 30, {})).toBeDefined();
+  // The banner, a blank line, the rule, the prompt and the status line, as Ink draws them.
+  expect(firstFrameLines(plain, 100, 30, {})).toEqual([
+    '',
+    'moat v0.1.0  claude-sonnet-4-5',
+    '/work/project (main)',
+    '/help for commands · Esc interrupts · Shift-Tab changes the permission mode',
+    '',
+    '─'.repeat(100),
+    '>  Ask moat to do something · /help',
+    `claude-sonnet-4-5 · project (main)${' '.repeat(34)}Shift-Tab: mode · ctx 0% · $0.00`,
+  ]);
   expect(firstFrameLines(plain, 100, 30, { INK_SCREEN_READER: 'true' })).toBeUndefined();
 
   const resumed = new FakeController();

@@ -11,6 +11,7 @@ import { setColorLevel } from '../../src/tui/render/theme.ts';
 import { bottomLines } from '../../src/tui/components/layout.ts';
 import { deltas, FakeController, finished, type Step } from './fake-controller.ts';
 import { renderToFakeTty, splitWrites } from './fake-tty.tsx';
+import { waitFor } from './harness.tsx';
 
 let done: (() => void) | undefined;
 afterEach(() => {
@@ -37,6 +38,7 @@ function answer(): { text: string; markers: string[] } {
   return { text: parts.join('\n\n'), markers };
 }
 
+/** Waits for `text`'s last line to reach scrollback, after its first frame is drawn and `go` submitted. */
 async function stream(text: string, rows = 30) {
   const controller = new FakeController();
   const steps: Step[] = [{ type: 'turn_started', turn: 1 }];
@@ -46,12 +48,13 @@ async function stream(text: string, rows = 30) {
   controller.scripts.push(steps);
   const r = renderToFakeTty(controller, { rows });
   done = r.unmount;
-  await Bun.sleep(50);
+  await waitFor(() => r.stdout.writes.some((w) => w.includes('Ask moat')), "Ink's first frame");
   r.stdout.writes.length = 0;
   r.app.setEditor({ value: 'go', cursor: 2 });
   r.app.submit();
   await r.app.idle;
-  await Bun.sleep(150);
+  const last = text.split('\n').at(-1) ?? '';
+  await waitFor(() => splitWrites(r.stdout.writes).staticText.includes(last), 'the last line in scrollback');
   return r;
 }
 
@@ -79,7 +82,7 @@ test('while the model works the bottom area is two lines: no rule, no status lin
   r.app.cycleMode();
   r.app.setEditor({ value: 'go', cursor: 2 });
   r.app.submit();
-  await Bun.sleep(100);
+  await waitFor(() => r.app.transcript.run.get().phase !== 'idle', 'the run to start');
   const busy = bottomLines(r.app, 100, 30, Date.now(), 0);
   expect(busy.filter((l) => l.trim() !== '')).toHaveLength(2);
   expect(busy.some((l) => l.includes('─'.repeat(20)))).toBe(false);

@@ -12,6 +12,7 @@ export interface TaskInput {
   description: string;
   prompt: string;
   agent?: string;
+  subagent_type?: string;
   tools?: string[];
   max_turns?: number;
   model?: string;
@@ -89,10 +90,18 @@ function resolveTools(host: SubagentHost, input: TaskInput, def: SubagentDefinit
   return { tools: tools.filter((t) => !isTaskTool(t.name)), allowSubagents: wantsTask && childDepth < maxDepth };
 }
 
+/** The agent definition a Task call names, by either field; both naming different ones is the model's mistake to fix. */
+function namedAgent(input: TaskInput): string | undefined {
+  if (input.agent !== undefined && input.subagent_type !== undefined && input.agent !== input.subagent_type) {
+    throw new ToolError(`agent "${input.agent}" and subagent_type "${input.subagent_type}" name different agents: give one of them.`);
+  }
+  return input.agent ?? input.subagent_type;
+}
+
 /** Decides tools, mode, model, isolation and prompt; throws a ToolError the model can act on. */
 export function planSubagent(host: SubagentHost, input: TaskInput): SubagentPlan {
   const notes: string[] = [];
-  const def = resolveDefinition(host, input.agent);
+  const def = resolveDefinition(host, namedAgent(input));
   const { tools, allowSubagents } = resolveTools(host, input, def, notes);
   const parent = host.settings();
   const permissionMode = clampMode(parent.permissionMode, def?.permissionMode);

@@ -14,6 +14,8 @@ export const taskInput = once(() =>
     description: z.string().min(1).max(120).describe('A short (3-6 word) description of the task, shown to the user.'),
     prompt: z.string().min(1).describe('The complete brief for the sub-agent: it sees nothing else of this conversation.'),
     agent: z.string().min(1).optional().describe('A named agent definition to run (see the list in the description). Default: a general-purpose agent.'),
+    // Claude Code's Task tool names the field subagent_type: a model or a prompt written for it works unchanged.
+    subagent_type: z.string().min(1).optional().describe('The same as agent (Claude Code\'s name for it).'),
     tools: z
       .array(z.string().min(1))
       .optional()

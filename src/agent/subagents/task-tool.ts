@@ -23,7 +23,7 @@ export function taskTool(host: SubagentHost): AnyTool {
     // The tool itself changes nothing: the sub-agent's own calls pass its own permission checks.
     effect: 'read',
     intent(input) {
-      return { ruleName: 'Task', subject: input.description, paths: [], summary: `${input.agent ?? 'sub-agent'}: ${input.description}` };
+      return { ruleName: 'Task', subject: input.description, paths: [], summary: `${input.agent ?? input.subagent_type ?? 'sub-agent'}: ${input.description}` };
     },
     // The planning, the runner and the worktree code load with the first sub-agent, not with every session that offers the tool (task-call.ts).
     async execute(input, ctx): Promise<ToolResult> {

@@ -1,6 +1,4 @@
 /** Client settings shared by the Bedrock and Vertex clients: moat decides retries, the SDKs stay silent. */
-import { announcingFetch } from '../request-sent.ts';
-
 export interface CloudOptions {
   /** Undefined: the SDK's default endpoint for the region. */
   baseURL?: string;
@@ -13,7 +11,6 @@ const SILENT_LOGGER = { error: (): void => {}, warn: (): void => {}, info: (): v
 export function cloudClientOptions(o: CloudOptions) {
   return {
     maxRetries: 0,
-    fetch: announcingFetch(),
     logLevel: 'off' as const,
     logger: SILENT_LOGGER,
     ...(o.baseURL === undefined ? {} : { baseURL: o.baseURL }),

@@ -1,7 +1,6 @@
 /** The Anthropic Messages API adapter: the SDK client configured so that moat alone decides retries and logging. */
 import { BaseAnthropic } from '@anthropic-ai/sdk';
 import type { Provider } from '../types.ts';
-import { announcingFetch } from '../request-sent.ts';
 import { streamMessages } from './stream.ts';
 
 export interface AnthropicProviderOptions {
@@ -39,7 +38,6 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     logLevel: 'off',
     logger: SILENT_LOGGER,
     openTelemetry: false,
-    fetch: announcingFetch(),
     ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
     ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
   });

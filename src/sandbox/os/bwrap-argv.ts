@@ -3,7 +3,8 @@
  * read-only, the writable roots bound read-write, protected and denied paths
  * re-mounted read-only inside them (or, absent, made uncreatable), denied
  * reads masked by unreadable mounts, fresh user/PID/network/IPC namespaces,
- * all capabilities dropped, and the child tied to the parent's life.
+ * /proc/sys read-only, all capabilities dropped, and the child tied to the
+ * parent's life.
  */
 import { realpathSync } from 'node:fs';
 import type { MountPlan } from './mount-plan.ts';
@@ -28,6 +29,9 @@ export interface BwrapPlan {
 export function bwrapArgv(plan: BwrapPlan, command: readonly string[]): string[] {
   const { mounts } = plan;
   const args = [plan.bwrap, '--new-session', '--die-with-parent', '--unshare-all', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  // The sysctls are the host's: a uid 0 mapped to the host's root may write them whatever its capabilities (the kernel
+  // checks only the uid), and kernel.core_pattern runs a program as root. /proc/sysrq-trigger is not there on every kernel.
+  args.push('--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
   // Pins first, so the writable roots bound next bury them: still mount points the kernel will not rename, never read-only in use.
   for (const dir of mounts.pins) args.push('--ro-bind', dir, dir);
   for (const root of plan.writeRoots) args.push('--bind', root, root);

@@ -5,7 +5,7 @@
  * inside a writable root, because writing them would widen what runs next
  * (git hooks, project settings that grant permissions or start servers).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { nodeOs, homeOf } from '../../util/index.ts';
 
@@ -29,8 +29,11 @@ const HOME_SECRETS = [
   '.config/gh',
   '.pypirc',
   '.password-store',
+  // Claude Code's credentials, and its settings, whose `env` may hold provider tokens.
   '.claude/.credentials.json',
   '.claude.json',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
   // Browser profiles: cookies and saved passwords.
   '.mozilla',
   '.config/google-chrome',
@@ -43,15 +46,33 @@ const HOME_SECRETS = [
   'Library/Keychains',
 ];
 
+let rootOwned: string[] | undefined;
+
+/**
+ * The system's secrets that only root may read: a command run by root is uid 0
+ * without capabilities, which still owns them. Listed once per process.
+ */
+function rootSecrets(): string[] {
+  if (rootOwned !== undefined) return rootOwned;
+  const out = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/sudoers', '/etc/sudoers.d', '/etc/ssl/private'];
+  try {
+    for (const name of readdirSync('/etc/ssh')) if (/^ssh_host_.*_key$/.test(name)) out.push(join('/etc/ssh', name));
+  } catch {
+    // No ssh server here.
+  }
+  return (rootOwned = out);
+}
+
 /** Absolute paths denied for reading, for the user whose environment `env` is (and the real home, when it differs). */
 export function builtinDenyRead(env: Env): string[] {
   const homes = [...new Set([homeOf(env), nodeOs().homedir()])];
-  const out: string[] = [];
+  const out: string[] = process.geteuid?.() === 0 ? [...rootSecrets()] : [];
   for (const home of homes) {
     for (const rel of HOME_SECRETS) out.push(join(home, rel));
-    // moat's database (sessions, transcripts) and its state; its config folder holds projects.json (trust).
+    // moat's database (sessions, transcripts) and its state; its config folder: config.toml (tokens in
+    // [mcp_servers.*] env), projects.json (trust), credentials.json.
     out.push(join(xdg(env, 'XDG_DATA_HOME', home, '.local/share'), 'moat'));
-    out.push(join(xdg(env, 'XDG_CONFIG_HOME', home, '.config'), 'moat', 'credentials.json'));
+    out.push(join(xdg(env, 'XDG_CONFIG_HOME', home, '.config'), 'moat'));
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { DEFAULT_SCRUB_ENV, scrubEnv } from './env-scrub.ts';
 import { linkedWorktreeGrants } from './git-worktree.ts';
 import { restoreLinks } from './link-guard.ts';
 import { planMounts } from './mount-plan.ts';
+import { launch } from './launcher.ts';
 import { holdPlaceholders } from './placeholders.ts';
 import { applySeccompPath, deniedFilePath } from './seccomp-helper.ts';
 import { sandboxSupport } from './support.ts';
@@ -36,7 +37,7 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
   const env = scrubEnv(opts.env, opts.scrubEnv ?? DEFAULT_SCRUB_ENV);
   if (opts.mode === 'off') return unsandboxed(argv, env);
   const support = sandboxSupport(opts.env);
-  if (!support.available || support.bwrap === undefined) {
+  if (!support.available || support.bwrap === undefined || support.setpriv === undefined) {
     const reason = support.reason ?? 'the OS sandbox is not available here';
     if (opts.mode === 'required') throw new SandboxUnavailableError(`the OS sandbox is required ([sandbox] mode = "required") but cannot run: ${reason}`);
     return unsandboxed(argv, env, reason);
@@ -69,7 +70,8 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
     Object.assign(setEnv, writes.env);
   }
   // The seccomp filter goes on last, right before the command: the relays need to create Unix sockets.
-  let inner = seccomp === null ? argv : [seccomp, ...argv];
+  const command = launch({ setpriv: support.setpriv }, seccomp !== null, argv);
+  let inner = seccomp === null ? command : [seccomp, ...command];
   if (bridge !== undefined) {
     bindSockets.push(bridge.socketPath);
     Object.assign(setEnv, bridge.env(id));

@@ -1,6 +1,7 @@
 /**
- * Whether this machine can run the OS sandbox: Linux with bubblewrap and socat
- * on PATH and user namespaces that work. Probed once per PATH and cached.
+ * Whether this machine can run the OS sandbox: Linux with bubblewrap, socat and
+ * util-linux's setpriv and prlimit on PATH and user namespaces that work.
+ * Probed once per PATH and cached.
  */
 import { childProcess } from '../../util/index.ts';
 
@@ -11,6 +12,10 @@ export interface SandboxSupport {
   reason?: string;
   bwrap?: string;
   socat?: string;
+  /** util-linux's setpriv: drops the command's capabilities and sets no_new_privs. */
+  setpriv?: string;
+  /** util-linux's prlimit: the command's resource limits where no cgroup can be made. */
+  prlimit?: string;
 }
 
 const probes = new Map<string, SandboxSupport>();
@@ -44,9 +49,12 @@ export function sandboxInstalled(env: Readonly<Record<string, string | undefined
   } else {
     const bwrap = Bun.which('bwrap', { PATH: path }) ?? undefined;
     const socat = Bun.which('socat', { PATH: path }) ?? undefined;
+    const setpriv = Bun.which('setpriv', { PATH: path }) ?? undefined;
+    const prlimit = Bun.which('prlimit', { PATH: path }) ?? undefined;
     if (bwrap === undefined) result = unavailable('bubblewrap (bwrap) is not on PATH; install it (Debian/Ubuntu: apt install bubblewrap socat)');
     else if (socat === undefined) result = unavailable('socat is not on PATH; install it (Debian/Ubuntu: apt install socat)');
-    else result = { available: true, platform: process.platform, bwrap, socat };
+    else if (setpriv === undefined || prlimit === undefined) result = unavailable(`${setpriv === undefined ? 'setpriv' : 'prlimit'} (util-linux) is not on PATH; install it (Debian/Ubuntu: apt install util-linux)`);
+    else result = { available: true, platform: process.platform, bwrap, socat, setpriv, prlimit };
   }
   found.set(path, result);
   return result;
@@ -63,7 +71,7 @@ export function sandboxSupport(env: Readonly<Record<string, string | undefined>>
   let result = sandboxInstalled(env);
   if (result.available && result.bwrap !== undefined) {
     const broken = probeNamespaces(result.bwrap);
-    if (broken !== undefined) result = { ...unavailable(broken), bwrap: result.bwrap, ...(result.socat === undefined ? {} : { socat: result.socat }) };
+    if (broken !== undefined) result = { ...result, ...unavailable(broken) };
   }
   probes.set(path, result);
   return result;

@@ -23,8 +23,13 @@ function under(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
 
-/** Syscalls the observer reports that are reads with a write flag we do not count (opening /dev/null, /dev/tty). */
-const ALWAYS_WRITABLE = ['/dev/', '/proc/self/'];
+/**
+ * Not refused by the mount table, so a write there is never reported: bubblewrap's own /dev (a tmpfs: /dev/null,
+ * /dev/tty, /dev/shm) and the sandbox's own /proc, where the kernel decides file by file (a process may raise its
+ * own oom_score_adj). Only /proc/sys and /proc/sysrq-trigger are mounted read-only there (bwrap-argv.ts).
+ */
+const ALWAYS_WRITABLE = ['/dev/', '/proc/'];
+const READ_ONLY_PROC = ['/proc/sys', '/proc/sysrq-trigger'];
 
 function realTarget(path: string): string | undefined {
   try {
@@ -42,7 +47,7 @@ function onViolation(line: string, key: string | undefined): void {
   const m = /^deny (\S+) (\/.*)$/.exec(line);
   if (m === null) return;
   const path = m[2] as string;
-  if (ALWAYS_WRITABLE.some((p) => path.startsWith(p)) || path === '/dev/null') return;
+  if (ALWAYS_WRITABLE.some((p) => path.startsWith(p)) && !READ_ONLY_PROC.some((p) => under(path, p))) return;
   const refusedAt = (p: string): boolean => watch.denied.some((d) => under(p, d)) || !watch.roots.some((r) => under(p, r));
   // A link inside a root that leads outside is refused where it leads: name the real target.
   const target = refusedAt(path) ? path : realTarget(path);

@@ -60,6 +60,8 @@ export function denialHint(call: PermissionCall, decision: Exclude<Decision, { k
       const from = decision.source === undefined ? "one of this session's deny rules" : `from ${decision.source}`;
       return `Permission denied: ${action} is blocked by the deny rule "${decision.rule}" (${from}). Do not try to get around it; if it is needed, ask the user to change the rule.`;
     }
+    // Plan mode is one of several refusals without a rule (bypassPermissions keeping the OS sandbox, dontAsk): the reason says which.
+    if (!decision.reason.startsWith('plan mode')) return `Permission denied: ${action} is not allowed: ${decision.reason}.`;
     return `Permission denied: moat is in plan mode, where only read-only tools may run, so ${action} is not allowed. Finish the plan and present it; the user switches modes to carry it out.`;
   }
   switch (decision.cause) {

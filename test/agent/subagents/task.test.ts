@@ -347,6 +347,23 @@ describe('agent definitions', () => {
     const [unknown] = lastResults(conversation('PARENT-DEF')[3]!);
     expect(unknown).toEqual({ isError: true, text: 'There is no agent named "nope". Available agents: explore, yolo. Leave agent out for a general-purpose sub-agent.' });
   });
+
+  test("Claude Code's subagent_type names a definition as agent does; the two naming different ones is an error the model can fix", async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    server.route(
+      'PARENT-CC',
+      reply().toolUse('Task', { description: 'find', prompt: 'CHILD-CC', subagent_type: 'explore' }),
+      reply().toolUse('Task', { description: 'x', prompt: 'NEVER', agent: 'explore', subagent_type: 'yolo' }),
+      reply().text('ok'),
+    );
+    server.route('CHILD-CC', reply().text('found'));
+    const { session } = open(repo, { permissionMode: 'default' }, {}, catalog);
+    const events = await collect(session.run('PARENT-CC', new AbortController().signal));
+    const started = events.filter((e): e is Extract<AgentEvent, { type: 'subagent_started' }> => e.type === 'subagent_started');
+    expect(started.map((e) => e.agent)).toEqual(['explore']);
+    expect((conversation('CHILD-CC')[0]! as Body & { model: string }).model).toBe('claude-haiku-4-5');
+    expect(lastResults(conversation('PARENT-CC')[2]!)[0]).toEqual({ isError: true, text: 'agent "explore" and subagent_type "yolo" name different agents: give one of them.' });
+  });
 });
 
 describe('task (background)', () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareCommand, sandboxSupport, SandboxUnavailableError, type ProcessGrants, type SandboxViolation } from '../../../src/sandbox/index.ts';
+import { waitUntil } from '../../support/run-moat.ts';
 
 const supported = sandboxSupport().available;
 let base: string;
@@ -110,9 +111,9 @@ describe.skipIf(!supported)('a sandboxed process', () => {
   test('leaves nothing running once it exits', async () => {
     const marker = `moat-bg-${process.pid}-${Date.now()}`;
     await run(`(exec -a ${marker} sleep 60) & echo started`);
-    await Bun.sleep(50);
-    const ps = Bun.spawnSync(['pgrep', '-f', marker]);
-    expect(ps.stdout.toString()).toBe('');
+    // The sandbox's process group is killed as the command ends; the kernel reaps it moments later.
+    await waitUntil(() => Bun.spawnSync(['pgrep', '-f', marker]).stdout.toString() === '', 3000, 'the background process to be gone');
+    expect(Bun.spawnSync(['pgrep', '-f', marker]).stdout.toString()).toBe('');
   });
 });
 
@@ -202,9 +203,17 @@ describe.skipIf(!supported)('denied paths that do not exist yet', () => {
 
   test('a mount point shared by two commands stays until the last one ends', async () => {
     const dir = freshRepo('shared');
-    const slow = run('sleep 0.6; echo x > .mcp.json; echo late-rc=$?', grants({ allowWrite: [dir] }), {}, dir);
-    await Bun.sleep(150);
+    // The first command holds the mount points until the test lets it go on, after the second has ended.
+    const signals = mkdtempSync(join(base, 'signals-'));
+    const slow = run(
+      `touch ${signals}/up; while [ ! -e ${signals}/go ]; do sleep 0.01; done; echo x > .mcp.json; echo late-rc=$?`,
+      grants({ allowWrite: [dir, signals] }),
+      {},
+      dir,
+    );
+    await waitUntil(() => existsSync(join(signals, 'up')), 10_000, 'the first command to start');
     await run('true', grants({ allowWrite: [dir] }), {}, dir);
+    writeFileSync(join(signals, 'go'), '');
     const r = await slow;
     expect(r.output).toMatch(/late-rc=[1-9]/);
     expect(tree(dir)).toEqual(['.git', join('.git', 'HEAD')]);

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bashTool } from '../../../src/tools/builtin/index.ts';
 import type { ToolDisplay } from '../../../src/tools/index.ts';
 import { makeContext, removeDir, runTool, tempDir, type TestContext } from '../tool-context.ts';
 import { waitGone } from '../../support/process-gone.ts';
+import { waitUntil } from '../../support/run-moat.ts';
 
 let dir: string;
 let ctx: TestContext;
@@ -67,7 +68,8 @@ describe('bash', () => {
     const controller = new AbortController();
     const aborting = makeContext(dir, { signal: controller.signal });
     const pending = bashTool.execute({ command: `sleep 100 & echo $! > ${pidFile}; wait` }, aborting);
-    await Bun.sleep(300);
+    // Abort once the command is running: its background child has written its pid.
+    await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 10_000, 'the command to start');
     controller.abort();
     const result = await pending;
     expect([result.content, result.isError]).toEqual(['(no output)\n\nCommand aborted by the user.', true]);

@@ -3,7 +3,7 @@
  * standalone module graph Bun appends to it (StandaloneModuleGraph, as Bun
  * 1.4.5 writes it: the records, then 32 bytes of offsets, then
  * "\n---- Bun! ----\n"). For scripts/bench/size.ts (what the binary weighs) and
- * test/cli/first-request-modules.test.ts (what `-p` loads before its first
+ * first-request-modules.ts (what `-p` loads before its first
  * request). Undefined when this Bun writes something else.
  */
 

@@ -1,0 +1,3 @@
+/** `moat acp`: moat as an Agent Client Protocol agent for editors (Zed, JetBrains, Neovim), a client of the session protocol. */
+export { acpAgent, serveAcp, type AcpDeps, type AcpOpenRequest, type AcpSession, type ClientFiles } from './agent-server.ts';
+export { ndJsonStream, type McpServer, type Stream } from '@agentclientprotocol/sdk';
