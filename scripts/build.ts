@@ -4,7 +4,10 @@
  * when DEV=true, and it is not installed). See shared/research/ink-bun-spike.md §1.
  * The bundled WebAssembly tools are built first (scripts/build-tools.ts).
  *
- *   bun run scripts/build.ts [outfile] [--without-other-sdks] [--sourcemap] [--bytecode-order]
+ *   bun run scripts/build.ts [outfile] [--without-other-sdks] [--sourcemap] [--bytecode-order] [--target=bun-<os>-<arch>]
+ *
+ * `--target` cross-compiles for another platform (scripts/release.ts builds
+ * every one it ships); without it, for this machine.
  *
  * `--bytecode-order` is for release builds: the binary is built, run the
  * ways users start it while Bun records what each loads
@@ -48,6 +51,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { jcoEmbedPlugin } from './jco-embed-plugin.ts';
 import { stringWidthPlugin } from './string-width-patch.ts';
+import { commanderPlugin } from './commander-patch.ts';
 import { cloudSdkSplitPlugin } from './cloud-sdk-split.ts';
 import { textModulesPlugin } from './text-modules.ts';
 import { yogaWasmPlugin } from './yoga-wasm-plugin.ts';
@@ -65,6 +69,13 @@ const withoutOtherSdks = args.includes('--without-other-sdks');
 const withSourcemap = args.includes('--sourcemap');
 const withBytecodeOrder = args.includes('--bytecode-order');
 const outfile = args.find((a) => !a.startsWith('--')) ?? 'dist/moat';
+const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length) as Bun.Build.CompileTarget | undefined;
+if (withBytecodeOrder && target !== undefined) {
+  console.error('build: --bytecode-order runs the executable to record it, so it cannot be combined with --target');
+  process.exit(2);
+}
+/** The platform the executable runs on: `bun-linux-arm64-baseline` → linux, arm64. */
+const [targetOs, targetArch] = target === undefined ? [process.platform, process.arch] : target.split('-').slice(1, 3).map((p) => (p === 'windows' ? 'win32' : p));
 
 /** For the measurement variant: the lazily imported adapters become modules that only throw. */
 const withoutSdks: Bun.BunPlugin = {
@@ -106,16 +117,16 @@ function zstd(path: string): Promise<Uint8Array> {
 
 /**
  * The sandbox runtime's seccomp loader ships for x64 and arm64; the executable
- * runs on the build machine's architecture only (no cross-compiling here), so
- * that one is embedded, compressed, and the other's import becomes an empty
- * file (src/sandbox/os/seccomp-helper.ts reads both).
+ * runs on one, so only the target's is embedded, compressed, and the other's
+ * import becomes an empty file (src/sandbox/os/seccomp-helper.ts reads both).
+ * A macOS or Windows executable embeds neither (bubblewrap is Linux's).
  */
 const seccompHelpers: Bun.BunPlugin = {
   name: 'moat-seccomp-helper',
   setup(b) {
     b.onLoad({ filter: /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]vendor[\\/]seccomp[\\/](x64|arm64)[\\/]apply-seccomp$/ }, async (a) => {
       const arch = /[\\/](x64|arm64)[\\/]apply-seccomp$/.exec(a.path)?.[1];
-      return { contents: arch === process.arch ? await zstd(a.path) : new Uint8Array(0), loader: 'file' };
+      return { contents: targetOs === 'linux' && arch === targetArch ? await zstd(a.path) : new Uint8Array(0), loader: 'file' };
     });
   },
 };
@@ -286,7 +297,7 @@ async function compile(entry: string, outfile: string, bytecodeOrder?: string[])
   const started = performance.now();
   const result = await Bun.build({
     entrypoints: [entry],
-    compile: { outfile, jitPolicy: JIT_POLICY, ...(bytecodeOrder === undefined ? {} : { bytecodeOrder }) },
+    compile: { outfile, jitPolicy: JIT_POLICY, ...(bytecodeOrder === undefined ? {} : { bytecodeOrder }), ...(target === undefined ? {} : { target }) },
     target: 'bun',
     format: 'esm',
     bytecode: true,
@@ -296,7 +307,7 @@ async function compile(entry: string, outfile: string, bytecodeOrder?: string[])
     sourcemap: withSourcemap ? 'linked' : 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     // jco's transpiler is embedded so third-party components can be transpiled at run time.
-    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, tomlParseOnly, stringWidthPlugin, cloudSdkSplitPlugin, textModulesPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
+    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, tomlParseOnly, stringWidthPlugin, commanderPlugin, cloudSdkSplitPlugin, textModulesPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
@@ -304,7 +315,9 @@ async function compile(entry: string, outfile: string, bytecodeOrder?: string[])
   }
   // With --sourcemap the maps are embedded; the copies Bun also writes beside the executable (one per chunk) go.
   for (const o of result.outputs) if (o.kind === 'sourcemap') rmSync(o.path, { force: true });
-  console.log(`built ${outfile} (${(Bun.file(outfile).size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // Bun names a Windows executable `<outfile>.exe`.
+  const written = targetOs === 'win32' ? `${outfile}.exe` : outfile;
+  console.log(`built ${written} (${(Bun.file(written).size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 await compile('src/main.ts', outfile);

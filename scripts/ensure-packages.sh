@@ -19,4 +19,9 @@ SANDBOX_PACKAGES=(bubblewrap socat)
 # bundled tools against Python's results (python3 with the zone database in tzdata), and Read's documents
 # against pdftotext (poppler-utils) and file, and string_transform against Unicode's GraphemeBreakTest.txt (unicode-data);
 # the OS sandbox is tried with busybox's own applets (busybox), which no command parser recognises.
-TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file unicode-data busybox)
+# The container image (bun run image) and its tests: mmdebstrap and buildah build it, podman with Debian's runc runs it.
+IMAGE_PACKAGES=(mmdebstrap buildah podman runc uidmap)
+# The GitHub Action's scripts (curl, jq; linted by shellcheck), systemd-analyze for exported units, the image tests.
+# The release (scripts/release.ts) zips the Windows build (zip; unzip lists it), and its linux-arm64 build is run under
+# qemu-user with the arm64 C library (libc6-arm64-cross).
+TEST_PACKAGES=("${BUILD_PACKAGES[@]}" "${SANDBOX_PACKAGES[@]}" "${IMAGE_PACKAGES[@]}" curl jq shellcheck systemd git tmux clang lld wasi-libc libclang-rt-14-dev-wasm32 python3 tzdata poppler-utils file unicode-data busybox zip unzip qemu-user libc6-arm64-cross)

@@ -20,11 +20,13 @@
  * then each series) so load from other work on the machine falls on all alike;
  * results are medians. BEFORE_BIN=<path> adds a second binary to every series,
  * interleaved, for before/after comparisons; BINS=name=path,name=path,… adds
- * any number (build variants measured against each other).
+ * any number (build variants measured against each other). TRUSTED=1 trusts the
+ * folder: git's status is then read (in a read-only sandbox); untrusted,
+ * only `.git/HEAD`.
  *
  * Run: bun run build && bun run scripts/bench/startup.ts   (RUNS=20 by default)
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { framesFor, reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
@@ -129,6 +131,10 @@ try {
   const offConfig = join(root, 'config-off');
   mkdirSync(join(offConfig, 'moat'), { recursive: true });
   writeFileSync(join(offConfig, 'moat', 'config.toml'), '[sandbox]\nmode = "off"\n');
+  if (process.env.TRUSTED === '1') {
+    mkdirSync(join(root, 'config', 'moat'), { recursive: true });
+    writeFileSync(join(root, 'config', 'moat', 'projects.json'), JSON.stringify({ version: 1, projects: { [realpathSync(cwd)]: { trusted: true } } }));
+  }
   const baseEnv = {
     PATH: process.env.PATH ?? '',
     HOME: root,

@@ -122,8 +122,8 @@ function asRequestError(e: unknown): unknown {
   return e instanceof MoatError ? acp.RequestError.invalidParams(undefined, e.message) : e;
 }
 
-/** Builds the ACP agent app: one per connection. */
-export function acpAgent(deps: AcpDeps): acp.AgentApp {
+/** Builds the ACP agent app (one per connection), and what closes its sessions once the connection has ended. */
+export function acpAgent(deps: AcpDeps): { app: acp.AgentApp; closeAll(): Promise<void> } {
   const sessions = new Map<string, Live>();
   let clientCaps: acp.ClientCapabilities = {};
 
@@ -153,7 +153,7 @@ export function acpAgent(deps: AcpDeps): acp.AgentApp {
     return entry;
   };
 
-  return acp
+  const app = acp
     .agent({ name: 'moat' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientCaps = params.clientCapabilities ?? {};
@@ -221,17 +221,17 @@ export function acpAgent(deps: AcpDeps): acp.AgentApp {
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.running?.abort();
-    })
-    .onConnect((connection) => {
-      // The editor went away: every session's run stops and its files are closed.
-      void connection.closed.finally(async () => {
-        for (const entry of sessions.values()) {
-          entry.running?.abort();
-          await entry.session.close().catch((e: unknown) => deps.warn(`closing session ${entry.session.id}: ${errorMessage(e)}`));
-        }
-        sessions.clear();
-      });
     });
+
+  /** The editor went away: every session's run stops, its hooks run and its files are closed. */
+  const closeAll = async (): Promise<void> => {
+    for (const entry of sessions.values()) {
+      entry.running?.abort();
+      await entry.session.close().catch((e: unknown) => deps.warn(`closing session ${entry.session.id}: ${errorMessage(e)}`));
+    }
+    sessions.clear();
+  };
+  return { app, closeAll };
 
   /** One prompt's run: its events as updates; questions go to the client while the run waits. */
   async function runTurn(entry: Live, parts: UserPart[], signal: AbortSignal, client: acp.AgentContext): Promise<RunFinishedEvent | undefined> {
@@ -294,6 +294,8 @@ function clientFiles(client: acp.AgentContext): (sessionId: () => string) => Cli
 
 /** Serves one editor on `stream` until it closes the connection. */
 export async function serveAcp(deps: AcpDeps, stream: acp.Stream): Promise<void> {
-  const connection = acpAgent(deps).connect(stream);
+  const { app, closeAll } = acpAgent(deps);
+  const connection = app.connect(stream);
   await connection.closed;
+  await closeAll();
 }

@@ -1,7 +1,7 @@
 /** The permission gate: rules and mode decide a call, or the front end is asked once. */
 import type { SandboxGrant } from '../contracts/index.ts';
 import type { AnyTool, CallIntent, PermissionPolicy, Rule } from '../tools/index.ts';
-import { describeGrant, loadPermissionEngine, parseRuleList } from '../tools/index.ts';
+import { decidePermission, denialHint, describeGrant, parseRuleList, preparePermissionCheck, ruleForCall, unmatchableReason } from '../tools/index.ts';
 import { newId } from '../util/index.ts';
 import type { AgentEvent, PermissionDecision } from './events.ts';
 
@@ -79,8 +79,7 @@ export interface GateDeps {
 export async function checkPermission({ tool, input, intent, toolUseId, hookDecision, approvalPreview }: GateCall, deps: GateDeps): Promise<GateResult> {
   const { policy } = deps;
   const call = { toolName: tool.name, effect: tool.effect, intent };
-  // The engine loads on the first check and the shell grammar on the first Bash call, never at start-up.
-  const { decidePermission, denialHint, preparePermissionCheck, ruleForCall, unmatchableReason } = await loadPermissionEngine();
+  // The engine loads with the tool-running code (after the first request: tool-dispatch-loader.ts), the shell grammar on the first Bash call.
   await preparePermissionCheck(call);
   const decision = decidePermission(call, policy);
   // What a person (or a hook) approves for a sandboxed command is the grant it asked for.
@@ -107,7 +106,9 @@ export async function checkPermission({ tool, input, intent, toolUseId, hookDeci
       // The edit's real diff when the tool can give it; the intent's own preview if that fails (the call itself will say why).
       const preview = approvalPreview === undefined ? undefined : await approvalPreview().catch(() => undefined);
       const request = { requestId, toolUseId, toolName: tool.name, input, intent: preview === undefined ? intent : { ...intent, preview } };
-      const rememberable = !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
+      // A protected path asks every time: no rule could lift that, so none is offered to remember.
+      const protectedPath = decision.kind === 'ask' && decision.cause === 'protected_path';
+      const rememberable = !protectedPath && !(intent.ruleName === 'Bash' && intent.subject && unmatchableReason(intent.subject));
       // Running outside the sandbox is remembered for exactly this command line, the one rule decide.ts lets lift it.
       const offRule = decision.kind === 'ask' && decision.sandboxGrant === 'off' ? decision.rules[0] : undefined;
       const suggested = rememberable ? (offRule ?? ruleForCall(call, policy.projectRoot, policy.home)) : undefined;

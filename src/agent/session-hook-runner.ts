@@ -15,7 +15,7 @@ export interface HookRunnerSession {
   gitBranch: string | undefined;
   /** A sub-agent's transcript is a sidechain, as in Claude Code. */
   sidechain: boolean;
-  /** The session's store (its held writes written first). */
+  /** The session's store. */
   store(): Store;
   hooks(): HookCallbackSet | undefined;
 }

@@ -44,6 +44,8 @@ export interface OpenOptions {
   startSource?: 'clear';
   /** The folder's git facts, started earlier (`gitInfo(cwd)`) so git runs while start-up does other work; default: started here. */
   git?: Promise<GitInfo | undefined>;
+  /** Start-up work each prompt waits for before its first request is built (the driving program's own MCP servers, whose tools it must offer). */
+  ready?: Promise<unknown>;
 }
 
 /** What one run may set for itself alone. */

@@ -1,11 +1,10 @@
 /** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
 import { afterFirstEvent, textOf, ZERO_USAGE, type AssistantMessage, type Message, type ToolSpec, type ToolUsePart, type Usage, type UserMessage, type UserPart } from '../providers/index.ts';
-import { deniedOutright, parseRuleList, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
+import { deniedOutright, MCP_DEFER_SHARE, parseRuleList, sandboxedGitStatus, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import type { NewSession } from '../store/index.ts';
 import { AsyncQueue, errorMessage, gitHead, gitInfo, newId, realPathOrSelf, type GitInfo } from '../util/index.ts';
 import { needsCompaction, summarize, summaryMessage } from './compaction.ts';
 import { CostMeter } from './cost-meter.ts';
-import { HeldWrites } from './held-writes.ts';
 import type { AgentEvent, RunStopReason } from './events.ts';
 import { mergeConsecutiveUsers } from './history.ts';
 import { runHooks, type HookCallbackSet } from './hooks.ts';
@@ -13,7 +12,7 @@ import { SessionHookRunner } from './session-hook-runner.ts';
 import type { AgentDeps, OpenOptions, RunOptions } from './session-options.ts';
 import type { PermissionPolicy } from './permission-gate.ts';
 import { streamTurnOnChain } from './fallback.ts';
-import { costUsd, modelLimits } from './pricing.ts';
+import { contextWindow, costUsd, modelLimits } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { Run } from './run.ts';
 import {
@@ -55,6 +54,8 @@ export class AgentSession {
   private readonly git: Promise<GitInfo | undefined>;
   /** The branch when the session opened (from .git/HEAD). */
   private readonly gitBranch: string | undefined;
+  /** OpenOptions.ready: settled before a prompt's first request. */
+  private readonly ready: Promise<unknown> | undefined;
   private roots: string[];
   private readonly readFiles = new Set<string>();
   private todos: TodoItem[];
@@ -70,12 +71,9 @@ export class AgentSession {
   private readonly startSource: 'startup' | 'clear';
   /** Runs the hooks in force, with Claude Code's JSONL transcript for `transcript_path`. */
   private readonly hooks: SessionHookRunner;
-  /** The store; a new session's first writes wait for its first request (held-writes.ts). */
-  private readonly writes: HeldWrites;
 
   private constructor(deps: AgentDeps, r: Restored, opts: OpenOptions, git: { info: Promise<GitInfo | undefined>; branch: string | undefined }) {
     this.deps = deps;
-    this.writes = new HeldWrites(deps.store);
     this.settings = { ...deps.settings, allow: [...deps.settings.allow], deny: [...deps.settings.deny] };
     this.id = r.id;
     this.history = r.history;
@@ -85,6 +83,7 @@ export class AgentSession {
     this.sessionMeter = new CostMeter(undefined, opts.parentMeter, { usage: r.usage, costUsd: r.costUsd });
     this.git = git.info;
     this.gitBranch = git.branch;
+    this.ready = opts.ready;
     this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realPathOrSelf);
     const depth = opts.depth ?? 0;
     this.depth = depth;
@@ -94,7 +93,7 @@ export class AgentSession {
       settings: this.settings,
       gitBranch: git.branch,
       sidechain: depth > 0,
-      store: () => this.writes.store(),
+      store: () => this.deps.store,
       hooks: () => this.deps.hooks,
     });
     const host = subagentHost(deps.subagents, depth, opts.allowSubagents ?? true, {
@@ -108,8 +107,6 @@ export class AgentSession {
       emit: (e) => this.current?.emit(e),
       meter: () => this.current?.meter ?? this.sessionMeter,
       openChild: (spec) => {
-        // The child's row names this session's as its parent: this one is written first.
-        this.writes.store();
         return AgentSession.open(
           {
             ...this.deps,
@@ -128,9 +125,9 @@ export class AgentSession {
 
   static open(deps: AgentDeps, opts: OpenOptions = {}): AgentSession {
     const { store, settings } = deps;
-    // Git facts once per session: the branch now from .git/HEAD, the status from git in the background.
+    // Git facts once per session: the branch now from .git/HEAD; in a trusted folder the status from git, sandboxed, in the background.
     const head = gitHead(settings.cwd);
-    const git = { info: opts.git ?? gitInfo(settings.cwd, head), branch: head?.branch };
+    const git = { info: opts.git ?? gitInfo(settings.cwd, head, settings.trustedFolder === true ? sandboxedGitStatus : undefined), branch: head?.branch };
     const restored = opts.resume === undefined ? undefined : restoreSession(store, settings.cwd, opts.resume);
     if (restored && !opts.fork) return new AgentSession(deps, restored, opts, git);
     const row: NewSession & { id: string } = {
@@ -151,8 +148,7 @@ export class AgentSession {
     }
     const session = new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
     // A given id is written now, so one already in use is an error before any request; a fresh one cannot collide.
-    if (opts.sessionId === undefined) session.writes.hold((s) => s.sessions.create(row));
-    else store.sessions.create(row);
+    store.sessions.create(row);
     return session;
   }
 
@@ -170,7 +166,8 @@ export class AgentSession {
     const { permissionMode, deny, onlyTools } = this.settings;
     const only = onlyTools === undefined ? undefined : new Set(onlyTools.map((n) => n.toLowerCase()));
     return this.registry
-      .offered(this.id)
+      // MCP tools wait behind ToolSearch only past a share of this model's context.
+      .offered(this.id, MCP_DEFER_SHARE * contextWindow(this.settings.model, this.deps.models))
       .filter(
         (t) =>
           // Plan mode offers a command tool when the OS sandbox keeps it read-only.
@@ -223,6 +220,8 @@ export class AgentSession {
     s.addDirs = [...next.addDirs];
     if (next.processSandbox === undefined) delete s.processSandbox;
     else s.processSandbox = next.processSandbox;
+    if (next.trustedFolder === true) s.trustedFolder = true;
+    else delete s.trustedFolder;
     this.roots = [s.cwd, ...s.addDirs].map(realPathOrSelf);
     const { hooks: _old, ...rest } = this.deps;
     this.deps = hooks === undefined ? rest : { ...rest, hooks };
@@ -231,7 +230,7 @@ export class AgentSession {
   /** Takes effect from the next model request. */
   setModel(model: string): void {
     this.settings.model = model;
-    this.writes.store().sessions.setModel(this.id, model);
+    this.deps.store.sessions.setModel(this.id, model);
   }
 
   /**
@@ -246,7 +245,7 @@ export class AgentSession {
   /** Takes effect from the next run (plan mode changes which tools are offered). */
   setPermissionMode(mode: AgentSettings['permissionMode']): void {
     this.settings.permissionMode = mode;
-    this.writes.store().sessions.setPermissionMode(this.id, mode);
+    this.deps.store.sessions.setPermissionMode(this.id, mode);
   }
 
   /** Runs one user prompt to completion; the events end with exactly one `run_finished`. */
@@ -289,7 +288,7 @@ export class AgentSession {
   /** One finished message: into the history and the store (which also stamps the session's updated_at). */
   private persist(message: Message, turn: number): void {
     this.history.push(message);
-    this.writes.write((s) => s.messages.append(this.id, message, turn));
+    this.deps.store.messages.append(this.id, message, turn);
   }
 
   /**
@@ -305,7 +304,7 @@ export class AgentSession {
     this.current = undefined;
     const status = stopReason === 'aborted' ? 'aborted' : stopReason === 'error' ? 'error' : 'completed';
     try {
-      this.writes.store().sessions.setStatus(this.id, status);
+      this.deps.store.sessions.setStatus(this.id, status);
     } catch (e) {
       if (stopReason !== 'error') return run.emit(run.finished('error', errorMessage(e)));
     }
@@ -344,7 +343,7 @@ export class AgentSession {
       runPolicy: (name) => settings.toolRuns?.[name],
       ...this.hooks.toolHooks(run),
       emit: run.emit,
-      record: (c) => this.writes.store().toolCalls.record({ sessionId: this.id, ...c }),
+      record: (c) => this.deps.store.toolCalls.record({ sessionId: this.id, ...c }),
     };
   }
 
@@ -380,12 +379,11 @@ export class AgentSession {
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
     const { settings, registry } = this;
-    // A new session's first writes wait until its first request is answering (held-writes.ts), as does loading the tool-running code.
-    const provider = afterFirstEvent(this.deps.provider, () => {
-      if (this.writes.holding) this.writes.release();
-      preloadToolDispatch();
-    });
+    // The tool-running code loads once the first request is answering (after-first-event.ts), not before it.
+    const provider = afterFirstEvent(this.deps.provider, preloadToolDispatch);
     const { emit } = run;
+    // The driving program's own servers: their tools are in the run's first list and its init line.
+    await this.ready;
     const first = run.tools(this.offeredTools(), registry);
     // The run's own model: the session's, or one given for this run alone.
     const runModel = run.chain.current;
@@ -411,9 +409,9 @@ export class AgentSession {
     const userMessage: UserMessage = { role: 'user', content: context.length === 0 ? content : [...content, { type: 'text', text: context.join('\n\n') }] };
     if (this.history.length === 0) {
       const title = content.find((p) => p.type === 'text')?.text.split('\n')[0]?.slice(0, 80);
-      if (title) this.writes.write((s) => s.sessions.setTitle(this.id, title));
+      if (title) this.deps.store.sessions.setTitle(this.id, title);
     }
-    this.writes.write((s) => s.sessions.setStatus(this.id, 'active'));
+    this.deps.store.sessions.setStatus(this.id, 'active');
     this.persist(userMessage, run.turn + 1);
     emit({ type: 'user_message', message: userMessage });
 
@@ -427,7 +425,7 @@ export class AgentSession {
       ...(settings.processSandbox === undefined ? {} : { processSandbox: settings.processSandbox }),
       readFiles: this.readFiles,
       todos: { get: () => this.todos, set: (items: TodoItem[]) => (this.todos = items) },
-      store: () => this.writes.store(),
+      store: () => this.deps.store,
       emit,
     };
 
@@ -574,7 +572,7 @@ export class AgentSession {
       return { ok: false, message: outcome.message };
     }
     const message = summaryMessage(outcome.summary);
-    const store = this.writes.store();
+    const store = this.deps.store;
     const seq = store.messages.append(this.id, message, o.run.turn);
     store.sessions.setHistoryStart(this.id, seq);
     this.history = [message];
@@ -593,7 +591,7 @@ export class AgentSession {
   private account(turn: number, usage: Usage, run: Run, model: string): void {
     const cost = costUsd(model, usage, this.deps.models);
     run.spent(model, { usage, costUsd: cost, ...modelLimits(model, this.deps.models) });
-    this.writes.store().usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
+    this.deps.store.usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
     const s = this.sessionMeter;
     run.emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd, model });
   }

@@ -39,6 +39,12 @@ export interface AgentSettings {
   bashTimeoutMs: number;
   /** `[tools.<name>] timeout` and `retry`, by tool name. */
   toolRuns?: Record<string, ToolRunPolicy>;
+  /**
+   * The user trusts this folder (`moat trust`): git's status goes into the
+   * system prompt, read in a read-only sandbox (otherwise only `.git/HEAD` is
+   * read), and the project's own commands' and skills' `allowed-tools` apply.
+   */
+  trustedFolder?: boolean;
   /** The OS sandbox around bash (and hooks); absent: none configured, commands ask as before. */
   processSandbox?: SandboxPolicy;
   /** Base of the exponential retry backoff (1 s in production). */
@@ -56,7 +62,7 @@ export interface AgentSettings {
 }
 
 /** What a folder's configuration grants, replaced in an open session when the user trusts the folder. */
-export type ReloadableSettings = Pick<AgentSettings, 'allow' | 'deny' | 'ask' | 'addDirs' | 'processSandbox'>;
+export type ReloadableSettings = Pick<AgentSettings, 'allow' | 'deny' | 'ask' | 'addDirs' | 'processSandbox' | 'trustedFolder'>;
 
 /** `max_tokens` stops get an automatic "continue" at most this many times per run. */
 export const MAX_CONTINUATIONS = 3;

@@ -43,7 +43,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   ];
   if (input.git) {
     env.push(`Git repository: yes (root ${input.git.root}, branch ${input.git.branch})`);
-    env.push(`Git status (short):\n${input.git.status || '(clean)'}`);
+    env.push(input.git.status === undefined ? 'Git status: not read (the folder is not trusted yet; run `git status` to see it)' : `Git status (short):\n${input.git.status || '(clean)'}`);
   } else {
     env.push('Git repository: no');
   }

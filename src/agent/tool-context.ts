@@ -13,7 +13,7 @@ export interface ContextSource {
   processSandbox?: SandboxPolicy;
   readFiles: Set<string>;
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
-  /** The session's store (its held writes written first). */
+  /** The session's store. */
   store(): Store;
   emit(e: AgentEvent): void;
 }

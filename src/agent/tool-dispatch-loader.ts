@@ -1,7 +1,8 @@
 /**
- * The half of the loop that runs tool calls (dispatch, the permission gate,
- * rule suggestions), loaded with the first call, not before the first
- * request: a run starts loading it once that request is on its way.
+ * Start-up's one seam: the half of the loop that runs tool calls (dispatch,
+ * the permission gate and engine, rule suggestions) is one `import()`, which a
+ * run starts once its first request is answering (afterFirstEvent), so none
+ * of it is evaluated before that request.
  */
 export type { DispatchDeps } from './tool-dispatch.ts';
 

@@ -2,6 +2,7 @@
  * A session for a protocol client that is not a terminal (`moat acp`, `moat mcp serve`): assembled
  * through the one session assembly (open-session.ts), as every front end is.
  */
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { AgentSession } from '../agent/index.ts';
 import type { PermissionMode } from '../contracts/index.ts';
@@ -11,7 +12,7 @@ import type { ModelRouter } from '../providers/index.ts';
 import type { SessionHost } from '../protocol/index.ts';
 import type { Skill } from '../skills/index.ts';
 import type { AnyTool } from '../tools/index.ts';
-import { errorMessage } from '../util/index.ts';
+import { errorMessage, MoatError } from '../util/index.ts';
 import { checkModels, modelRouter } from './model-setup.ts';
 import type { RootOptions } from './program.ts';
 import { openSession, type SessionAssembly } from './open-session.ts';
@@ -54,6 +55,14 @@ export interface ClientSession {
   close(): Promise<void>;
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Settings flags a client session uses from the root options (the rest stay at their defaults). */
 const CLIENT_OPTIONS: RootOptions = { outputFormat: 'text', inputFormat: 'text', sessionPersistence: true, color: false };
 
@@ -78,6 +87,7 @@ function loadFor(o: ClientSessionOptions): LoadedConfig {
  */
 export async function openClientSession(o: ClientSessionOptions): Promise<ClientSession> {
   const cwd = resolve(o.cwd);
+  if (!isFolder(cwd)) throw new MoatError('usage', `${o.cwd}: not a folder`);
   const loaded = loadFor({ ...o, cwd });
   const router = modelRouter(loaded, o.env);
   const settings = settingsFrom(loaded, CLIENT_OPTIONS, cwd);

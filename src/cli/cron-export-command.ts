@@ -6,7 +6,7 @@ import { moatPaths } from '../config/index.ts';
 import { CronExpressionError, EXPORT_TARGETS, JobError, exportJobs, type ExportTarget, type ExportedFile } from '../cron/index.ts';
 import { BUILTIN_PROVIDERS } from '../providers/index.ts';
 import { openStore, type CronJob } from '../store/index.ts';
-import { errorMessage, MoatError } from '../util/index.ts';
+import { errorMessage, MoatError, SAFE_GIT_FLAGS } from '../util/index.ts';
 import type { CronExportOptions } from './cron-program.ts';
 import { selfCommand } from './cron-command.ts';
 import { out } from './write-out.ts';
@@ -21,7 +21,8 @@ function apiKeyEnv(model: string | undefined): string {
 
 /** The folder's `origin` remote, read with git (undefined when it has none). */
 function originOf(cwd: string): string | undefined {
-  const r = Bun.spawnSync(['git', '-C', cwd, 'remote', 'get-url', 'origin'], { stdout: 'pipe', stderr: 'ignore' });
+  // moat's git flags: the repository's fsmonitor and hooks never run, as for every git moat runs.
+  const r = Bun.spawnSync(['git', ...SAFE_GIT_FLAGS, '-C', cwd, 'remote', 'get-url', 'origin'], { stdout: 'pipe', stderr: 'ignore' });
   const url = r.stdout.toString().trim();
   return r.exitCode === 0 && url !== '' ? url : undefined;
 }

@@ -3,9 +3,12 @@
  * command is judged like a Bash call — the user's rules, the mode, the OS
  * sandbox, plus the command's own `allowed-tools` — and its output replaces
  * it in the prompt. What the rules would ask about or deny is not run; the
- * model reads why instead.
+ * model reads why instead. A project's command or skill grants nothing until
+ * the folder is trusted: a cloned repository must not pre-approve the
+ * commands its own files run.
  */
 import type { AgentSettings } from '../agent/index.ts';
+import type { Skill } from '../skills/index.ts';
 import { decidePermission, loadHookProcess, loadShellParser, parseRuleList, type PermissionPolicy } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 
@@ -16,12 +19,21 @@ export function hasInlineCommands(prompt: string): boolean {
   return /!`[^`\n]+`/.test(prompt);
 }
 
-export async function runInlineCommands(prompt: string, allowedTools: readonly string[], settings: AgentSettings, signal: AbortSignal): Promise<string> {
+/** The `allowed-tools` that apply: the user's own and bundled definitions', a project's only in a trusted folder. */
+function grantedTools(skill: Pick<Skill, 'allowedTools' | 'source'>, settings: Pick<AgentSettings, 'trustedFolder'>): { granted: readonly string[]; ignored: boolean } {
+  const listed = skill.allowedTools ?? [];
+  if (skill.source !== 'project' || settings.trustedFolder === true) return { granted: listed, ignored: false };
+  return { granted: [], ignored: listed.length > 0 };
+}
+
+export async function runInlineCommands(prompt: string, skill: Pick<Skill, 'allowedTools' | 'source'>, settings: AgentSettings, signal: AbortSignal): Promise<string> {
   if (!hasInlineCommands(prompt)) return prompt;
   const roots = [settings.cwd, ...settings.addDirs];
+  const { granted, ignored } = grantedTools(skill, settings);
+  const untrustedNote = ignored ? "this project's command lists allowed-tools, which apply once you trust the folder (moat trust)" : undefined;
   const policy: PermissionPolicy = {
     mode: settings.permissionMode,
-    allow: [...settings.allow, ...parseRuleList(allowedTools.filter((t) => /^Bash\b/.test(t)))],
+    allow: [...settings.allow, ...parseRuleList(granted.filter((t) => /^Bash\b/.test(t)))],
     deny: settings.deny,
     ...(settings.ask === undefined ? {} : { ask: settings.ask }),
     roots,
@@ -36,7 +48,7 @@ export async function runInlineCommands(prompt: string, allowedTools: readonly s
     if (outputs.has(command)) continue;
     const decision = decidePermission({ toolName: 'Bash', effect: 'execute', intent: { ruleName: 'Bash', subject: command, paths: [], summary: command, cwd: settings.cwd } }, policy);
     if (decision.kind !== 'allow') {
-      outputs.set(command, `[not run: ${decision.reason}]`);
+      outputs.set(command, `[not run: ${decision.reason}${untrustedNote === undefined ? '' : `; ${untrustedNote}`}]`);
       continue;
     }
     try {
@@ -52,7 +64,9 @@ export async function runInlineCommands(prompt: string, allowedTools: readonly s
       });
       const text = `${r.stdout}${r.stderr}`.trimEnd();
       const capped = text.length > OUTPUT_CAP ? `${text.slice(0, OUTPUT_CAP)}\n… (cut)` : text;
-      outputs.set(command, r.timedOut ? `${capped}\n[timed out]` : r.exitCode === 0 ? capped : `${capped}\n[exit ${r.exitCode ?? 'by signal'}]`);
+      const ran = r.timedOut ? `${capped}\n[timed out]` : r.exitCode === 0 ? capped : `${capped}\n[exit ${r.exitCode ?? 'by signal'}]`;
+      // Run without the grants its allowed-tools asked for (read-only, in the sandbox): say why it may have failed.
+      outputs.set(command, untrustedNote === undefined ? ran : `${ran}\n[${untrustedNote}]`);
     } catch (e) {
       outputs.set(command, `[not run: ${errorMessage(e)}]`);
     }

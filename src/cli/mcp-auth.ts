@@ -9,5 +9,5 @@ export function oauthStore(env: Env): OAuthStore {
 }
 
 export function mcpAuthProvider(server: McpServerConfig, env: Env): StoredOAuthProvider | undefined {
-  return server.transport === 'stdio' ? undefined : sessionAuthProvider(oauthStore(env), server.name, server.url);
+  return server.transport === 'stdio' || server.transport === 'sdk' ? undefined : sessionAuthProvider(oauthStore(env), server.name, server.url);
 }

@@ -205,7 +205,7 @@ async function mcpGet(name: string, opts: { cwd?: string }): Promise<number> {
     out(`${name}\n  status: ${stateText(s)}\n  scope: ${s.scope} (${s.origin})\n  transport: ${s.transport}\n`);
     if (c.transport === 'stdio') {
       out(`  command: ${[c.command, ...c.args].join(' ')}\n  sandbox: ${sandboxText(s)}; writes: its temp folder${c.sandbox.allowWrite.map((p) => `, ${p}`).join('')}; network: ${c.sandbox.networkAllow.length === 0 ? 'none' : c.sandbox.networkAllow.join(', ')}\n`);
-    } else {
+    } else if (c.transport !== 'sdk') {
       out(`  url: ${c.url}\n`);
     }
     out(`  tools (${s.tools.length}): ${s.tools.join(', ') || '-'}\n  prompts (${s.prompts.length}): ${s.prompts.join(', ') || '-'}\n  resources: ${s.resources}\n`);
@@ -231,7 +231,7 @@ function openBrowser(url: URL): void {
 
 function remote(name: string, cwdFlag: string | undefined): Extract<McpServerConfig, { url: string }> {
   const s = find(servers(cwdFlag).servers, name);
-  if (s.transport === 'stdio') throw new MoatError('usage', `${name} is a local (stdio) server: login is for remote (http) servers`);
+  if (s.transport === 'stdio' || s.transport === 'sdk') throw new MoatError('usage', `${name} is a local (${s.transport}) server: login is for remote (http) servers`);
   return s;
 }
 

@@ -1,7 +1,8 @@
 /** Wiring of the MCP servers for one moat process: which to load, which may start, and their tools in the registry. */
 import pkg from '../../package.json' with { type: 'json' };
 import { displayPath, homeOf, moatPaths, projectTrust, type Env, type LoadedConfig } from '../config/index.ts';
-import { mayDefineServers, McpManager, serverLoader, type LoadedServers, type ServerSandboxSettings, type ServerSources, type ServerStatus } from '../mcp/index.ts';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { mayDefineServers, McpManager, programServerConfig, serverLoader, type LoadedServers, type ServerSandboxSettings, type ServerSources, type ServerStatus } from '../mcp/index.ts';
 import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { sandboxSettingsFrom } from './os-sandbox-setup.ts';
@@ -24,6 +25,14 @@ export interface McpSetupOptions {
   startNow?: boolean;
   /** The TUI asks for the project's servers itself: no warning line about them. */
   approvalInUi?: boolean;
+  /** The driving program's own servers (the Agent SDK's in-process ones), reached through it. */
+  program?: ProgramServers;
+}
+
+/** In-process servers of the program that drives moat over stream-json. */
+export interface ProgramServers {
+  names: readonly string[];
+  transport(name: string): Transport;
 }
 
 /**
@@ -80,7 +89,8 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
       `MCP server ${name} (${s?.origin ?? 'project'}) not started: this project's servers need your approval once (start moat in this folder and approve it, or set [mcp] trust_project = true in ${displayPath(o.loaded.files.user, o.cwd, o.env)})`,
     );
   }
-  const manager = new McpManager(loaded.servers, {
+  const programNames = new Set(o.program?.names ?? []);
+  const manager = new McpManager([...loaded.servers.filter((s) => !programNames.has(s.name)), ...[...programNames].map(programServerConfig)], {
     launch: { cwd: o.cwd, env: o.env, sandbox: mcpSandbox(o.loaded, o.env) },
     roots: [o.cwd, ...o.addDirs],
     clientVersion: pkg.version,
@@ -88,6 +98,7 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     // Imported when a remote server connects: the OAuth code stays out of a start-up without one.
     authProvider: async (server) => (await import('./mcp-auth.ts')).mcpAuthProvider(server, o.env),
     onFailure: (name, error) => o.warn(`MCP server ${name} failed: ${error}`),
+    ...(o.program === undefined ? {} : { programTransport: o.program.transport }),
   });
   registry.addSource(manager);
   if (o.startNow !== false) startServers(manager, o.warn);

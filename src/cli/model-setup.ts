@@ -7,7 +7,7 @@
  * warns of a fallback without one.
  */
 import type { AgentSettings } from '../agent/index.ts';
-import type { Env, LoadedConfig, ProviderSettings } from '../config/index.ts';
+import { displayPath, folderTrusted, moatPaths, type ConfigSource, type Env, type LoadedConfig, type ProviderSettings } from '../config/index.ts';
 import { BUILTIN_PROVIDERS, mergeProviders, ModelRouter, type ModelOverride, type ProviderConfig } from '../providers/index.ts';
 import { MoatError } from '../util/index.ts';
 import { err } from './write-out.ts';
@@ -59,4 +59,33 @@ export function checkModels(router: ModelRouter, settings: Pick<AgentSettings, '
     const variables = router.keyVariables(model);
     if (variables !== undefined) warn(`fallback model ${model} has no API key: set ${variables.join(' or ')}, or a turn that falls back to it will fail`);
   }
+}
+
+function sourceName(source: ConfigSource | undefined, cwd: string, env: Env): string {
+  switch (source?.kind) {
+    case 'file':
+      return `${displayPath(source.path, cwd, env)}:${source.line}`;
+    case 'env':
+    case 'flag':
+      return source.name;
+    default:
+      return 'the configuration';
+  }
+}
+
+/**
+ * One line saying where `model`'s requests go when that is not its
+ * provider's own endpoint, in a trusted folder (whose settings may reach the
+ * environment); undefined otherwise. A project's files cannot set an
+ * endpoint at all (load-config.ts refuses them).
+ */
+export function endpointNotice(loaded: LoadedConfig, router: ModelRouter, model: string, cwd: string, env: Env): string | undefined {
+  if (!folderTrusted(loaded.projectRoot, moatPaths(env).configDir)) return undefined;
+  const { provider } = router.resolve(model);
+  const own = loaded.config.providers[provider]?.baseUrl;
+  const url = own ?? (provider === 'anthropic' ? loaded.config.apiBaseUrl : undefined);
+  const standard = BUILTIN_PROVIDERS[provider]?.baseUrl;
+  if (url === undefined || url === standard) return undefined;
+  const from = own !== undefined ? `[providers.${provider}] base_url in ${sourceName(loaded.sources.providers, cwd, env)}` : sourceName(loaded.sources.apiBaseUrl, cwd, env);
+  return `requests for ${model} go to ${url} (set by ${from}), not ${standard ?? `${provider}'s own endpoint`}`;
 }

@@ -17,7 +17,7 @@ import { lazyStore, type Store } from '../store/index.ts';
 import { builtinTools, ToolRegistry, type AnyTool } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { settingsHooks } from './hooks-setup.ts';
-import { attachMcp, startServers, type McpFlags } from './mcp-setup.ts';
+import { attachMcp, startServers, type McpFlags, type ProgramServers } from './mcp-setup.ts';
 import { startAfterFirstRequest } from './mcp-start.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
@@ -37,6 +37,8 @@ export interface OpenSessionOptions {
   persist?: boolean;
   /** `--mcp-config` / `--strict-mcp-config`. */
   mcp?: McpFlags;
+  /** The Agent SDK program's in-process servers (stream-json), reached through it. */
+  programMcp?: ProgramServers;
   /** The built-in tools as the front end runs them (an editor's own file access); default: as they are. */
   builtins?: (tools: AnyTool[]) => AnyTool[];
   warn(line: string): void;
@@ -125,6 +127,7 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
       flags: o.mcp ?? { configs: [], strict: false },
       addDirs: loaded.config.addDirs,
       warn: o.warn,
+      ...(o.programMcp === undefined ? {} : { program: o.programMcp }),
       // With a screen, servers start at once and project servers are approved there; otherwise once the first request is out.
       ...(o.interactive === true ? { approvalInUi: true } : { startNow: false }),
     });
@@ -186,11 +189,11 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
   }
 }
 
-/** Assembles and opens one session: what -p, stream-json input and a single-session front end need. */
-export async function openSession(o: OpenSessionOptions, how: OpenOptions = {}): Promise<OpenedSession> {
+/** Assembles and opens one session: what -p, stream-json input and a single-session front end need. `how` may read the assembly (servers to wait for). */
+export async function openSession(o: OpenSessionOptions, how: OpenOptions | ((assembly: SessionAssembly) => OpenOptions) = {}): Promise<OpenedSession> {
   const assembly = await assembleSession(o);
   try {
-    const { host, session } = assembly.open(how);
+    const { host, session } = assembly.open(typeof how === 'function' ? how(assembly) : how);
     return {
       assembly,
       host,

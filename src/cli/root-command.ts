@@ -12,7 +12,7 @@ import { errorMessage, MoatError } from '../util/index.ts';
 import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
-import { checkModels, modelRouter } from './model-setup.ts';
+import { checkModels, endpointNotice, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { openSession } from './open-session.ts';
@@ -115,6 +115,13 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   const notice = sandboxNotice(settings.processSandbox);
   if (notice !== undefined) err(`moat: ${notice}\n`);
   for (const line of loaded.untrusted) err(`moat: ${line} ignored until you trust this folder (moat trust)\n`);
+  const endpoint = endpointNotice(loaded, router, settings.model, cwd, env);
+  if (endpoint !== undefined) err(`moat: ${endpoint}\n`);
+  // Read deny rules hide files, not their committed copies: said once, at start (git runs only when there are such rules).
+  if (settings.deny.some((r) => r.type === 'path' && r.ruleName === 'Read')) {
+    const tracked = await (await import('./tracked-deny-notice.ts')).trackedDenyNotice(settings);
+    if (tracked !== undefined) err(`moat: ${tracked}\n`);
+  }
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
@@ -155,7 +162,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   }
   // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
   const prompt = invoked.skill
-    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], settings, new AbortController().signal)
+    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill, settings, new AbortController().signal)
     : invoked.prompt;
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   // Asked on the first colored line: node:tty (with the node:net it loads, ~4 ms) stays out of the way of the first request,

@@ -17,7 +17,8 @@ export const sandboxCommands = {
     const home = homeOf(env);
     const rules = { allow: parseRuleList(loaded.config.permissions.allow), deny: parseRuleList(loaded.config.permissions.deny) };
     const settings = sandboxSettingsFrom(loaded, rules, home, env);
-    const support = settings.mode === 'off' ? undefined : sandboxSupport(env);
+    // Looked for even when off, so the status names this platform's backend.
+    const support = sandboxSupport(env);
     const roots = [cwd, ...loaded.config.addDirs];
     const report = statusReport(settings, support, roots, cwd, env);
     out(opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
@@ -28,9 +29,12 @@ export const sandboxCommands = {
 interface StatusReport {
   working: boolean;
   mode: SandboxPolicy['mode'];
+  /** This platform's backend (Linux: bubblewrap, macOS: Seatbelt, Windows: none). */
+  backend: 'bubblewrap' | 'seatbelt' | 'none';
   reason?: string;
   bubblewrap?: string;
   socat?: string;
+  sandboxExec?: string;
   readOnly: { write: string[]; network: string[] };
   workspaceWrite: { write: string[]; network: string[] };
   denyRead: string[];
@@ -47,15 +51,17 @@ export const AS_ROOT =
   "moat runs as root, so each command is the host's uid 0 with no capabilities and no_new_privs: it can still read every file root owns that is not unreadable above (the usual root-only secrets are), " +
   'write what root owns inside the writable folders, and leave root-owned (even setuid) files there for others to run; run moat as an ordinary user to take that away';
 
-function statusReport(settings: SandboxPolicy, support: ReturnType<typeof sandboxSupport> | undefined, roots: string[], cwd: string, env: NodeJS.ProcessEnv): StatusReport {
+export function statusReport(settings: SandboxPolicy, support: ReturnType<typeof sandboxSupport> | undefined, roots: string[], cwd: string, env: NodeJS.ProcessEnv): StatusReport {
   const ro = processGrants('read-only', settings, roots, cwd);
   // The deny rules as they are resolved for a command started here, now.
   const ww = processGrants('workspace-write', settings, roots, cwd);
   const reason = settings.mode === 'off' ? '[sandbox] mode = "off"' : support?.available === true ? undefined : support?.reason;
   return {
-    working: support?.available === true,
+    working: settings.mode !== 'off' && support?.available === true,
     mode: settings.mode,
+    backend: support?.backend ?? 'none',
     ...(reason === undefined ? {} : { reason }),
+    ...(support?.sandboxExec === undefined ? {} : { sandboxExec: support.sandboxExec }),
     ...(support?.bwrap === undefined ? {} : { bubblewrap: support.bwrap }),
     ...(support?.socat === undefined ? {} : { socat: support.socat }),
     readOnly: { write: [...ro.allowWrite, nodeOs().tmpdir()], network: ro.allowNetwork },
@@ -65,7 +71,7 @@ function statusReport(settings: SandboxPolicy, support: ReturnType<typeof sandbo
     denyNetwork: settings.denyNetwork,
     unixSockets: ww.allowUnixSockets,
     scrubEnv: settings.scrubEnv.length > 0 ? settings.scrubEnv : [...DEFAULT_SCRUB_ENV],
-    ...(process.geteuid?.() === 0 ? { asRoot: AS_ROOT } : {}),
+    ...(process.geteuid?.() === 0 && support?.backend === 'bubblewrap' ? { asRoot: AS_ROOT } : {}),
   };
 }
 
@@ -74,8 +80,9 @@ function list(items: readonly string[], none: string): string {
 }
 
 export function formatStatus(r: StatusReport): string {
+  const using = r.backend === 'seatbelt' ? `Seatbelt ${r.sandboxExec ?? ''}` : `bubblewrap ${r.bubblewrap ?? ''}, socat ${r.socat ?? ''}`;
   const head = r.working
-    ? `OS sandbox: on (mode ${r.mode}; bubblewrap ${r.bubblewrap ?? ''}, socat ${r.socat ?? ''})`
+    ? `OS sandbox: on (mode ${r.mode}; ${using})`
     : `OS sandbox: OFF (mode ${r.mode}): ${r.reason ?? 'not available'}${r.mode === 'auto' ? ' — bash commands ask for approval instead' : ''}`;
   return [
     head,
@@ -89,7 +96,9 @@ export function formatStatus(r: StatusReport): string {
     'always:',
     `  unreadable:   ${list(r.denyRead, 'nothing')}`,
     `  read-only:    git hooks and config, .claude settings, .moat, .mcp.json in each writable folder, also before they exist${r.denyWrite.length > 0 ? `; ${r.denyWrite.join(', ')}` : ''}`,
-    `  Unix sockets: ${r.unixSockets.length === 0 ? 'none' : `with workspace-write, any (Linux cannot filter them by path; allowed: ${r.unixSockets.join(', ')})`}; processes cannot see or signal moat (own PID namespace); they end with their call`,
+    r.backend === 'seatbelt'
+      ? `  Unix sockets: ${r.unixSockets.length === 0 ? 'none' : `only ${r.unixSockets.join(', ')}`}; processes cannot inspect or signal moat (Seatbelt allows only their own sandbox)`
+      : `  Unix sockets: ${r.unixSockets.length === 0 ? 'none' : `with workspace-write, any (Linux cannot filter them by path; allowed: ${r.unixSockets.join(', ')})`}; processes cannot see or signal moat (own PID namespace); they end with their call`,
     `  environment:  provider API keys removed, and ${r.scrubEnv.join(', ')}`,
     ...(r.asRoot === undefined ? [] : ['', `as root: ${r.asRoot}`]),
     '',

@@ -1,7 +1,7 @@
 /** The session settings of a run, from the loaded config and the command-line flags. */
 import { join } from 'node:path';
 import { loadOutputValidator, type AgentSettings, type OutputSchema, type ReloadableSettings } from '../agent/index.ts';
-import { describeSource, moatPaths, type LoadedConfig } from '../config/index.ts';
+import { describeSource, folderTrusted, moatPaths, type LoadedConfig } from '../config/index.ts';
 import { parseRuleList, splitRuleList, type Rule } from '../tools/index.ts';
 import { errorMessage, MoatError, homeOf } from '../util/index.ts';
 import { processSandboxFrom } from './os-sandbox-setup.ts';
@@ -38,13 +38,15 @@ export function grantsFrom(loaded: LoadedConfig, home: string): ReloadableSettin
   const deny = rulesWithSources(loaded, 'deny');
   const ask = rulesWithSources(loaded, 'ask');
   const processSandbox = processSandboxFrom(loaded, { allow, deny }, home, process.env);
-  return { allow, deny, ...(ask.length === 0 ? {} : { ask }), addDirs: c.addDirs, processSandbox };
+  // Before trust, git's status is not read (git would run what the repository's configuration names) and the project's commands grant nothing.
+  const trusted = folderTrusted(loaded.projectRoot, moatPaths(process.env).configDir);
+  return { allow, deny, ...(ask.length === 0 ? {} : { ask }), addDirs: c.addDirs, processSandbox, ...(trusted ? { trustedFolder: true } : {}) };
 }
 
 export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: string): AgentSettings {
   const c = loaded.config;
   const home = homeOf();
-  const { allow, deny, ask, addDirs, processSandbox } = grantsFrom(loaded, home);
+  const { allow, deny, ask, addDirs, processSandbox, trustedFolder } = grantsFrom(loaded, home);
   const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
   return {
     model: c.model,
@@ -68,6 +70,7 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     bashTimeoutMs: c.bashTimeoutMs,
     ...(Object.keys(loaded.toolLimits.runs).length === 0 ? {} : { toolRuns: loaded.toolLimits.runs }),
     ...(processSandbox === undefined ? {} : { processSandbox }),
+    ...(trustedFolder === true ? { trustedFolder } : {}),
     // Claude Code's transcript for hooks: beside the database, or in the cache when the session is not to be kept.
     transcriptDir: join(opts.sessionPersistence === false ? moatPaths(process.env).cacheDir : moatPaths(process.env).dataDir, 'transcripts'),
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.

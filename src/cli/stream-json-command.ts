@@ -5,6 +5,8 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { AgentSettings, RememberRule } from '../agent/index.ts';
 import { addClaudeSettingsRules, approveRules, claudeSettingsPaths, homeOf, moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { OutputMapper } from '../print/index.ts';
+import { programMcpTransport } from '../sdk/index.ts';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ModelRouter } from '../providers/index.ts';
 import { runStreamJsonClient, type OpenedSession as Client } from '../sdk/index.ts';
 import { skillUsage, type Skill } from '../skills/index.ts';
@@ -76,7 +78,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
       debug,
       permissionPrompt: opts.permissionPromptTool === 'stdio',
       maxTokens: loaded.config.maxTokens,
-      open: async (init, hooks) => {
+      open: async (init, hooks, program) => {
         settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
         if (init?.systemPrompt !== undefined) settings.systemPrompt = Array.isArray(init.systemPrompt) ? init.systemPrompt.join('\n\n') : init.systemPrompt;
         if (init?.appendSystemPrompt !== undefined) {
@@ -84,6 +86,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         }
         if (init?.jsonSchema !== undefined) settings.outputSchema = await outputSchemaFlag(init.jsonSchema, 'initialize.jsonSchema');
         const initAgents = init?.agents === undefined ? [] : agentDefinitions(init.agents, 'initialize.agents');
+        const programServers = init?.sdkMcpServers ?? [];
         const opened = await openSession(
           {
             loaded,
@@ -94,24 +97,37 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             tools: opts.tools,
             extraAgents: [...flagAgents, ...initAgents],
             persist: opts.sessionPersistence,
-            // Servers delivered in initialize join --mcp-config's, read the same way.
+            // The program's in-process servers, reached through it; servers delivered in initialize join --mcp-config's, read the same way.
+            ...(programServers.length === 0 ? {} : { programMcp: { names: programServers, transport: (name: string) => programMcpTransport(name, program) as Transport } }),
             mcp: { configs: [...(opts.mcpConfig ?? []), ...(init?.mcpServers === undefined ? [] : [JSON.stringify({ mcpServers: init.mcpServers })])], strict: opts.strictMcpConfig ?? false },
             warn: (line) => err(`moat: ${line}\n`),
             hookCallbacks: hooks,
             // --permission-prompt-tool stdio: the program answers permission questions.
             ...(opts.permissionPromptTool === 'stdio' ? { answers: { remember: rememberInClaudeSettings(loaded, env) } } : {}),
           },
-          {
+          (assembly) => ({
             resume: opts.continue ? 'latest' : opts.resume,
             ...(opts.forkSession ? { fork: true } : {}),
             ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
             git: gitInfoOf(settings.cwd),
-          },
+            // The program's in-process servers start now; a prompt's first request waits until each is connected or failed.
+            ...(programServers.length === 0 ? {} : { ready: assembly.mcp.startNow(programServers) }),
+          }),
         );
         const { assembly, session } = opened;
         const apiKeySource = assembly.apiKeySource(settings.model);
         const mapper = new OutputMapper(
-          { apiKeySource, version: pkg.version, slashCommands: skills.map((s) => s.name), skills: skills.map((s) => s.name), agents: assembly.agentNames, mcpServers: initServers(assembly.mcp.status()) },
+          {
+            apiKeySource,
+            version: pkg.version,
+            slashCommands: skills.map((s) => s.name),
+            skills: skills.map((s) => s.name),
+            agents: assembly.agentNames,
+            // Read when the init line is written, after the program's own servers connected.
+            get mcpServers() {
+              return initServers(assembly.mcp.status());
+            },
+          },
           { includePartialMessages: opts.includePartialMessages ?? false, replayUserMessages: opts.replayUserMessages ?? false },
         );
         const catalog = assembly.subagents.catalog?.list() ?? [];
@@ -121,7 +137,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             const invoked = promptWithSkill(text, skills);
             if (invoked.skill === undefined) return invoked.prompt;
             const { runInlineCommands } = await import('./inline-commands.ts');
-            return runInlineCommands(invoked.prompt, invoked.skill.allowedTools ?? [], session.currentSettings(), new AbortController().signal);
+            return runInlineCommands(invoked.prompt, invoked.skill, session.currentSettings(), new AbortController().signal);
           },
           mapper,
           describe: () => ({

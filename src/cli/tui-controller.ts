@@ -21,7 +21,7 @@ import type { SessionAssembly } from './open-session.ts';
 import { grantsFrom } from './settings-from.ts';
 import { CLAUDE_MODELS, modelChoices } from './model-choices.ts';
 import { runInlineCommands } from './inline-commands.ts';
-import { errorMessage, gitHead } from '../util/index.ts';
+import { errorMessage, gitHead, SAFE_GIT_FLAGS } from '../util/index.ts';
 
 export interface TuiControllerDeps {
   /** Where every session of this UI is opened (store, tools, MCP, sub-agents, hooks, provider). */
@@ -147,6 +147,8 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     // MCP servers hear of the new folders too (roots/list_changed); setRoots never throws.
     void assembly.mcp.setRoots([settings.cwd, ...grants.addDirs]);
     if (grants.processSandbox !== undefined) settings.processSandbox = grants.processSandbox;
+    // Sessions opened from now on read git's status and honour the project's commands' allowed-tools.
+    if (grants.trustedFolder === true) settings.trustedFolder = true;
     const hooks = assembly.reconfigure(next);
     current().host.submit({ type: 'apply_config', settings: grants, hooks });
   };
@@ -237,7 +239,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
         deps.router?.resolve(model);
         nextRunModel = model;
       }
-      return runInlineCommands(expansion.prompt, expansion.skill.allowedTools ?? [], current().session.currentSettings(), new AbortController().signal);
+      return runInlineCommands(expansion.prompt, expansion.skill, current().session.currentSettings(), new AbortController().signal);
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     trustProject: () => {
@@ -379,7 +381,8 @@ const NEVER_LISTED: ReadonlySet<string> = new Set(['node_modules']);
  * applies to its own folder.
  */
 export async function listProjectFiles(cwd: string): Promise<string[]> {
-  const git = Bun.spawn(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
+  // moat's git flags: the repository's fsmonitor (which ls-files may ask about untracked files) never runs.
+  const git = Bun.spawn(['git', ...SAFE_GIT_FLAGS, 'ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
   const out = await new Response(git.stdout).text();
   if ((await git.exited) === 0) return out.split('\0').filter(Boolean).slice(0, MAX_FILES);
   const files: string[] = [];

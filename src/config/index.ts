@@ -19,6 +19,7 @@ export { mergeToolLimits, DEFAULT_SANDBOX_CEILING, type ToolLimitsConfig, type T
 export { KEYMAP_ACTIONS, normalizeKeySpec, type KeymapAction, type KeymapConfig } from './keymap.ts';
 export {
   projectTrust,
+  folderTrusted,
   trustProject,
   untrustProject,
   approveMcpServers,

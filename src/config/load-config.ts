@@ -344,9 +344,12 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     if (project.data.permission_mode === 'bypassPermissions') {
       throw layer.fail(['permission_mode'], 'bypassPermissions can only be set in the user config or with --permission-mode');
     }
-    // Nor may it send the user's API keys somewhere else (a base_url, another key variable).
+    // Nor may it send the user's API keys somewhere else (a base_url, another key variable), trusted or not.
     if (project.data.providers !== undefined) {
       throw layer.fail(['providers'], 'providers can only be set in the user config (~/.config/moat/config.toml)');
+    }
+    if (project.data.api_base_url !== undefined) {
+      throw layer.fail(['api_base_url'], 'an endpoint can only be set in the user config (~/.config/moat/config.toml) or with ANTHROPIC_BASE_URL: a project must not send your API key elsewhere');
     }
     layer.display = project.display;
     layers.push(layer);

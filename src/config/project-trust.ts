@@ -92,6 +92,23 @@ export function projectTrust(projectRoot: string, configDir?: string): ProjectTr
   return { trusted: entry?.trusted ?? false, approvedMcpServers: [...(entry?.approvedMcpServers ?? [])], approvedRules: [...(entry?.approvedRules ?? [])] };
 }
 
+/**
+ * Only whether the folder is trusted, read without building the file's schema:
+ * asked at every start (before the command line is parsed, for git's status),
+ * where zod's first use would cost more than the answer. Anything but a
+ * well-formed `true` is untrusted; loadConfig reports a broken file.
+ */
+export function folderTrusted(projectRoot: string, configDir?: string): boolean {
+  try {
+    const json: unknown = JSON.parse(readFileSync(trustFilePath(configDir), 'utf8'));
+    const projects = typeof json === 'object' && json !== null && 'projects' in json ? json.projects : undefined;
+    const entry: unknown = typeof projects === 'object' && projects !== null ? (projects as Record<string, unknown>)[projectKey(projectRoot)] : undefined;
+    return typeof entry === 'object' && entry !== null && 'trusted' in entry && entry.trusted === true;
+  } catch {
+    return false;
+  }
+}
+
 /** The user trusts this folder: its settings may grant permissions and run hooks. */
 export function trustProject(projectRoot: string, configDir?: string): void {
   update(configDir, projectRoot, (e) => ({ ...e, trusted: true }));

@@ -75,6 +75,9 @@ export function kubernetesCronJob(job: CronJob, options: ExportOptions): Exporte
     `  kubectl create secret generic ${options.secretName} --from-literal=${options.apiKeyEnv}=...`,
     `The image is scripts/image.ts's (bun run image), pushed where the cluster pulls from.`,
     `A private repository needs credentials for the clone (e.g. a token in the URL from a Secret).`,
+    `moat's OS sandbox (bubblewrap) needs user namespaces and an unmasked /proc in the pod`,
+    `(securityContext.procMount: Unmasked with hostUsers: false, where the cluster allows it);`,
+    `without them it reports the sandbox off and -p denies Bash calls instead of running them unsandboxed.`,
     ...(o.worktree === true ? ['--worktree: the branch lives in the pod\'s clone and goes with it unless the task pushes it.'] : []),
   ]);
   return [{ name: `moat-${job.name}.yaml`, text: `${header}\n${Bun.YAML.stringify(cronJob, null, 2)}\n` }];

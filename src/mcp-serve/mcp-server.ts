@@ -68,15 +68,25 @@ async function call(deps: ServeDeps, open: OpenTask, prompt: string, extra: Extr
   return { content: [{ type: 'text', text: resultText(out) }], structuredContent: out, isError: out.isError };
 }
 
-/** One MCP server with moat's tools; each connection (stdio, or one HTTP request) gets its own. */
-export function moatMcpServer(deps: ServeDeps): McpServer {
+/**
+ * One MCP server with moat's tools; each connection (stdio, or one HTTP
+ * request) gets its own. `settled` resolves once every call under way has
+ * ended and closed its session (the SDK aborts them when the client goes).
+ */
+export function moatMcpServer(deps: ServeDeps): { server: McpServer; settled(): Promise<void> } {
   const server = new McpServer({ name: 'moat', version: deps.version }, { capabilities: { tools: {} } });
+  const running = new Set<Promise<CallToolResult>>();
+  const tracked = (p: Promise<CallToolResult>): Promise<CallToolResult> => {
+    running.add(p);
+    void p.finally(() => running.delete(p)).catch(() => {});
+    return p;
+  };
   server.registerTool(
     'moat',
     { title: 'moat: run a coding task', description: TASK_DESCRIPTION, inputSchema: taskInput, outputSchema: taskOutput, annotations: { openWorldHint: true } },
     async (input, extra) => {
       const { prompt, worktree, ...options } = input;
-      return call(deps, { ...openOptions(deps, options), ...(worktree === true ? { worktree: { task: prompt } } : {}) }, prompt, extra);
+      return tracked(call(deps, { ...openOptions(deps, options), ...(worktree === true ? { worktree: { task: prompt } } : {}) }, prompt, extra));
     },
   );
   server.registerTool(
@@ -84,8 +94,13 @@ export function moatMcpServer(deps: ServeDeps): McpServer {
     { title: 'moat: continue a session', description: REPLY_DESCRIPTION, inputSchema: replyInput, outputSchema: taskOutput, annotations: { openWorldHint: true } },
     async (input, extra) => {
       const { prompt, sessionId, ...options } = input;
-      return call(deps, { ...openOptions(deps, options), resume: sessionId }, prompt, extra);
+      return tracked(call(deps, { ...openOptions(deps, options), resume: sessionId }, prompt, extra));
     },
   );
-  return server;
+  return {
+    server,
+    settled: async () => {
+      await Promise.allSettled([...running]);
+    },
+  };
 }

@@ -43,9 +43,18 @@ export async function runTask(session: TaskSession, prompt: string, signal: Abor
   const changed = new Set<string>();
   const denials: { toolName: string; message: string }[] = [];
   let finished: Extract<SessionEvent, { type: 'run_finished' }> | undefined;
+  // Said once per turn, when its text starts: the caller knows the model is answering, not stuck.
+  let answering = false;
   try {
     for await (const e of session.host.turn(prompt, signal)) {
       switch (e.type) {
+        case 'turn_started':
+          answering = false;
+          break;
+        case 'text_delta':
+          if (!answering) progress('writing');
+          answering = true;
+          break;
         case 'tool_call_ready':
           progress(describeCall(e.name, e.input));
           break;

@@ -1,14 +1,13 @@
 /** The inputs and the structured result of the `moat` and `moat_reply` tools: the one source of their JSON Schemas. */
 import { z } from 'zod';
-
-const MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
+import { PERMISSION_MODES } from '../contracts/index.ts';
 
 /** What a caller may set for a run; the same for a new task and a reply. */
 const runOptions = {
   cwd: z.string().optional().describe('The folder moat works in (absolute; default: the folder `moat mcp serve` was started in).'),
   model: z.string().optional().describe('The model, e.g. claude-sonnet-4-5 or openai/gpt-5 (default: the configured one).'),
   permissionMode: z
-    .enum(MODES)
+    .enum(PERMISSION_MODES)
     .optional()
     .describe(
       'How calls that would need approval are decided: nobody can be asked, so in "default" they are denied; "acceptEdits" allows edits in the folder; "plan" is read-only; "bypassPermissions" allows everything.',

@@ -3,14 +3,26 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { moatMcpServer, type ServeDeps } from './mcp-server.ts';
 
-/** Serves one client on stdin/stdout until it closes the connection. */
+/** Serves one client on stdin/stdout until it closes the connection; calls still running are cancelled and their sessions closed. */
 export async function serveStdio(deps: ServeDeps): Promise<void> {
-  const server = moatMcpServer(deps);
+  const { server, settled } = moatMcpServer(deps);
   const closed = new Promise<void>((done) => {
     server.server.onclose = () => done();
   });
   await server.connect(new StdioServerTransport());
-  await closed;
+  // The client closing stdin (or stopping moat) ends the connection: the SDK then aborts the calls under way.
+  const stop = () => void server.close();
+  process.stdin.once('end', stop);
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    await closed;
+    await settled();
+  } finally {
+    process.stdin.off('end', stop);
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
 }
 
 export interface HttpServing {
@@ -38,7 +50,7 @@ export function serveHttp(deps: ServeDeps, port: number): HttpServing {
         allowedHosts: hosts,
         allowedOrigins: hosts.map((h) => `http://${h}`),
       });
-      await moatMcpServer(deps).connect(transport);
+      await moatMcpServer(deps).server.connect(transport);
       return transport.handleRequest(request);
     },
   });

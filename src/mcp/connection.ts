@@ -26,6 +26,8 @@ export interface ConnectionOptions {
   authProvider?(server: McpServerConfig): StoredOAuthProvider | undefined | Promise<StoredOAuthProvider | undefined>;
   /** Tools, prompts, resources or the state changed. */
   onChange(): void;
+  /** The transport to a server of the program driving moat (`transport: 'sdk'`); none: such a server fails. */
+  programTransport?(name: string): Transport;
 }
 
 export class McpCallError extends Error {
@@ -76,7 +78,7 @@ export class McpConnection {
   sandboxed: boolean | undefined;
   unsandboxedReason: string | undefined;
   /** How it is actually reached: 'sse' after a fallback. */
-  transportUsed: 'stdio' | 'http' | 'sse';
+  transportUsed: McpServerConfig['transport'];
   private client: Client | undefined;
   private stdio: StdioLaunch | undefined;
   private starting: Promise<void> | undefined;
@@ -147,6 +149,12 @@ export class McpConnection {
       this.sandboxed = this.stdio.sandboxed;
       this.unsandboxedReason = this.stdio.unsandboxedReason;
       await this.attach(sdk, this.stdio.transport, timeoutMs);
+      return;
+    }
+    if (config.transport === 'sdk') {
+      const transport = this.o.programTransport?.(config.name);
+      if (transport === undefined) throw new McpCallError('no program to reach it through (an SDK server needs stream-json input)');
+      await this.attach(sdk, transport, timeoutMs);
       return;
     }
     const authProvider = await this.o.authProvider?.(config);

@@ -11,6 +11,8 @@ export {
   DEFAULT_TOOL_TIMEOUT_MS,
   DEFAULT_MAX_OUTPUT_TOKENS,
   SERVER_NAME,
+  programServerConfig,
+  type ProgramServerConfig,
   type McpServerConfig,
   type StdioServerConfig,
   type HttpServerConfig,

@@ -131,7 +131,7 @@ function applyOverride(server: McpServerConfig, o: TomlEntry, baseDir: string): 
         ? { enabled: false, allowWrite: [], networkAllow: [] }
         : { enabled: true, allowWrite: o.sandbox.allow_write.map((p) => resolve(baseDir, p)), networkAllow: o.sandbox.network_allow };
   }
-  if (out.transport !== 'stdio') {
+  if (out.transport === 'http' || out.transport === 'sse') {
     if (o.http_headers !== undefined) out.headers = { ...out.headers, ...o.http_headers };
     if (o.bearer_token_env_var !== undefined) out.bearerTokenEnvVar = o.bearer_token_env_var;
   }

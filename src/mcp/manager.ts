@@ -8,7 +8,7 @@ export interface ServerStatus {
   name: string;
   scope: McpServerConfig['scope'];
   origin: string;
-  transport: 'stdio' | 'http' | 'sse';
+  transport: McpServerConfig['transport'];
   /** stdio only: whether the OS sandbox wraps it (undefined until it started). */
   sandboxed: boolean | undefined;
   unsandboxedReason: string | undefined;
@@ -57,6 +57,8 @@ export class McpManager implements ToolSource {
   private code: ConnectionCode | undefined;
   private loading: Promise<void> | undefined;
   private readonly pending = new Set<string>();
+  /** Servers whose start was asked for once. */
+  private readonly begun = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private readonly reported = new Set<string>();
   /** The tool objects per connection and tools list: rebuilt only when a server's list changes. */
@@ -92,14 +94,23 @@ export class McpManager implements ToolSource {
     return this.loading;
   }
 
-  /** Starts these servers, once their connections exist; nothing starts once the manager is closed. */
-  private start(names: readonly string[]): void {
-    const run = () => {
+  /**
+   * Starts these servers, once their connections exist; nothing starts once the manager is closed.
+   * Resolves when their attempts settle. A server started before (startNow, then startAll) is not started again.
+   */
+  private start(names: readonly string[]): Promise<void> {
+    const fresh = names.filter((n) => !this.begun.has(n));
+    for (const n of fresh) this.begun.add(n);
+    const run = async () => {
       if (this.closed) return;
-      for (const name of names) void this.connections.get(name)?.start();
+      await Promise.all(fresh.map((name) => this.connections.get(name)?.start()));
     };
-    if (this.code !== undefined) run();
-    else void this.load().then(run);
+    return this.code !== undefined ? run() : this.load().then(run);
+  }
+
+  /** Starts these servers now, ahead of startAll; resolves when each is connected or has failed. */
+  startNow(names: readonly string[]): Promise<void> {
+    return this.start(names.filter((n) => this.servers.get(n)?.enabled === true && !this.pending.has(n)));
   }
 
   /**
@@ -110,7 +121,7 @@ export class McpManager implements ToolSource {
     if (this.started) return;
     this.started = true;
     const names = [...this.servers.values()].filter((c) => c.enabled && !this.pending.has(c.name)).map((c) => c.name);
-    if (names.length > 0) this.start(names);
+    if (names.length > 0) void this.start(names);
   }
 
   /** Starts project servers the user just approved. */
@@ -121,7 +132,7 @@ export class McpManager implements ToolSource {
       if (conn === undefined) this.early.set(name, { status: 'connecting' });
       else conn.state = { status: 'connecting' };
     }
-    if (approved.length > 0) this.start(approved);
+    if (approved.length > 0) void this.start(approved);
   }
 
   /**

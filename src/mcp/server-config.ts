@@ -50,11 +50,33 @@ export interface HttpServerConfig extends Common {
   bearerTokenEnvVar: string | undefined;
 }
 
-export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+/** A server inside the program that drives moat (the Agent SDK's `createSdkMcpServer`), reached through that program. */
+export interface ProgramServerConfig extends Common {
+  transport: 'sdk';
+}
+
+export type McpServerConfig = StdioServerConfig | HttpServerConfig | ProgramServerConfig;
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
+
+/** A server of the driving program, as the SDK names it in initialize's `sdkMcpServers`: the program's own, so started without approval. */
+export function programServerConfig(name: string): ProgramServerConfig {
+  return {
+    name,
+    transport: 'sdk',
+    scope: 'flag',
+    origin: 'the program (SDK)',
+    enabled: true,
+    startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
+    toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+    enabledTools: undefined,
+    disabledTools: [],
+    trustAnnotations: false,
+    maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+  };
+}
 
 const stringMap = () => z.record(z.string(), z.string());
 const nonEmpty = () => z.string().min(1);

@@ -5,7 +5,7 @@
  */
 export * from './types.ts';
 // Loading, running, the child and preparing a command import their modules on first use (lazy.ts).
-export { loadComponent, loadCached, runComponent, forgetLoaded, runChildMain, prepareCommand } from './lazy.ts';
+export { loadComponent, loadCached, runComponent, forgetLoaded, runChildMain, prepareCommand, sandboxedGitStatus } from './lazy.ts';
 export type { LoadOptions } from './load.ts';
 export { sha256 } from './hash.ts';
 export { readEmbedded } from './embedded-file.ts';

@@ -3,9 +3,13 @@
  * that runs one, preparing an OS-sandboxed command), each importing its module
  * on the first call: a session that runs no tool evaluates none of them, and
  * `moat -p` sends its first request without the WASI host, the transpile
- * cache, bubblewrap's argv builder or the seccomp helper.
+ * cache, bubblewrap's argv builder or the seccomp helper (moat's own `git
+ * status` loads the last two while the request is being built; loaded eagerly they
+ * add ~1.3 MB to the peak RSS of `-p` read-then-answer, against a 55 MB budget:
+ * scripts/bench/startup.ts, interleaved).
  */
 import type * as Load from './load.ts';
+import type * as OsGit from './os/own-git.ts';
 import type * as OsPrepare from './os/prepare-command.ts';
 import type * as Run from './run.ts';
 
@@ -39,4 +43,8 @@ export async function runChildMain(argv: readonly string[]): Promise<number> {
 
 export async function prepareCommand(...args: Parameters<typeof OsPrepare.prepareCommand>): ReturnType<typeof OsPrepare.prepareCommand> {
   return (await import('./os/prepare-command.ts')).prepareCommand(...args);
+}
+
+export async function sandboxedGitStatus(...args: Parameters<typeof OsGit.sandboxedGitStatus>): ReturnType<typeof OsGit.sandboxedGitStatus> {
+  return (await import('./os/own-git.ts')).sandboxedGitStatus(...args);
 }

@@ -2,3 +2,4 @@
 export { runStreamJsonClient, toDecision, type OpenedSession, type StreamJsonClientDeps, type StreamJsonOutcome } from './stream-json-client.ts';
 export { hookCallbacks, type HookCallbackSet, type SendHookCallback } from './hook-callbacks.ts';
 export { InputLine, InitializeRequest, PermissionResult, type UserInput } from './messages.ts';
+export { programMcpTransport, type SendControlRequest, type ProgramMcpTransport } from './mcp-bridge.ts';

@@ -35,6 +35,8 @@ export const InitializeRequest = z.object({
   agents: z.record(z.string(), z.unknown()).optional(),
   /** The SDK's `mcpServersDelivery: 'initialize'`: the servers `--mcp-config` would have carried, as .mcp.json's `mcpServers`. */
   mcpServers: z.record(z.string(), z.unknown()).optional(),
+  /** The program's in-process servers (`createSdkMcpServer`), by name: reached through `mcp_message` control requests. */
+  sdkMcpServers: z.array(z.string()).optional(),
 });
 
 // `auto` is Claude Code's classifier mode; moat runs it as default (stream-json-client.ts).

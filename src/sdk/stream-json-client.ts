@@ -9,6 +9,7 @@ import { makeColors, progressLine, type OutputMapper } from '../print/index.ts';
 import { compactOp, type RunFinishedEvent, type SessionHost } from '../protocol/index.ts';
 import { errorMessage, newId } from '../util/index.ts';
 import { hookCallbacks, type HookCallbackSet, type SendHookCallback } from './hook-callbacks.ts';
+import type { SendControlRequest } from './mcp-bridge.ts';
 import {
   IncomingRequest,
   InputLine,
@@ -38,8 +39,11 @@ export interface StreamJsonClientDeps {
   write(line: string): void;
   /** stderr, with --debug; a no-op otherwise. */
   debug(line: string): void;
-  /** Opens the session with what `initialize` said; `hooks` are the program's hook callbacks. */
-  open(init: InitializeRequest | undefined, hooks: HookCallbackSet): Promise<OpenedSession>;
+  /**
+   * Opens the session with what `initialize` said; `hooks` are the program's hook callbacks, and `program`
+   * reaches the program's in-process MCP servers (initialize's `sdkMcpServers`).
+   */
+  open(init: InitializeRequest | undefined, hooks: HookCallbackSet, program: SendControlRequest): Promise<OpenedSession>;
   /** --permission-prompt-tool stdio: questions go to the program as can_use_tool. */
   permissionPrompt: boolean;
   /** The answers' token limit: a thinking budget must stay below it. */
@@ -189,7 +193,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
   };
 
   const open = (init: InitializeRequest | undefined): Promise<OpenedSession> => {
-    opened ??= deps.open(init, hookCallbacks(init?.hooks ?? {}, sendHookCallback)).then((session) => {
+    opened ??= deps.open(init, hookCallbacks(init?.hooks ?? {}, sendHookCallback), (request) => pending.send(request)).then((session) => {
       pump = (async () => {
         const colors = makeColors(false);
         for await (const e of session.host.events) {

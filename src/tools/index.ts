@@ -1,6 +1,6 @@
 /** The tools layer's public surface: registry, built-ins, permissions, WASM tools, process sandbox. */
 export * from './types.ts';
-export { ToolRegistry, toolInputJsonSchema, TOOL_SEARCH_THRESHOLD, type ToolSource } from './registry.ts';
+export { ToolRegistry, toolInputJsonSchema, TOOL_SEARCH_THRESHOLD, MCP_DEFER_SHARE, type ToolSource } from './registry.ts';
 export { TOOL_SEARCH_NAME, searchTools } from './tool-search.ts';
 export { runWithPolicy, isIdempotent, type ToolRunPolicy } from './run-policy.ts';
 export { runParsedTool, unknownToolResult, abortedToolResult, invalidInputMessage, ABORTED_TOOL_MESSAGE } from './run-tool.ts';
@@ -17,6 +17,8 @@ export {
   describeGrant,
 } from './process-sandbox.ts';
 export type { HookProcessOptions, HookProcessResult } from './hook-process.ts';
+/** moat's own `git status` for the system prompt, in a read-only sandbox: the agent reaches the sandbox through tools only. */
+export { sandboxedGitStatus } from '../sandbox/index.ts';
 /** The runner of hook commands, loaded with the first hook that runs one (a session without command hooks never does). */
 export const loadHookProcess = (): Promise<typeof import('./hook-process.ts')> => import('./hook-process.ts');
 // WebAssembly tools: discovery, the catalog of bundled and drop-in tools, and their Tool adapter.

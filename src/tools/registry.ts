@@ -25,8 +25,16 @@ export interface ToolSource {
   tools(): readonly AnyTool[];
 }
 
-/** Past this many tools, the model sees the core tools plus ToolSearch instead of everything. */
+/** Past this many tools, the model sees the core tools plus ToolSearch instead of every drop-in (WebAssembly) tool. */
 export const TOOL_SEARCH_THRESHOLD = 20;
+
+/** MCP tools go behind ToolSearch only past this share of the context window (Claude Code's rule). */
+export const MCP_DEFER_SHARE = 0.1;
+
+/** The share of a 200k-token window: the budget when the caller does not know the model's. */
+const DEFAULT_MCP_BUDGET_TOKENS = 20_000;
+
+const isMcp = (t: AnyTool) => t.name.startsWith('mcp__');
 
 /**
  * The tools of one session, by name. Its own tools (the built-ins, the skill
@@ -89,7 +97,8 @@ export class ToolRegistry {
   get(name: string): AnyTool | undefined {
     const core = this.coreTool(name);
     if (core !== undefined) return core;
-    if (name === TOOL_SEARCH_NAME) return this.searchTool();
+    // The one the last offered list had (it names what was deferred then).
+    if (name === TOOL_SEARCH_NAME) return this.root().search ?? this.searchTool(this.extra(new Set(this.core().map((t) => t.name))).map((t) => t.name));
     return this.list().find((t) => t.name === name);
   }
 
@@ -107,27 +116,39 @@ export class ToolRegistry {
   }
 
   /**
-   * What a session offers the model. Up to TOOL_SEARCH_THRESHOLD tools: all
-   * of them. Beyond: the core tools, ToolSearch, and the tools this session
-   * found with it (so later requests carry them).
+   * What a session offers the model: the core tools, and the rest unless
+   * they would crowd it. Drop-in tools go behind ToolSearch once the core
+   * and they pass TOOL_SEARCH_THRESHOLD; MCP tools once their schemas would
+   * take more than `mcpBudgetTokens` (a share of the model's context), so a
+   * three-tool server is offered directly. What the session found with
+   * ToolSearch is offered from then on; ToolSearch names every tool it can load.
    */
-  offered(sessionId: string): AnyTool[] {
+  offered(sessionId: string, mcpBudgetTokens: number = DEFAULT_MCP_BUDGET_TOKENS): AnyTool[] {
     const core = this.core();
     const extra = this.extra(new Set(core.map((t) => t.name)));
-    if (core.length + extra.length <= TOOL_SEARCH_THRESHOLD || this.coreTool(TOOL_SEARCH_NAME) !== undefined) return [...core, ...extra];
+    if (this.coreTool(TOOL_SEARCH_NAME) !== undefined) return [...core, ...extra];
+    const dropIns = extra.filter((t) => !isMcp(t));
+    const deferDropIns = core.length + dropIns.length > TOOL_SEARCH_THRESHOLD;
+    const deferMcp = this.schemaTokens(extra.filter(isMcp)) > mcpBudgetTokens;
+    const deferred = (t: AnyTool) => (isMcp(t) ? deferMcp : deferDropIns);
+    if (!extra.some(deferred)) return [...core, ...extra];
     const found = this.root().found.get(sessionId) ?? new Set<string>();
-    return [...core, this.searchTool(), ...extra.filter((t) => found.has(t.name))];
+    return [...core, this.searchTool(extra.filter(deferred).map((t) => t.name)), ...extra.filter((t) => !deferred(t) || found.has(t.name))];
+  }
+
+  /** About how many tokens these tools' specs take in a request (4 characters a token). */
+  private schemaTokens(tools: readonly AnyTool[]): number {
+    return tools.reduce((sum, t) => sum + JSON.stringify(this.spec(t)).length / 4, 0);
   }
 
   private root(): ToolRegistry {
     return this.parent?.root() ?? this;
   }
 
-  /** ToolSearch, rebuilt when the set of tools it can load changes (its description names them). */
-  private searchTool(): AnyTool {
+  /** ToolSearch, rebuilt when the set of tools it can load changes (its description names them: `names`, the deferred ones). */
+  private searchTool(names: readonly string[]): AnyTool {
     const root = this.root();
     const candidates = (): AnyTool[] => root.extra(new Set(root.core().map((t) => t.name)));
-    const names = candidates().map((t) => t.name);
     const key = names.join(',');
     if (root.search === undefined || root.searchKey !== key) {
       root.searchKey = key;

@@ -19,7 +19,7 @@ export interface ToolSearchDeps {
   remember(sessionId: string, names: readonly string[]): void;
 }
 
-const DESCRIPTION = `Find more tools. Only the core tools are loaded up front; many more (installed WebAssembly tools) can be found here and then called like any other tool in your next step.
+const DESCRIPTION = `Find more tools. Only the core tools are loaded up front; many more (installed WebAssembly tools, MCP servers' tools) can be found here and then called like any other tool in your next step.
 
 - "select:name" (or "select:a,b") loads tools by exact name.
 - Anything else is a keyword search over tool names, keywords and descriptions, best matches first.
@@ -68,15 +68,11 @@ function firstLine(s: string): string {
   return (s.split('\n').find((l) => l.trim() !== '') ?? '').trim();
 }
 
-/** How many deferred tool names the description lists; beyond that the model searches blind. */
-const LISTED_NAMES = 200;
-
+/** `names`: every tool it can load, all listed in its description so the model knows what to ask for. */
 export function toolSearchTool(deps: ToolSearchDeps, names: readonly string[] = []): AnyTool {
-  const listed = names.slice(0, LISTED_NAMES).join(', ');
-  const more = names.length > LISTED_NAMES ? `, and ${names.length - LISTED_NAMES} more` : '';
   return defineTool({
     name: TOOL_SEARCH_NAME,
-    description: names.length === 0 ? DESCRIPTION : `${DESCRIPTION}\n\nTools that can be loaded: ${listed}${more}.`,
+    description: names.length === 0 ? DESCRIPTION : `${DESCRIPTION}\n\nTools that can be loaded: ${names.join(', ')}.`,
     get inputSchema() {
       return toolSearchInput();
     },

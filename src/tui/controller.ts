@@ -65,7 +65,7 @@ export interface McpServerView {
   name: string;
   /** The file or flag it comes from. */
   origin: string;
-  transport: 'stdio' | 'http' | 'sse';
+  transport: 'stdio' | 'http' | 'sse' | 'sdk';
   status: 'connected' | 'connecting' | 'failed' | 'needs-auth' | 'needs-approval' | 'disabled';
   error?: string;
   /** stdio only: whether the OS sandbox wraps it (unknown until it started). */

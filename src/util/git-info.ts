@@ -5,6 +5,11 @@
  * (well under a millisecond); the short status needs git itself and runs in
  * the background, so start-up does other work while it runs. A folder outside
  * a repository yields `undefined`.
+ *
+ * git runs what a repository's configuration names (`core.fsmonitor`, hooks,
+ * filters), so the status is read only through a reader the caller hands in:
+ * none before the folder is trusted (the facts then come from `.git/HEAD`
+ * alone), the OS sandbox's once it is.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -18,9 +23,26 @@ export interface GitHead {
 }
 
 export interface GitInfo extends GitHead {
-  /** `git status --short`, capped. */
-  status: string;
+  /** `git status --short`, capped; undefined when it was not read (the folder is not trusted). */
+  status: string | undefined;
 }
+
+/**
+ * Given to every git moat runs: the repository's fsmonitor and hooks never
+ * run, whatever its configuration (or a `commondir` or `include` it points
+ * to) says. Command-line settings win over every configuration file.
+ */
+export const SAFE_GIT_FLAGS: readonly string[] = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
+
+/**
+ * `git status --short` as moat runs it: no optional locks (the user's own git
+ * commands must not find the index locked), and submodules ignored (a
+ * nested repository's configuration is not read at all).
+ */
+export const GIT_STATUS_ARGV: readonly string[] = ['git', '--no-optional-locks', ...SAFE_GIT_FLAGS, 'status', '--short', '--ignore-submodules=all'];
+
+/** Reads `git status --short` in a folder: empty when git cannot say. */
+export type GitStatusReader = (cwd: string) => Promise<string>;
 
 const STATUS_CAP = 2000;
 
@@ -60,25 +82,22 @@ export function gitHead(cwd: string): GitHead | undefined {
   }
 }
 
-/** `git status --short` in `cwd` (paths relative to it), capped; empty when git cannot say. */
-async function shortStatus(cwd: string): Promise<string> {
-  try {
-    // No optional locks: reading the status must not take the index lock from the user's own git commands.
-    const proc = Bun.spawn(['git', '--no-optional-locks', 'status', '--short'], { cwd, stdout: 'pipe', stderr: 'ignore', stdin: 'ignore' });
-    const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-    if (code !== 0) return '';
-    const status = text.trimEnd();
-    return status.length > STATUS_CAP ? `${status.slice(0, STATUS_CAP)}\n… (truncated)` : status;
-  } catch {
-    return ''; // git not installed
-  }
+/** git's status output, capped: what goes into the system prompt. */
+export function capStatus(text: string): string {
+  const status = text.trimEnd();
+  return status.length > STATUS_CAP ? `${status.slice(0, STATUS_CAP)}\n… (truncated)` : status;
 }
 
 /**
- * The head and the short status. Start it early and await it late: git runs
- * while the caller does other work. Never rejects.
+ * The head and, when a reader is given, the short status. Start it early and
+ * await it late: git runs while the caller does other work. Never rejects.
  */
-export async function gitInfo(cwd: string, head: GitHead | undefined = gitHead(cwd)): Promise<GitInfo | undefined> {
+export async function gitInfo(cwd: string, head: GitHead | undefined = gitHead(cwd), readStatus?: GitStatusReader): Promise<GitInfo | undefined> {
   if (head === undefined) return undefined;
-  return { ...head, status: await shortStatus(cwd) };
+  if (readStatus === undefined) return { ...head, status: undefined };
+  try {
+    return { ...head, status: await readStatus(cwd) };
+  } catch {
+    return { ...head, status: '' };
+  }
 }

@@ -22,4 +22,4 @@ export { homeOf, nodeOs } from './node-os.ts';
 export { inputJsonSchema, inputJsonSchemaOf } from './json-schema.ts';
 export { parseDuration } from './duration.ts';
 export { outlineToml, lineOfPath, type TomlOutline, type TomlPath, type KeyEntry, type HeaderEntry, type Span, type ArraySpan } from './toml-outline.ts';
-export { gitHead, gitInfo, type GitHead, type GitInfo } from './git-info.ts';
+export { capStatus, gitHead, gitInfo, GIT_STATUS_ARGV, SAFE_GIT_FLAGS, type GitHead, type GitInfo, type GitStatusReader } from './git-info.ts';

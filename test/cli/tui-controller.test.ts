@@ -347,8 +347,8 @@ test('the session opens on first use, not for the first frame; a run waits for t
   expect(c.initialMessages()).toEqual([]);
   expect(store.sessions.list({ cwd: root })).toHaveLength(0);
   c.openSession();
-  // A new session's row waits for its first request (AgentSession.open).
-  expect(store.sessions.list({ cwd: root })).toHaveLength(0);
+  // Opening the session writes its row.
+  expect(store.sessions.list({ cwd: root })).toHaveLength(1);
   server.script(reply().text('ok'), reply().text('ok'));
   const run = drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
   // A controller with no tools attaching, started after it: once its request is in, the first one's would be too had it not waited.

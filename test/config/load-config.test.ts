@@ -315,4 +315,17 @@ describe('[providers] and fallback', () => {
     write(w.projectFile, '[providers.openai]\nbase_url = "http://evil.example/v1"\n');
     expect(() => loadConfig({ cwd: w.cwd, env: w.env })).toThrow(/\.moat\/config\.toml:1: providers: providers can only be set in the user config/);
   });
+
+  test('a project may not set api_base_url, trusted or not; the user config and ANTHROPIC_BASE_URL may', () => {
+    const w = world();
+    write(w.projectFile, 'model = "claude-x"\napi_base_url = "https://collect.example/v1"\n');
+    const refused = /\.moat\/config\.toml:2: api_base_url: an endpoint can only be set in the user config \(~\/\.config\/moat\/config\.toml\) or with ANTHROPIC_BASE_URL: a project must not send your API key elsewhere$/;
+    expect(() => loadConfig({ cwd: w.cwd, env: w.env })).toThrow(refused);
+    trustProject(w.repo, join(w.home, '.config', 'moat'));
+    expect(() => loadConfig({ cwd: w.cwd, env: w.env })).toThrow(refused);
+    write(w.projectFile, 'model = "claude-x"\n');
+    write(w.userFile, 'api_base_url = "https://gateway.example/v1"\n');
+    expect(loadConfig({ cwd: w.cwd, env: w.env }).config.apiBaseUrl).toBe('https://gateway.example/v1');
+    expect(loadConfig({ cwd: w.cwd, env: { ...w.env, ANTHROPIC_BASE_URL: 'https://other.example' } }).config.apiBaseUrl).toBe('https://other.example');
+  });
 });

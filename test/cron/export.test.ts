@@ -141,3 +141,16 @@ describe('systemd', () => {
     expect(execArg('--max-budget-usd')).toBe('--max-budget-usd');
   });
 });
+
+describe("README's indexed Job (100 tasks, one per completion index)", () => {
+  test('is a valid batch/v1 Job that reads its task by JOB_COMPLETION_INDEX', async () => {
+    const { Job } = await import('kubernetes-models/batch/v1/Job');
+    const readme = readFileSync(join(import.meta.dir, '../../README.md'), 'utf8');
+    const block = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').find((y) => y.includes('kind: Job'));
+    expect(block).toBeDefined();
+    const doc = Bun.YAML.parse(block ?? '') as { spec: { completionMode: string; completions: number; template: { spec: { containers: { command: string[] }[] } } } };
+    new Job(doc as ConstructorParameters<typeof Job>[0]).validate();
+    expect([doc.spec.completionMode, doc.spec.completions]).toEqual(['Indexed', 100]);
+    expect(doc.spec.template.spec.containers[0]?.command.join(' ')).toContain('JOB_COMPLETION_INDEX');
+  });
+});

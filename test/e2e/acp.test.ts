@@ -5,7 +5,7 @@
  * editor hands over, and reads and edits through the editor's own buffers.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
@@ -96,6 +96,11 @@ async function startEditor(o: EditorOptions = {}) {
         const check = () => (updates.some((n) => match(n.update)) ? done() : listeners.push(check));
         check();
       }),
+    /** The editor closes its end of stdin, as an editor does when it quits: moat's exit code. */
+    hangUp: async () => {
+      await proc.stdin.end();
+      return proc.exited;
+    },
     close: async () => {
       connection.close();
       proc.kill();
@@ -242,6 +247,18 @@ describe('moat acp', () => {
     expect(readFileSync(file, 'utf8')).toBe('saved text\n');
   }, 30_000);
 
+  test('when the editor hangs up, moat ends its sessions (SessionEnd hooks run) and exits 0', async () => {
+    const ended = join(sb.cwd, 'ended.json');
+    mkdirSync(join(sb.home, '.claude'), { recursive: true });
+    writeFileSync(join(sb.home, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: `cat > ${JSON.stringify(ended)}` }] }] } }));
+    server.script(reply().text('hi'));
+    const editor = await startEditor();
+    const { sessionId } = await editor.agent.request(acp.methods.agent.session.new, { cwd: sb.cwd, mcpServers: [] });
+    await editor.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+    expect(await editor.hangUp()).toBe(0);
+    expect(JSON.parse(readFileSync(ended, 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', session_id: sessionId });
+  }, 30_000);
+
   test('session/set_mode and the model option change the session; a prompt with a file attached carries its text', async () => {
     server.script(reply().text('ok'));
     const editor = await startEditor();
@@ -249,6 +266,9 @@ describe('moat acp', () => {
     await editor.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'plan' });
     await editor.until((u) => u.sessionUpdate === 'current_mode_update' && u.currentModeId === 'plan');
     await expect(editor.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' })).rejects.toThrow(/unknown mode yolo/);
+    await expect(editor.agent.request(acp.methods.agent.session.prompt, { sessionId: 'nope', prompt: [{ type: 'text', text: 'x' }] })).rejects.toMatchObject({ code: -32002, data: { sessionId: 'nope' } });
+    await expect(editor.agent.request(acp.methods.agent.session.new, { cwd: join(sb.cwd, 'missing'), mcpServers: [] })).rejects.toThrow(/missing: not a folder/);
+    await expect(editor.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'image', mimeType: 'image/tiff', data: 'AA' }] })).rejects.toThrow(/image\/tiff/);
     const options = await editor.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: 'model', value: 'claude-haiku-4-5' });
     expect(options.configOptions[0]).toMatchObject({ currentValue: 'claude-haiku-4-5' });
     await editor.agent.request(acp.methods.agent.session.prompt, {

@@ -5,7 +5,7 @@
  * in the same session, a cancelled call, and a foreign Host header refused.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -57,7 +57,7 @@ async function stdioClient(): Promise<Client> {
 }
 
 const callMoat = (client: Client, args: Record<string, unknown>, options: Parameters<Client['callTool']>[2] = {}) =>
-  client.callTool({ name: 'moat', arguments: args }, undefined, options) as Promise<TaskResult>;
+  client.callTool({ name: 'moat', arguments: args }, undefined, options) as Promise<unknown> as Promise<TaskResult>;
 
 describe('moat mcp serve', () => {
   test('tools/list offers moat and moat_reply; a task reads a file and answers, with progress and its structured result', async () => {
@@ -73,7 +73,7 @@ describe('moat mcp serve', () => {
     expect(r.structuredContent).toMatchObject({ result: 'It says hello.', stopReason: 'end_turn', isError: false, turns: 2, filesChanged: [], permissionDenials: [] });
     expect(r.structuredContent.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.structuredContent.costUsd).toBeGreaterThan(0);
-    expect(progress).toEqual([`moat session ${r.structuredContent.sessionId} started`, 'Read a.txt']);
+    expect(progress).toEqual([`moat session ${r.structuredContent.sessionId} started`, 'Read a.txt', 'writing']);
   }, 30_000);
 
   test('an edit nobody can approve is denied in the default mode; acceptEdits lets it through and lists the file', async () => {
@@ -97,10 +97,10 @@ describe('moat mcp serve', () => {
     server.script(reply().text('First.'), reply().text('Second.'));
     const client = await stdioClient();
     const first = await callMoat(client, { prompt: 'one' });
-    const second = (await client.callTool({ name: 'moat_reply', arguments: { sessionId: first.structuredContent.sessionId, prompt: 'two' } })) as TaskResult;
+    const second = (await client.callTool({ name: 'moat_reply', arguments: { sessionId: first.structuredContent.sessionId, prompt: 'two' } })) as unknown as TaskResult;
     expect(second.structuredContent).toMatchObject({ sessionId: first.structuredContent.sessionId, result: 'Second.' });
     expect((server.requests[1]?.body as Body).messages.map((m) => m.content.map((c) => c.text ?? '').join(''))).toEqual(['one', 'First.', 'two']);
-    const unknown = (await client.callTool({ name: 'moat_reply', arguments: { sessionId: 'nope', prompt: 'x' } })) as TaskResult;
+    const unknown = (await client.callTool({ name: 'moat_reply', arguments: { sessionId: 'nope', prompt: 'x' } })) as unknown as TaskResult;
     expect(unknown.isError).toBe(true);
     expect(unknown.content[0]?.text).toMatch(/^moat could not start: .*nope/);
     const badCwd = await callMoat(client, { prompt: 'x', cwd: join(sb.cwd, 'missing') });
@@ -117,13 +117,12 @@ describe('moat mcp serve', () => {
       signal: controller.signal,
       onprogress: (p) => {
         sessionId = /moat session (\S+) started/.exec(p.message ?? '')?.[1] ?? sessionId;
+        // Cancelled once the answer is streaming.
+        if (p.message === 'writing') controller.abort();
       },
     });
-    // Cancelled once the answer is streaming (the fake server has the request).
-    while (server.requests.length === 0) await Bun.sleep(10);
-    controller.abort();
     await expect(call).rejects.toThrow();
-    const next = (await client.callTool({ name: 'moat_reply', arguments: { sessionId, prompt: 'and now?' } })) as TaskResult;
+    const next = (await client.callTool({ name: 'moat_reply', arguments: { sessionId, prompt: 'and now?' } })) as unknown as TaskResult;
     expect(next.structuredContent.result).toBe('after the cancel');
     const sent = (server.requests[1]?.body as Body).messages;
     expect(sent[0]?.content[0]?.text).toBe('talk slowly');
@@ -132,6 +131,30 @@ describe('moat mcp serve', () => {
     expect(cut).toContain('[interrupted by the user]');
     expect(cut.length).toBeLessThan('slow '.repeat(300).length);
     expect(sent.at(-1)?.content.at(-1)?.text).toBe('and now?');
+  }, 30_000);
+
+  test('a client that goes away mid-call: the run is cancelled, its session saved and ended (SessionEnd runs), moat exits', async () => {
+    const ended = join(sb.cwd, 'ended.json');
+    mkdirSync(join(sb.home, '.claude'), { recursive: true });
+    writeFileSync(join(sb.home, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: `cat > ${JSON.stringify(ended)}` }] }] } }));
+    server.script(reply().text('slow '.repeat(300), { chunkSize: 5, delayMs: 20 }));
+    const client = await stdioClient();
+    let sessionId = '';
+    let writing: () => void = () => {};
+    const started = new Promise<void>((done) => (writing = done));
+    const call = callMoat(client, { prompt: 'talk slowly' }, {
+      onprogress: (p) => {
+        sessionId = /moat session (\S+) started/.exec(p.message ?? '')?.[1] ?? sessionId;
+        if (p.message === 'writing') writing();
+      },
+    });
+    await started;
+    // Closes moat's stdin and waits for it to exit (SIGTERM after 2 s, SIGKILL after 4 s, if it did not).
+    const t0 = Date.now();
+    await client.close();
+    await call.catch(() => undefined);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(JSON.parse(readFileSync(ended, 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', session_id: sessionId });
   }, 30_000);
 
   test('--port serves Streamable HTTP on 127.0.0.1; a foreign Host header is refused', async () => {

@@ -37,7 +37,7 @@ type Body = { tools: { name: string }[]; messages: { role: string; content: { ty
 describe('MCP end to end', () => {
   test('-p --mcp-config: the model calls an MCP tool; the init line lists the server', async () => {
     // The first answer waits a moment: the server connects in the background meanwhile, as it would while a real model thinks.
-    // 14 core tools and 16 of the server's: past 20 the server's tools wait behind tool_search, as WebAssembly tools do.
+    // The bundled WebAssembly tools wait behind ToolSearch; it also finds the server's tools (offered directly from the next request on, as their schemas are small).
     server.script(
       reply().wait(2500).toolUse('ToolSearch', { query: 'select:mcp__everything__echo' }).stop('tool_use'),
       reply().toolUse('mcp__everything__echo', { message: 'from the model' }).stop('tool_use'),

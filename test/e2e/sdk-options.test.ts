@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { query, type Options, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { createSdkMcpServer, query, tool, type Options, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { z } from 'zod';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { makeSandbox, MOAT_BIN, type Sandbox } from '../support/run-moat.ts';
 
@@ -109,5 +110,36 @@ describe('slash commands through the SDK', () => {
       expect(first.split('\n').slice(0, 3).join('\n')).toBe(`${typed}\n\n<skill name="greet">`);
       expect(first).toContain('Say hello to Ada. Today: INLINE-OUTPUT');
     }
+  });
+});
+
+describe('in-process SDK MCP servers', () => {
+  test("createSdkMcpServer's tool is offered from the first request, its handler runs in the program, its result reaches the model", async () => {
+    const calls: { a: number; b: number }[] = [];
+    const calc = createSdkMcpServer({
+      name: 'calc',
+      version: '1.0.0',
+      tools: [
+        tool('add', 'Adds two numbers', { a: z.number(), b: z.number() }, async (args) => {
+          calls.push(args);
+          return { content: [{ type: 'text', text: `sum=${args.a + args.b}` }] };
+        }),
+      ],
+    });
+    server.script(reply().toolUse('mcp__calc__add', { a: 2, b: 3 }).stop('tool_use'), reply().text('five'));
+    const messages: SDKMessage[] = [];
+    const q = query({
+      prompt: 'add 2 and 3',
+      options: { pathToClaudeCodeExecutable: MOAT_BIN, cwd: sb.cwd, env: sb.env, model: 'claude-sonnet-4-5', mcpServers: { calc }, allowedTools: ['mcp__calc__add'], stderr: (d) => stderr.push(d) },
+    });
+    for await (const m of q) messages.push(m);
+    expect(result(messages)).toMatchObject({ subtype: 'success', result: 'five' });
+    expect(calls).toEqual([{ a: 2, b: 3 }]);
+    const init = messages.find((m) => m.type === 'system' && m.subtype === 'init');
+    expect(init).toMatchObject({ mcp_servers: [{ name: 'calc', status: 'connected' }] });
+    const firstTools = (server.requests[0]!.body as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(firstTools).toContain('mcp__calc__add');
+    const second = JSON.stringify((server.requests[1]!.body as { messages: unknown[] }).messages.at(-1));
+    expect(second).toContain('sum=5');
   });
 });

@@ -106,14 +106,21 @@ describe('server-everything over stdio', () => {
     expect(JSON.stringify(r?.messages)).toContain('Paris');
   });
 
-  test('many tools go behind tool_search like WebAssembly tools', () => {
+  test("its tools are offered directly while their schemas fit a tenth of the context, and go behind ToolSearch past it, every one named there", () => {
     const registry = new ToolRegistry(builtinTools());
     registry.addSource(m);
-    const offered = registry.offered('s1').map((t) => t.name);
+    const mcpNames = registry.names().filter((n) => n.startsWith('mcp__'));
+    // The resource tools (ListMcpResourcesTool, ReadMcpResourceTool) count as ordinary drop-in tools.
+    const others = registry.names().filter((n) => !n.startsWith('mcp__') && !builtinTools().some((t) => t.name === n));
     expect(registry.list().length).toBeGreaterThan(20);
-    expect(offered).toContain(TOOL_SEARCH_NAME);
-    expect(offered.some((n) => n.startsWith('mcp__'))).toBe(false);
-    expect(registry.get('mcp__everything__echo')).toBeDefined();
+    // The default budget: a tenth of a 200k-token window.
+    const direct = registry.offered('s1').map((t) => t.name);
+    expect(direct).toEqual(registry.names());
+    // A budget its schemas overflow (a small model's window).
+    const deferred = registry.offered('s1', 100).map((t) => t.name);
+    expect(deferred).toEqual([...builtinTools().map((t) => t.name), TOOL_SEARCH_NAME, ...others]);
+    const description = registry.get(TOOL_SEARCH_NAME)!.description;
+    for (const name of mcpNames) expect(description).toContain(name);
   });
 });
 

@@ -36,7 +36,7 @@ function connect(): McpManager {
     launch: { cwd: dir, env: {}, sandbox: DEFAULT_SERVER_SANDBOX },
     roots: [dir],
     clientVersion: '0.0.0-test',
-    authProvider: (s) => (s.transport === 'stdio' ? undefined : sessionAuthProvider(store, s.name, s.url)),
+    authProvider: (s) => (s.transport === 'stdio' || s.transport === 'sdk' ? undefined : sessionAuthProvider(store, s.name, s.url)),
   });
 }
 

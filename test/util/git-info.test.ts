@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitHead, gitInfo } from '../../src/util/git-info.ts';
+import { capStatus, gitHead, gitInfo, GIT_STATUS_ARGV, type GitStatusReader } from '../../src/util/git-info.ts';
 import { tempDir } from '../support/temp.ts';
 
 const git = (cwd: string, ...args: string[]) => {
@@ -16,6 +16,12 @@ const gitSays = (cwd: string) => ({
   branch: git(cwd, 'branch', '--show-current') || git(cwd, 'rev-parse', '--short', 'HEAD'),
 });
 
+/** The status as moat's flags make git print it, without the sandbox (sandbox/os/own-git.ts adds that). */
+const readStatus: GitStatusReader = async (cwd) => {
+  const r = Bun.spawnSync([...GIT_STATUS_ARGV], { cwd });
+  return r.exitCode === 0 ? capStatus(r.stdout.toString()) : '';
+};
+
 describe('gitInfo', () => {
   test('outside a repository: undefined', async () => {
     const dir = tempDir('moat-nogit-');
@@ -26,11 +32,13 @@ describe('gitInfo', () => {
   test('a new repository without commits, a branch, a detached HEAD, and the short status', async () => {
     const root = tempDir('moat-git-');
     git(root, 'init', '-q', '-b', 'trunk');
-    expect(await gitInfo(root)).toEqual({ root, branch: 'trunk', status: '' });
+    expect(await gitInfo(root, gitHead(root), readStatus)).toEqual({ root, branch: 'trunk', status: '' });
+    // Without a reader (a folder not trusted) git does not run: the status is not known.
+    expect(await gitInfo(root)).toEqual({ root, branch: 'trunk', status: undefined });
     git(root, 'commit', '-q', '--allow-empty', '-m', 'x');
     git(root, 'checkout', '-q', '-b', 'feature');
     writeFileSync(join(root, 'new.txt'), 'n');
-    expect(await gitInfo(root)).toEqual({ root, branch: 'feature', status: '?? new.txt' });
+    expect(await gitInfo(root, gitHead(root), readStatus)).toEqual({ root, branch: 'feature', status: '?? new.txt' });
     git(root, 'checkout', '-q', '--detach');
     expect((await gitInfo(root))?.branch).toBe(git(root, 'rev-parse', '--short', 'HEAD'));
   });
@@ -47,7 +55,7 @@ describe('gitInfo', () => {
     expect(gitHead(sub)).toEqual(gitSays(sub));
     // The status is git's own, relative to the folder asked about.
     writeFileSync(join(root, 'src', 'b.txt'), 'b');
-    expect((await gitInfo(sub))?.status).toBe(git(sub, 'status', '--short'));
+    expect((await gitInfo(sub, gitHead(sub), readStatus))?.status).toBe(git(sub, 'status', '--short'));
     const link = join(base, 'link');
     symlinkSync(root, link);
     expect(gitHead(join(link, 'src'))).toEqual(gitSays(join(link, 'src')));

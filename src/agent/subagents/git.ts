@@ -1,5 +1,5 @@
 /** `git` as a child process with an argument array, never a shell string. */
-import { MoatError } from '../../util/index.ts';
+import { MoatError, SAFE_GIT_FLAGS } from '../../util/index.ts';
 
 /**
  * `git` as a child process with an argument array — never a shell string, so
@@ -16,7 +16,39 @@ export interface GitResult {
 /** Commits moat makes for the user (sub-agent work, merges) when git knows no identity. */
 const FALLBACK_IDENTITY = ['-c', 'user.name=moat', '-c', 'user.email=moat@localhost'];
 
+/**
+ * `-c` settings that switch off every program the repository's configuration
+ * names for a driver: a checkout (`git worktree add`), an add, a diff or a
+ * merge would otherwise run it, outside the sandbox. moat's flags switch off
+ * fsmonitor and hooks; drivers have names of the configuration's choosing, so
+ * they are read first (`git config` runs nothing). An empty filter is git's
+ * "no filter"; a diff driver's programs become `cat`; a merge driver becomes
+ * `false`, which leaves the file conflicted for the user.
+ */
+async function driverOverrides(cwd: string): Promise<string[]> {
+  const r = await spawnGit(cwd, [...SAFE_GIT_FLAGS, 'config', '-z', '--name-only', '--get-regexp', '^(filter|merge|diff)\\.'], {});
+  const names = { filter: new Set<string>(), merge: new Set<string>(), diff: new Set<string>() };
+  for (const key of r.stdout.split('\0')) {
+    const m = /^(filter|merge|diff)\.(.+)\.[a-z]+$/i.exec(key);
+    const kind = m?.[1]?.toLowerCase();
+    if (m?.[2] !== undefined && (kind === 'filter' || kind === 'merge' || kind === 'diff')) names[kind].add(m[2]);
+  }
+  return [
+    ...[...names.filter].flatMap((n) => ['-c', `filter.${n}.clean=`, '-c', `filter.${n}.smudge=`, '-c', `filter.${n}.process=`, '-c', `filter.${n}.required=false`]),
+    ...[...names.merge].flatMap((n) => ['-c', `merge.${n}.driver=false`]),
+    ...[...names.diff].flatMap((n) => ['-c', `diff.${n}.textconv=cat`, '-c', `diff.${n}.command=cat`]),
+  ];
+}
+
+/** moat's commits are not signed: `gpg.program` is one more program the repository's configuration could name. */
+const NO_SIGNING = ['-c', 'commit.gpgSign=false', '-c', 'tag.gpgSign=false'];
+
+/** Every git moat runs for its sub-agents: the repository's fsmonitor, hooks, drivers and signing program switched off. */
 export async function git(cwd: string, args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<GitResult> {
+  return spawnGit(cwd, [...SAFE_GIT_FLAGS, ...NO_SIGNING, ...(await driverOverrides(cwd)), ...args], opts);
+}
+
+async function spawnGit(cwd: string, args: string[], opts: { stdin?: string; env?: Record<string, string> }): Promise<GitResult> {
   let proc;
   try {
     proc = Bun.spawn(['git', ...args], {

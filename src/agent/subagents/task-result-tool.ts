@@ -5,6 +5,7 @@ import { DEFAULT_RESULT_TIMEOUT_MS, taskResultInput } from './task-inputs.ts';
 import type { SubagentHost } from './host.ts';
 import type { AgentInfo, SubagentOutcome } from './manager.ts';
 import description from './task-result.md' with { type: 'text' };
+import { outcomeText } from './summary.ts';
 
 export { DEFAULT_RESULT_TIMEOUT_MS, MAX_RESULT_TIMEOUT_MS } from './task-inputs.ts';
 
@@ -60,7 +61,6 @@ export function taskResultTool(host: SubagentHost): AnyTool {
         timeoutMs,
         ctx.signal,
       );
-      const { outcomeText } = await import('./summary.ts');
       const texts = wanted.map((a, i) => {
         const o = outcomes[i];
         if (o) return outcomeText({ agentId: a.agentId, description: a.description, isolation: a.worktree ? 'worktree' : 'none' }, o);

@@ -4,6 +4,7 @@ import { inputJsonSchemaOf } from '../../util/index.ts';
 import { taskStatusInput } from './task-inputs.ts';
 import type { SubagentHost } from './host.ts';
 import description from './task-status.md' with { type: 'text' };
+import { statusLine } from './summary.ts';
 
 export function taskStatusTool(host: SubagentHost): AnyTool {
   return defineTool({
@@ -18,7 +19,6 @@ export function taskStatusTool(host: SubagentHost): AnyTool {
       return { ruleName: 'Task', paths: [], summary: input.agent_id ? `status of ${input.agent_id}` : 'status of sub-agents' };
     },
     async execute(input) {
-      const { statusLine } = await import('./summary.ts');
       const mine = host.support.manager.list(host.sessionId);
       if (input.agent_id !== undefined) {
         const one = mine.find((a) => a.agentId === input.agent_id);

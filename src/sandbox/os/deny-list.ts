@@ -77,10 +77,22 @@ export function builtinDenyRead(env: Env): string[] {
   return out;
 }
 
-/** Inside each writable root: never writable, so a command cannot plant something that runs or grants later. */
+/**
+ * Inside each writable root: never writable, so a command cannot plant
+ * something that runs or grants later. The file tools (Write, Edit,
+ * NotebookEdit) read the same list: such a write always asks. Besides the
+ * config and hooks, the files that point git at another configuration
+ * (`commondir`, a linked worktree's `gitdir`) and the submodules' own
+ * repositories (`modules`); `.git/worktrees/<name>/…` is matched for every
+ * name (protectedIn lists the existing ones for the OS sandbox).
+ */
 export const PROTECTED_IN_ROOT: readonly string[] = [
   '.git/hooks',
   '.git/config',
+  '.git/commondir',
+  '.git/modules',
+  '.git/worktrees/*/commondir',
+  '.git/worktrees/*/gitdir',
   '.claude/settings.json',
   '.claude/settings.local.json',
   '.claude/commands',
@@ -88,7 +100,17 @@ export const PROTECTED_IN_ROOT: readonly string[] = [
   '.claude/skills',
   '.moat',
   '.mcp.json',
+  '.agents',
 ];
+
+/**
+ * Files git reads where it looks for a repository: a folder (the placeholder
+ * that keeps an absent path uncreatable) would stop git itself ("failed to
+ * read …/commondir"), so they are protected only where they exist. Planting
+ * one is answered by moat's own git (flags, no status before trust, the
+ * read-only sandbox after).
+ */
+const ONLY_WHERE_PRESENT: ReadonlySet<string> = new Set(['.git/commondir', '.git/worktrees/*/commondir', '.git/worktrees/*/gitdir']);
 
 /**
  * The protected paths of one writable root. Outside a repository `.git` is
@@ -97,7 +119,19 @@ export const PROTECTED_IN_ROOT: readonly string[] = [
  */
 export function protectedIn(root: string): string[] {
   const repo = existsSync(join(root, '.git'));
-  return PROTECTED_IN_ROOT.filter((name) => repo || !name.startsWith('.git/')).map((name) => join(root, name));
+  return PROTECTED_IN_ROOT.filter((name) => repo || !name.startsWith('.git/')).flatMap((name) => {
+    const star = name.indexOf('/*/');
+    const paths = star < 0 ? [join(root, name)] : childFolders(join(root, name.slice(0, star))).map((child) => join(root, name.slice(0, star), child, name.slice(star + 3)));
+    return ONLY_WHERE_PRESENT.has(name) ? paths.filter((p) => existsSync(p)) : paths;
+  });
+}
+
+function childFolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return [];
+  }
 }
 
 /** Outside the roots but still worth stating: moat's config (trust, rules) is never writable. */

@@ -4,3 +4,4 @@ export { sandboxSupport, sandboxInstalled, type SandboxSupport } from './support
 export { DEFAULT_SCRUB_ENV, ALWAYS_SCRUBBED, scrubEnv, isScrubbed } from './env-scrub.ts';
 export { connectionAllowed, type ConnectionVerdict } from './network-match.ts';
 export { builtinDenyRead } from './deny-list.ts';
+export { PROTECTED_IN_ROOT } from './deny-list.ts';

@@ -14,13 +14,13 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, isIP, type LookupFunction, type Server } from 'node:net';
 import { join } from 'node:path';
-import { createHttpProxyServer } from '@anthropic-ai/sandbox-runtime/dist/sandbox/http-proxy.js';
-import { decodeSandboxedCommand, encodeSandboxedCommand, generateProxyEnvVars } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
-import { createSocksProxyServer } from '@anthropic-ai/sandbox-runtime/dist/sandbox/socks-proxy.js';
 import { checkAddress } from '../network-policy.ts';
 import { connectionAllowed } from './network-match.ts';
+import { httpProxy, sandboxUtils, socksProxy } from './runtime-internals.ts';
 import type { SandboxViolation } from './types.ts';
 import { nodeOs } from '../../util/index.ts';
+
+const [{ createHttpProxyServer }, { decodeSandboxedCommand, encodeSandboxedCommand, generateProxyEnvVars }, { createSocksProxyServer }] = await Promise.all([httpProxy(), sandboxUtils(), socksProxy()]);
 
 const HTTP_PORT = 3128;
 const SOCKS_PORT = 1080;
@@ -161,4 +161,71 @@ async function start(): Promise<NetworkBridge> {
 export function networkBridge(): Promise<NetworkBridge> {
   started ??= start();
   return started;
+}
+
+/** The same proxies and checks on two loopback ports, for a backend without a network namespace (Seatbelt). */
+export interface LoopbackProxies {
+  httpPort: number;
+  socksPort: number;
+  /** The proxy variables for command `id` (its key rides in the proxy user name, with the token no other process has). */
+  env(id: string): Record<string, string>;
+  register(id: string, allow: readonly string[], deny: readonly string[], allowPrivate: boolean): void;
+  release(id: string): SandboxViolation[];
+  close(): void;
+}
+
+let loopback: Promise<LoopbackProxies> | undefined;
+
+async function listenLoopback(server: Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  server.unref();
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the sandbox proxy has no TCP port');
+  return address.port;
+}
+
+async function startLoopback(): Promise<LoopbackProxies> {
+  const token = randomBytes(16).toString('hex');
+  const http = createHttpProxyServer({ filter: (port, host, _s, encoded) => filter(port, host, encoded), lookupFor: checkedLookup, proxyAuthToken: token });
+  const socks = createSocksProxyServer({ filter: (port, host, encoded) => filter(port, host, encoded), lookupFor: checkedLookup, proxyAuthToken: token });
+  const socksServer = createServer((s) => socks.handleConnection(s));
+  const httpPort = await listenLoopback(http);
+  const socksPort = await listenLoopback(socksServer);
+  return {
+    httpPort,
+    socksPort,
+    env(id) {
+      const out: Record<string, string> = {};
+      for (const kv of generateProxyEnvVars(httpPort, socksPort, undefined, token, true, encodeSandboxedCommand(id))) {
+        const eq = kv.indexOf('=');
+        out[kv.slice(0, eq)] = kv.slice(eq + 1);
+      }
+      // The profile lets the process reach these two ports and nothing else: no destination may skip the proxy.
+      out.NO_PROXY = '';
+      out.no_proxy = '';
+      return out;
+    },
+    register(id, allow, deny, allowPrivate) {
+      commands.set(id, { allow, deny, allowPrivate, refused: new Map() });
+    },
+    release(id) {
+      const cmd = commands.get(id);
+      commands.delete(id);
+      return cmd === undefined ? [] : [...cmd.refused.values()];
+    },
+    close() {
+      http.close();
+      socksServer.close();
+      loopback = undefined;
+    },
+  };
+}
+
+/** The running loopback proxies, started on first use. */
+export function loopbackProxies(): Promise<LoopbackProxies> {
+  loopback ??= startLoopback();
+  return loopback;
 }

@@ -11,6 +11,7 @@ import { linkedWorktreeGrants } from './git-worktree.ts';
 import { restoreLinks } from './link-guard.ts';
 import { planMounts } from './mount-plan.ts';
 import { launch } from './launcher.ts';
+import { linuxSandboxUtils } from './runtime-internals.ts';
 import { holdPlaceholders } from './placeholders.ts';
 import { applySeccompPath, deniedFilePath } from './seccomp-helper.ts';
 import { sandboxSupport } from './support.ts';
@@ -23,7 +24,7 @@ import { nodeOs } from '../../util/index.ts';
  * to a creator holding it (the runtime's own rule, reused).
  */
 async function capabilities(usesSeccompHelper: boolean): Promise<string[]> {
-  const { CAP_SETFCAP, capabilityArgs, processHasBoundingCapability } = await import('@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js');
+  const { CAP_SETFCAP, capabilityArgs, processHasBoundingCapability } = await linuxSandboxUtils();
   return capabilityArgs({ euid: process.geteuid?.(), hasSetfcap: processHasBoundingCapability(CAP_SETFCAP), usesSeccompHelper });
 }
 
@@ -37,6 +38,8 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
   const env = scrubEnv(opts.env, opts.scrubEnv ?? DEFAULT_SCRUB_ENV);
   if (opts.mode === 'off') return unsandboxed(argv, env);
   const support = sandboxSupport(opts.env);
+  // macOS: the same policy as a Seatbelt profile.
+  if (support.available && support.sandboxExec !== undefined) return (await import('./seatbelt-command.ts')).prepareSeatbeltCommand(argv, opts, env, support.sandboxExec);
   if (!support.available || support.bwrap === undefined || support.setpriv === undefined) {
     const reason = support.reason ?? 'the OS sandbox is not available here';
     if (opts.mode === 'required') throw new SandboxUnavailableError(`the OS sandbox is required ([sandbox] mode = "required") but cannot run: ${reason}`);

@@ -1,28 +1,20 @@
 /**
- * Whether this machine can run the OS sandbox: Linux with bubblewrap, socat and
- * util-linux's setpriv and prlimit on PATH and user namespaces that work.
- * Probed once per PATH and cached.
+ * Whether this machine can run the OS sandbox: the platform's backend
+ * (backend.ts) installed, and able to start (bubblewrap's user namespaces,
+ * Seatbelt's sandbox_apply). Probed once per PATH and cached.
  */
+import { existsSync } from 'node:fs';
 import { childProcess } from '../../util/index.ts';
+import { chooseBackend, type BackendChoice, type SandboxHost } from './backend.ts';
 
-export interface SandboxSupport {
-  available: boolean;
-  platform: NodeJS.Platform;
-  /** One line: why it cannot run here, with what to install or change. */
-  reason?: string;
-  bwrap?: string;
-  socat?: string;
-  /** util-linux's setpriv: drops the command's capabilities and sets no_new_privs. */
-  setpriv?: string;
-  /** util-linux's prlimit: the command's resource limits where no cgroup can be made. */
-  prlimit?: string;
-}
+export type SandboxSupport = BackendChoice;
 
 const probes = new Map<string, SandboxSupport>();
 const found = new Map<string, SandboxSupport>();
 
-function unavailable(reason: string): SandboxSupport {
-  return { available: false, platform: process.platform, reason };
+/** This machine, looking for programs on `path`. */
+function thisHost(path: string): SandboxHost {
+  return { platform: process.platform, which: (name) => Bun.which(name, { PATH: path }) ?? undefined, exists: existsSync };
 }
 
 /** bubblewrap must actually create the namespaces: some containers and hardened kernels forbid it. */
@@ -38,24 +30,21 @@ function probeNamespaces(bwrap: string): string | undefined {
   return `bubblewrap cannot create namespaces here${why === '' ? '' : ` (${why})`}; user namespaces may be disabled (kernel.unprivileged_userns_clone, or a container without them)`;
 }
 
-/** Without starting anything: the platform, and bubblewrap and socat on PATH. Cheap enough for start-up. */
+/** Seatbelt must be able to apply a profile: it cannot inside another sandbox (an app's, or moat run by a sandboxed agent). */
+function probeSeatbelt(sandboxExec: string): string | undefined {
+  const r = childProcess().spawnSync(sandboxExec, ['-p', '(version 1)(allow default)', '/usr/bin/true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5000, encoding: 'utf8' });
+  if (r.error !== undefined) return `sandbox-exec (${sandboxExec}) could not be started: ${r.error.message}`;
+  if (r.status === 0) return undefined;
+  const why = (r.stderr ?? '').trim().split('\n')[0] ?? '';
+  return `sandbox-exec cannot apply a profile here${why === '' ? '' : ` (${why})`}; moat may itself be running inside a sandbox`;
+}
+
+/** Without starting anything: the platform's backend and its programs. Cheap enough for start-up. */
 export function sandboxInstalled(env: Readonly<Record<string, string | undefined>> = process.env): SandboxSupport {
   const path = env.PATH ?? '';
   const cached = found.get(path);
   if (cached !== undefined) return cached;
-  let result: SandboxSupport;
-  if (process.platform !== 'linux') {
-    result = unavailable(`the OS sandbox is not implemented on ${process.platform} yet (Linux only: bubblewrap)`);
-  } else {
-    const bwrap = Bun.which('bwrap', { PATH: path }) ?? undefined;
-    const socat = Bun.which('socat', { PATH: path }) ?? undefined;
-    const setpriv = Bun.which('setpriv', { PATH: path }) ?? undefined;
-    const prlimit = Bun.which('prlimit', { PATH: path }) ?? undefined;
-    if (bwrap === undefined) result = unavailable('bubblewrap (bwrap) is not on PATH; install it (Debian/Ubuntu: apt install bubblewrap socat)');
-    else if (socat === undefined) result = unavailable('socat is not on PATH; install it (Debian/Ubuntu: apt install socat)');
-    else if (setpriv === undefined || prlimit === undefined) result = unavailable(`${setpriv === undefined ? 'setpriv' : 'prlimit'} (util-linux) is not on PATH; install it (Debian/Ubuntu: apt install util-linux)`);
-    else result = { available: true, platform: process.platform, bwrap, socat, setpriv, prlimit };
-  }
+  const result = chooseBackend(thisHost(path));
   found.set(path, result);
   return result;
 }
@@ -69,10 +58,8 @@ export function sandboxSupport(env: Readonly<Record<string, string | undefined>>
   const cached = probes.get(path);
   if (cached !== undefined) return cached;
   let result = sandboxInstalled(env);
-  if (result.available && result.bwrap !== undefined) {
-    const broken = probeNamespaces(result.bwrap);
-    if (broken !== undefined) result = { ...result, ...unavailable(broken) };
-  }
+  const broken = !result.available ? undefined : result.bwrap !== undefined ? probeNamespaces(result.bwrap) : result.sandboxExec !== undefined ? probeSeatbelt(result.sandboxExec) : undefined;
+  if (broken !== undefined) result = { ...result, available: false, reason: broken };
   probes.set(path, result);
   return result;
 }

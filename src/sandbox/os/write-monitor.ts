@@ -6,9 +6,10 @@
  * boundary; this only tells the model what was refused.
  */
 import { realpathSync } from 'node:fs';
-import { startLinuxSandboxViolationMonitor, type LinuxViolationMonitor } from '@anthropic-ai/sandbox-runtime/dist/sandbox/linux-violation-monitor.js';
-import { encodeSandboxedCommand } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
+import { linuxViolationMonitor, sandboxUtils, type LinuxViolationMonitor } from './runtime-internals.ts';
 import type { SandboxViolation } from './types.ts';
+
+const [{ startLinuxSandboxViolationMonitor }, { encodeSandboxedCommand }] = await Promise.all([linuxViolationMonitor(), sandboxUtils()]);
 
 interface Watch {
   roots: readonly string[];

@@ -6,6 +6,7 @@ import { checkBashAllow, type CommandRule } from './bash-allow.ts';
 import { denyView } from './bash-deny.ts';
 import { loadShellParser } from './bash-parser.ts';
 import { normalizeSpaces } from './command-pattern.ts';
+import { protectedEntry } from './protected-paths.ts';
 import type { PathBases } from './path-pattern.ts';
 import {
   allowRuleCoversPath,
@@ -49,7 +50,9 @@ export type AskCause =
   /** A sandboxed command asks for more than the mode grants (workspace-write, or no sandbox). */
   | 'sandbox_grant'
   /** An ask rule (`permissions.ask`) matches: always a person's call, whatever allows it. */
-  | 'ask_rule';
+  | 'ask_rule'
+  /** A file tool writes a protected path (git's config or hooks, the project's settings…): always a person's call. */
+  | 'protected_path';
 
 export type Decision =
   | {
@@ -162,6 +165,13 @@ function decideAsked(call: PermissionCall, policy: PermissionPolicy): Decision {
   }
 
   const paths = callPaths(call, bases);
+  // What the OS sandbox never lets a command write, a file tool writes only when a person says yes (no rule or mode does).
+  if (policy.mode !== 'bypassPermissions' && name !== 'Bash') {
+    const hits = unique(paths.map((p) => (p.access === 'write' && protectedEntry(p.path, policy.roots) !== undefined ? p.path : null)));
+    if (hits.length > 0) {
+      return ask(`${call.toolName} would write ${hits.join(', ')}, which moat protects (git's config and hooks, the project's settings, commands, agents and skills, .moat/, .mcp.json, .agents/: writing them changes what runs or is allowed next)`, 'protected_path');
+    }
+  }
   const outside = paths.filter((p) => !insideRoots(policy.roots, p.path));
   if (policy.mode === 'bypassPermissions') {
     return { kind: 'allow', reason: 'bypassPermissions mode', approvedPaths: unique(outside.map((p) => p.path)) };

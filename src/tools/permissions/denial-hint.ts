@@ -84,6 +84,8 @@ export function denialHint(call: PermissionCall, decision: Exclude<Decision, { k
     }
     case 'ask_rule':
       return `Permission denied: ${action} matches an ask rule, so a person must approve it, and moat -p cannot ask. ${decision.reason}.`;
+    case 'protected_path':
+      return `Permission denied: ${decision.reason}. No rule or mode allows that; moat -p cannot ask. Tell the user what to change in the file and let them make the change, or run moat interactively, where they can approve this one write.`;
     case 'needs_approval': {
       const options: string[] = [];
       if (decision.acceptEditsWouldAllow) options.push('--permission-mode acceptEdits');

@@ -9,9 +9,6 @@ export { type CommandPattern } from './command-pattern.ts';
 export { type PathPattern } from './path-pattern.ts';
 export { type PermissionCall } from './rule-match.ts';
 export { deniedOutright } from './tool-names.ts';
-let engine: Promise<typeof import('./engine.ts')> | undefined;
-/** The engine the gate decides with, loaded on its first check (engine.ts); later checks get the same promise. */
-export const loadPermissionEngine = (): Promise<typeof import('./engine.ts')> => (engine ??= import('./engine.ts'));
 export {
   decidePermission,
   preparePermissionCheck,

@@ -1,7 +1,7 @@
 /**
  * Which tools a rule's bare name covers: the part of rule matching that
  * choosing the tools to offer needs before the first request, apart from the
- * matching engine, which loads on the first permission check (engine.ts).
+ * matching engine, which loads with the tool-running code (agent/tool-dispatch-loader.ts).
  */
 import { canonicalRuleName } from './rule-names.ts';
 import { globRegex, type Rule } from './rule.ts';

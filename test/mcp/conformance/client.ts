@@ -34,7 +34,7 @@ async function main(): Promise<number> {
     launch: { cwd: dir, env: {}, sandbox: DEFAULT_SERVER_SANDBOX },
     roots: [dir],
     clientVersion: '0.0.0-conformance',
-    authProvider: (s) => (s.transport === 'stdio' ? undefined : sessionAuthProvider(store, s.name, s.url)),
+    authProvider: (s) => (s.transport === 'stdio' || s.transport === 'sdk' ? undefined : sessionAuthProvider(store, s.name, s.url)),
   });
   try {
     m.startAll();

@@ -53,7 +53,7 @@ export const bashTool = defineTool({
       ...(input.sandbox === undefined ? {} : { sandboxRequest: input.sandbox }),
     };
   },
-  // Loaded with the first command, not before the first request (execute.ts).
+  // Loaded with the first command, not before the first request (execute.ts): the built-in tools' calls loaded eagerly cost -p ~15 ms of main-thread CPU before its first request (scripts/bench/startup.ts, interleaved).
   async execute(input, ctx): Promise<ToolResult> {
     return (await import('./execute.ts')).executeBash(input, ctx);
   },

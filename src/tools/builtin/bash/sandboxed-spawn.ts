@@ -5,11 +5,15 @@
  * sandbox refused, worded for the model: what was blocked and how to ask.
  */
 import { DEFAULT_SCRUB_ENV, prepareCommand, SandboxUnavailableError, type SandboxedCommand, type SandboxViolation } from '../../../sandbox/index.ts';
+import { existsSync } from 'node:fs';
 import { processGrants } from '../../process-grants.ts';
 import { ToolError, type ToolContext } from '../../types.ts';
+import { findBash, INSTALL_GIT_BASH } from './find-bash.ts';
 
 export async function prepareBash(script: string, ctx: ToolContext): Promise<SandboxedCommand> {
-  const argv = ['bash', '-c', script];
+  const bash = findBash({ platform: process.platform, env: process.env, which: (name) => Bun.which(name) ?? undefined, exists: existsSync });
+  if (bash === undefined) throw new ToolError(`Cannot run the command: ${INSTALL_GIT_BASH}. Tell the user.`);
+  const argv = [bash, '-c', script];
   const env = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
   const settings = ctx.processSandbox;
   if (settings === undefined) return prepareCommand(argv, { cwd: ctx.cwd, env, grants: processGrants('read-only', NO_SETTINGS, []), mode: 'off' });

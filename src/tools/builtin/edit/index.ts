@@ -32,7 +32,7 @@ export const editTool = defineTool({
   async approvalPreview(input, ctx) {
     return (await import('./execute.ts')).editPreview(input, ctx);
   },
-  // Loaded with the first edit or approval, not before the first request (execute.ts).
+  // Loaded with the first edit or approval, not before the first request (execute.ts): the built-in tools' calls loaded eagerly cost -p ~15 ms of main-thread CPU before its first request (scripts/bench/startup.ts, interleaved).
   async execute(input, ctx): Promise<ToolResult> {
     return (await import('./execute.ts')).executeEdit(input, ctx);
   },

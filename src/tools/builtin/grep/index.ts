@@ -60,7 +60,7 @@ export const grepTool = defineTool({
       summary: `Search for /${input.pattern}/ in ${displayPath(ctx, folder)}`,
     };
   },
-  // Loaded with the first search, not before the first request (execute.ts).
+  // Loaded with the first search, not before the first request (execute.ts): the built-in tools' calls loaded eagerly cost -p ~15 ms of main-thread CPU before its first request (scripts/bench/startup.ts, interleaved).
   async execute(input, ctx): Promise<ToolResult> {
     return (await import('./execute.ts')).executeGrep(input, ctx);
   },

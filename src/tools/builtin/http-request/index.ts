@@ -99,7 +99,7 @@ export function createHttpRequestTool(o: HttpRequestOptions = {}): AnyTool {
       }
       return { ruleName: HTTP_REQUEST_TOOL, subject: `${input.method} ${href.replace(/\?.*$/, '')}`, paths: [], summary };
     },
-    // Loaded with the first request, not before the model's first (execute.ts).
+    // Loaded with the first request, not before the model's first (execute.ts): the built-in tools' calls loaded eagerly cost -p ~15 ms of main-thread CPU before its first request (scripts/bench/startup.ts, interleaved).
     execute: async (input, ctx) => (await import('./execute.ts')).executeHttpRequest(input, ctx, o),
   }) as unknown as AnyTool;
 }

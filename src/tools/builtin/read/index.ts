@@ -44,7 +44,7 @@ export const readTool = defineTool({
       summary: `Read ${displayPath(ctx, path)}`,
     };
   },
-  // Loaded with the first read, not before the first request (execute.ts).
+  // Loaded with the first read, not before the first request (execute.ts): the built-in tools' calls loaded eagerly cost -p ~15 ms of main-thread CPU before its first request (scripts/bench/startup.ts, interleaved).
   async execute(input, ctx): Promise<ToolResult> {
     return (await import('./execute.ts')).executeRead(input, ctx);
   },

@@ -56,7 +56,7 @@ export function createWebFetchTool(o: WebFetchOptions = {}): AnyTool {
       const host = hostOf(input.url);
       return { ruleName: 'WebFetch', subject: host ?? input.url, paths: [], summary: `fetch ${input.url}` };
     },
-    // Loaded with the first fetch, not before the first request (execute.ts).
+    // Loaded with the first fetch, not before the first request (execute.ts): the built-in tools' calls loaded eagerly cost -p ~15 ms of main-thread CPU before its first request (scripts/bench/startup.ts, interleaved).
     execute: async (input, ctx) => (await import('./execute.ts')).executeWebFetch(input, ctx, o),
   }) as unknown as AnyTool;
 }

@@ -42,7 +42,7 @@ export const writeTool = defineTool({
       preview: { type: 'text', text: preview },
     };
   },
-  // Loaded with the first write, not before the first request (execute.ts).
+  // Loaded with the first write, not before the first request (execute.ts): the built-in tools' calls loaded eagerly cost -p ~15 ms of main-thread CPU before its first request (scripts/bench/startup.ts, interleaved).
   async execute(input, ctx): Promise<ToolResult> {
     return (await import('./execute.ts')).executeWrite(input, ctx);
   },

@@ -1,7 +1,7 @@
 /**
- * A new session's first writes (its row, title, status, first message) wait
- * until its first request is on its way, so the database opens off that
- * request's path; everything still ends up in the store, in order.
+ * What a session writes to its store: its row when it opens (so a database
+ * that cannot be opened, or an id in use, fails before any request is paid
+ * for), then its title, status, messages and usage, in order.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test';
 import { join } from 'node:path';
@@ -25,7 +25,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  cwd = tempDir('moat-agent-held-');
+  cwd = tempDir('moat-agent-store-');
   dbFile = join(cwd, '.db', 'moat.db');
   server.requests.length = 0;
 });
@@ -67,18 +67,18 @@ async function collect(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
 
 const finished = (events: AgentEvent[]) => events.find((e) => e.type === 'run_finished') as Extract<AgentEvent, { type: 'run_finished' }>;
 
-test('the database opens once the first request is on its way, and the session is all there afterwards', async () => {
+test('the database opens with the session, before its first request, and the session is all there afterwards', async () => {
   const log: string[] = [];
   const store = lazyStore(dbFile, (p) => {
     log.push('opened');
     return openStore(p);
   });
   const s = openSession(store, log);
-  expect(log).toEqual([]);
+  expect(log).toEqual(['opened']);
   server.script(reply().text('Hello back.'));
   const events = await collect(s.run('Hello there\nsecond line', new AbortController().signal));
   expect(finished(events).stopReason).toBe('end_turn');
-  expect(log).toEqual(['asked', 'opened']);
+  expect(log).toEqual(['opened', 'asked']);
   expect(server.requests).toHaveLength(1);
   const row = store.sessions.require(s.id);
   expect({ title: row.title, status: row.status, cwd: row.cwd }).toEqual({ title: 'Hello there', status: 'completed', cwd });
@@ -90,7 +90,7 @@ test('the database opens once the first request is on its way, and the session i
   store.close();
 });
 
-test('a run that sends no request writes the held row when it ends', async () => {
+test('a run that sends no request still records how it ended', async () => {
   const log: string[] = [];
   const store = lazyStore(dbFile);
   const s = openSession(store, log);
@@ -101,21 +101,15 @@ test('a run that sends no request writes the held row when it ends', async () =>
   store.close();
 });
 
-test('a database that cannot be opened ends the run with its error after the request, and nothing escapes the run', async () => {
+test('a database that cannot be opened fails the session with its error before any request', () => {
   const log: string[] = [];
   const store = lazyStore(dbFile, (p) => {
     log.push('tried');
     throw new MoatError('store', `cannot open database ${p}: file is not a database`, { user: true });
   });
-  const s = openSession(store, log);
-  server.script(reply().text('ok'));
-  const events = await collect(s.run('hi', new AbortController().signal));
-  const end = finished(events);
-  expect(end.stopReason).toBe('error');
-  expect(end.error).toBe(`cannot open database ${dbFile}: file is not a database`);
-  expect(server.requests).toHaveLength(1);
-  expect(log[0]).toBe('asked');
-  expect(log.slice(1).every((l) => l === 'tried')).toBe(true);
+  expect(() => openSession(store, log)).toThrow(`cannot open database ${dbFile}: file is not a database`);
+  expect(log).toEqual(['tried']);
+  expect(server.requests).toHaveLength(0);
 });
 
 test('a given session id is written when the session opens: one in use is refused before any request', () => {
