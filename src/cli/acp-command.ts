@@ -40,7 +40,7 @@ async function openForEditor(request: AcpOpenRequest): Promise<AcpSession> {
   const now = session.currentSettings();
   // The editor named these servers for this session: they start now, and its first prompt finds their tools.
   const handedOver = request.mcpServers.length > 0;
-  if (handedOver) opened.parts.mcp.startAll();
+  if (handedOver) opened.assembly.mcp.startAll();
   return {
     id: session.id,
     cwd: now.cwd,
@@ -50,7 +50,7 @@ async function openForEditor(request: AcpOpenRequest): Promise<AcpSession> {
     models: modelInfos(opened.router),
     skills: opened.skills,
     history: () => session.messages(),
-    ready: handedOver ? opened.parts.mcp.settled().catch(() => undefined) : Promise.resolve(),
+    ready: handedOver ? opened.assembly.mcp.settled().catch(() => undefined) : Promise.resolve(),
     denyAlways: opened.denyAlways,
     close: opened.close,
   };

@@ -1,23 +1,22 @@
 /**
  * A session for a protocol client that is not a terminal (`moat acp`, `moat mcp serve`): assembled
- * the way stream-json input assembles one, behind one function the shared session assembly can replace.
+ * through the one session assembly (open-session.ts), as every front end is.
  */
 import { checkpointDeps } from './checkpoint-setup.ts';
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { AgentSession, PermissionBroker } from '../agent/index.ts';
+import type { AgentSession } from '../agent/index.ts';
 import type { PermissionMode } from '../contracts/index.ts';
 import { addPermissionRule, approveRules, loadConfig, type Env, type LoadedConfig } from '../config/index.ts';
 import type { WorktreeInfo } from '../print/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
-import { SessionHost } from '../protocol/index.ts';
+import type { SessionHost } from '../protocol/index.ts';
 import type { Skill } from '../skills/index.ts';
 import type { AnyTool } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { checkModels, modelRouter } from './model-setup.ts';
 import type { RootOptions } from './program.ts';
-import { settingsHooks } from './hooks-setup.ts';
-import { setUpSession, type SessionParts } from './session-setup.ts';
+import { openSession, type SessionAssembly } from './open-session.ts';
 import { settingsFrom } from './settings-from.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
 import { gitInfoOf } from './git-prefetch.ts';
@@ -49,7 +48,7 @@ export interface ClientSession {
   session: AgentSession;
   router: ModelRouter;
   skills: readonly Skill[];
-  parts: SessionParts;
+  assembly: SessionAssembly;
   /** With `worktree`: commits the work on its branch (or removes the worktree when nothing changed). */
   finishWorktree?(stopped: boolean): Promise<WorktreeInfo>;
   /** "Reject always": a deny rule, from now on and in the project's config file (a restriction needs no trust). */
@@ -99,33 +98,20 @@ export async function openClientSession(o: ClientSessionOptions): Promise<Client
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   const worktreeRun = o.worktree === undefined ? undefined : await import('./worktree-run.ts');
   const worktree = worktreeRun && o.worktree ? await worktreeRun.startWorktreeRun(cwd, o.worktree.task, settings) : undefined;
-  const parts = await setUpSession({
-    loaded,
-    settings,
-    env: o.env,
-    skills,
-    persist: true,
-    mcp: { configs: o.mcpConfigs ?? [], strict: false },
-    warn: o.warn,
-    ...(o.builtins === undefined ? {} : { builtins: o.builtins }),
-  });
   const configDir = dirname(loaded.files.user);
-  const broker = o.interactive ? new PermissionBroker() : undefined;
-  let session: AgentSession;
-  try {
-    session = AgentSession.open(
-      {
-        provider: parts.withMcpStart(router),
-        models: router,
-        registry: parts.registry,
-        store: parts.store,
-        settings,
-        subagents: parts.subagents,
-        hooks: settingsHooks(loaded, settings),
-        ...checkpointDeps(loaded, parts.store, o.env, o.warn),
-        ...(broker
-          ? {
-              ask: broker.ask,
+  const opened = await openSession(
+    {
+      loaded,
+      settings,
+      router,
+      env: o.env,
+      skills,
+      mcp: { configs: o.mcpConfigs ?? [], strict: false },
+      warn: o.warn,
+      ...(o.builtins === undefined ? {} : { builtins: o.builtins }),
+      ...(o.interactive
+        ? {
+            answers: {
               remember: (rule: string, scope: 'local' | 'project' | 'user') => {
                 const project = scope !== 'user';
                 try {
@@ -135,22 +121,19 @@ export async function openClientSession(o: ClientSessionOptions): Promise<Client
                   o.warn(`the rule ${rule} holds for this session only: ${errorMessage(e)}`);
                 }
               },
-            }
-          : {}),
-      },
-      { ...(o.resume === undefined ? {} : { resume: o.resume }), git: gitInfoOf(settings.cwd) },
-    );
-  } catch (e) {
-    await parts.close();
-    throw e;
-  }
-  const host = new SessionHost(session, broker);
+            },
+          }
+        : {}),
+    },
+    { ...(o.resume === undefined ? {} : { resume: o.resume }), git: gitInfoOf(settings.cwd) },
+  );
+  const { host, session, assembly } = opened;
   return {
     host,
     session,
     router,
     skills,
-    parts,
+    assembly,
     ...(worktreeRun && worktree ? { finishWorktree: (stopped: boolean) => worktreeRun.finishWorktreeRun(worktree, stopped) } : {}),
     denyAlways: (rule) => {
       host.submit({ type: 'add_rule', behavior: 'deny', rule });
@@ -161,9 +144,8 @@ export async function openClientSession(o: ClientSessionOptions): Promise<Client
       }
     },
     close: async () => {
-      broker?.cancelAll();
-      for (const f of await session.end('other')) o.warn(`a SessionEnd hook failed (ignored): ${f}`);
-      await parts.close();
+      host.cancelQuestions();
+      for (const f of await opened.close('other')) o.warn(`a SessionEnd hook failed (ignored): ${f}`);
     },
   };
 }

@@ -7,19 +7,14 @@
  */
 import { compositionOptions } from './composition.ts';
 import { join } from 'node:path';
-import { createSkillTool, type AgentSettings } from '../agent/index.ts';
+import type { AgentSettings } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
-import { lazyStore } from '../store/index.ts';
-import { builtinTools, ToolRegistry } from '../tools/index.ts';
 import { MoatError, startupOver } from '../util/index.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
-import { subagentSetup } from './subagent-setup.ts';
 import { createTuiController, type StartedTuiController } from './tui-controller.ts';
-import { attachWasmTools, storeIndex } from './wasm-tools.ts';
-import { attachMcp, type McpFlags } from './mcp-setup.ts';
-import type { McpManager } from '../mcp/index.ts';
-import { scheduleTool } from '../cron/index.ts';
+import { assembleSession } from './open-session.ts';
+import type { McpFlags } from './mcp-setup.ts';
 
 export interface InteractiveOptions {
   loaded: LoadedConfig;
@@ -48,76 +43,55 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   // in the prompt runs one. A bad SKILL.md is a warning line, printed before the UI takes the terminal.
   const skills = loadSkillsReporting(definitionRoots(o.settings.cwd, env));
   o.settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
-  // Sub-agents as in -p (root-command.ts): one manager for the process, the config's limits; a bad agent
-  // definition is a warning line before the UI starts. The controller's shutdown stops them on every exit path.
-  const agents = subagentSetup(o.settings.cwd, env, { maxConcurrent: o.loaded.config.maxConcurrentAgents, maxDepth: o.loaded.config.maxAgentDepth });
-  // Opened on first use: the first frame reads nothing from it, and opening it (migrations, WAL) is several milliseconds.
-  const store = lazyStore(paths.dbFile);
-  let controller: StartedTuiController;
-  let uiStarted = false;
-  let wasm: { close(): void } | undefined;
-  let mcp: McpManager | undefined;
-  // WebAssembly tools attach once the first frame is drawn (a run waits for them); their warnings show in the transcript.
+  // Before the UI starts a warning is a line on stderr; after, a line in the transcript.
+  let controller: StartedTuiController | undefined;
+  const warn = (line: string) => (controller === undefined ? process.stderr.write(`moat: ${line}\n`) : controller.notice('warning', line));
+  // The one session assembly, as for -p: MCP servers start in the background (approved in /mcp), the
+  // WebAssembly tools attach once the first frame is drawn (a run waits for them). The store opens on first
+  // use: the first frame reads nothing from it, and opening it (migrations, WAL) is several milliseconds.
+  const assembly = await assembleSession({
+    loaded: o.loaded,
+    settings: o.settings,
+    router: o.router,
+    env,
+    skills,
+    mcp: o.mcp ?? { configs: [], strict: false },
+    warn,
+    interactive: true,
+    answers: { remember: (rule, scope) => controller?.remember(rule, scope) },
+  });
   let toolsAttached: () => void = () => {};
   const toolsReady = new Promise<void>((resolve) => {
     toolsAttached = resolve;
   });
-  let attachTools: (warn: (line: string) => void) => Promise<void> = async () => {};
-  let closed = false;
+  const attachTools = () => assembly.attachTools(warn).finally(toolsAttached);
+  let started: StartedTuiController;
   try {
-    const registry = new ToolRegistry([...builtinTools(), createSkillTool(skills), scheduleTool({ repo: () => store.cron, cwd: o.settings.cwd })]);
-    attachTools = async (warn) => {
-      try {
-        wasm = await attachWasmTools(registry, { env, projectRoot: o.loaded.projectRoot, index: storeIndex(store), toolLimits: o.loaded.toolLimits, warn });
-        // The UI may have closed while they attached.
-        if (closed) wasm.close();
-      } finally {
-        toolsAttached();
-      }
-    };
-    // MCP servers start in the background; a failure after the UI started shows in /mcp.
-    mcp = attachMcp(registry, {
-      loaded: o.loaded,
-      env,
-      cwd: o.settings.cwd,
-      flags: o.mcp ?? { configs: [], strict: false },
-      addDirs: o.loaded.config.addDirs,
-      approvalInUi: true,
-      warn: (line) => void (uiStarted || process.stderr.write(`moat: ${line}\n`)),
-    });
-    controller = createTuiController({
-      provider: o.router,
+    started = createTuiController({
+      assembly,
       router: o.router,
-      registry,
-      store,
       settings: o.settings,
       loaded: o.loaded,
       logFile: join(paths.dataDir, 'logs', 'tui.log'),
       skills,
-      subagents: agents,
-      mcp,
       ...(o.resume ? { resume: o.resume } : {}),
       toolsReady,
     });
-    // A resumed session opened above: its tools are attached before the UI starts, as they were before.
-    if (o.resume) await attachTools((line) => void (uiStarted || process.stderr.write(`moat: ${line}\n`)));
+    // A resumed session opened above: its tools are attached before the UI starts.
+    if (o.resume) await attachTools();
   } catch (e) {
-    wasm?.close();
-    await mcp?.close();
-    await agents.shutdown();
-    store.close();
+    await assembly.close();
     throw e;
   }
-  uiStarted = true;
-  const started = controller;
+  controller = started;
   // Once the first frame is on screen: the session (store row, SessionStart, git's status), then the tools.
   const afterFirstFrame = async () => {
     started.openSession();
-    if (!o.resume) await attachTools((line) => started.notice('warning', line));
+    if (!o.resume) await attachTools();
     startupOver();
   };
   try {
-    return await tui.runTui(controller, {
+    return await tui.runTui(started, {
       // `[keymap]` was checked when the config loaded: a bad key already stopped moat with file and line.
       keymap: o.loaded.config.keymap,
       ...(compositionOptions().injectCrash === true ? { injectCrash: true } : {}),
@@ -125,12 +99,8 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       afterFirstFrame,
     });
   } catch (e) {
-    // Every way out of a running UI shuts the controller down (sub-agents stopped, store closed); this is the UI failing to start.
-    await controller.shutdown();
+    // Every way out of a running UI shuts the controller down (sub-agents stopped, the assembly closed); this is the UI failing to start.
+    await started.shutdown();
     throw e;
-  } finally {
-    closed = true;
-    wasm?.close();
-    await mcp?.close();
   }
 }

@@ -5,10 +5,10 @@ import './zod-setup.ts';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { AgentSession, resolveModel, type AgentSettings } from '../agent/index.ts';
+import { resolveModel } from '../agent/index.ts';
 import { loadConfig, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
-import { compactOp, SessionHost } from '../protocol/index.ts';
+import { compactOp } from '../protocol/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
@@ -16,12 +16,11 @@ import type { RootOptions } from './program.ts';
 import { checkModels, endpointNotice, modelRouter } from './model-setup.ts';
 import { readPipedStdin } from './read-stdin.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
-import { setUpSession } from './session-setup.ts';
+import { openSession } from './open-session.ts';
 import { initServers } from './mcp-setup.ts';
 import type { McpManager } from '../mcp/index.ts';
 import { flagSettingsConfig, settingsFlag, settingSources } from './settings-flag.ts';
 import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
-import { settingsHooks } from './hooks-setup.ts';
 import { sandboxNotice } from './os-sandbox-setup.ts';
 import { err, runStdout } from './write-out.ts';
 import { ignoredFlagNotes } from './sdk-flags.ts';
@@ -107,28 +106,28 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   });
   // Any model: the router reaches each provider; a missing key is one line naming the variable to set.
   const router = modelRouter(loaded, env);
-  const checked = settingsFrom(loaded, opts, cwd);
-  // A schema zod cannot read is refused here, before anything runs.
-  const outputSchema = opts.jsonSchema === undefined ? undefined : await outputSchemaFlag(opts.jsonSchema, '--json-schema');
-  const withOutputSchema = (s: AgentSettings): AgentSettings => (outputSchema === undefined ? s : { ...s, outputSchema });
-  checkModels(router, checked);
-  const notice = sandboxNotice(checked.processSandbox);
-  if (notice !== undefined) err(`moat: ${notice}\n`);
   // Settings files' env reaches moat and every process it starts (a project's only once trusted); flags' env wins.
   for (const [k, v] of Object.entries(loaded.env)) if (flagSettings.env?.[k] === undefined) env[k] = v;
+  // The session's settings, computed once for whichever front end runs.
+  const settings = settingsFrom(loaded, opts, cwd);
+  // A schema zod cannot read is refused here, before anything runs.
+  if (opts.jsonSchema !== undefined) settings.outputSchema = await outputSchemaFlag(opts.jsonSchema, '--json-schema');
+  checkModels(router, settings);
+  const notice = sandboxNotice(settings.processSandbox);
+  if (notice !== undefined) err(`moat: ${notice}\n`);
   for (const line of loaded.untrusted) err(`moat: ${line} ignored until you trust this folder (moat trust)\n`);
-  const endpoint = endpointNotice(loaded, router, checked.model, cwd, env);
+  const endpoint = endpointNotice(loaded, router, settings.model, cwd, env);
   if (endpoint !== undefined) err(`moat: ${endpoint}\n`);
   // Read deny rules hide files, not their committed copies: said once, at start (git runs only when there are such rules).
-  if (checked.deny.some((r) => r.type === 'path' && r.ruleName === 'Read')) {
-    const tracked = await (await import('./tracked-deny-notice.ts')).trackedDenyNotice(checked);
+  if (settings.deny.some((r) => r.type === 'path' && r.ruleName === 'Read')) {
+    const tracked = await (await import('./tracked-deny-notice.ts')).trackedDenyNotice(settings);
     if (tracked !== undefined) err(`moat: ${tracked}\n`);
   }
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
   // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas.
-  if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, cwd, router, env, outputSchema });
+  if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, settings, router, env });
   if (!opts.print) {
     // yoga's WebAssembly compiles on a helper thread while the rest of the set-up runs.
     precompileYoga();
@@ -136,7 +135,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     const { runInteractive } = await import('./interactive.ts');
     return runInteractive({
       loaded,
-      settings: withOutputSchema(settingsFrom(loaded, opts, cwd)),
+      settings,
       router,
       prompt: promptWords.join(' ').trim(),
       resume: opts.continue ? 'latest' : opts.resume,
@@ -157,7 +156,6 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   const compact = compactOp(typed);
   const invoked = mcpPromptCall || compact ? { prompt: typed } : promptWithSkill(typed, skills);
 
-  const settings = withOutputSchema(settingsFrom(loaded, opts, cwd));
   // A custom command's `model` runs this prompt on that model (unless --model chose one).
   if (invoked.skill?.model !== undefined && opts.model === undefined) {
     settings.model = resolveModel(settings.model, invoked.skill.model);
@@ -182,28 +180,29 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   const worktreeRun = opts.worktree ? await import('./worktree-run.ts') : undefined;
   const worktree = worktreeRun ? await worktreeRun.startWorktreeRun(cwd, prompt, settings) : undefined;
 
-  const parts = await setUpSession({
-    loaded,
-    settings,
-    env,
-    skills,
-    tools: opts.tools,
-    extraAgents: agentsFlag(opts.agents),
-    persist: opts.sessionPersistence,
-    mcp: { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false },
-    warn: (line) => err(`moat: ${line}\n`),
-  });
+  const opened = await openSession(
+    {
+      loaded,
+      settings,
+      router,
+      env,
+      skills,
+      tools: opts.tools,
+      extraAgents: agentsFlag(opts.agents),
+      persist: opts.sessionPersistence,
+      mcp: { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false },
+      warn: (line) => err(`moat: ${line}\n`),
+    },
+    {
+      resume: opts.continue ? 'latest' : opts.resume,
+      ...(opts.forkSession ? { fork: true } : {}),
+      ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
+      ...(git === undefined ? {} : { git }),
+    },
+  );
+  const { assembly, host } = opened;
+  let ended = false;
   try {
-    const session = AgentSession.open(
-      { provider: parts.withMcpStart(router), models: router, registry: parts.registry, store: parts.store, settings, subagents: parts.subagents, hooks: settingsHooks(loaded, settings), ...checkpointDeps(loaded, parts.store, env, (line) => err(`moat: ${line}\n`)) },
-      {
-        resume: opts.continue ? 'latest' : opts.resume,
-        ...(opts.forkSession ? { fork: true } : {}),
-        ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
-        ...(git === undefined ? {} : { git }),
-      },
-    );
-
     // One AbortSignal from SIGINT/SIGTERM to the HTTP request and the running tools.
     // A second signal exits at once (the finished messages are already saved).
     const controller = new AbortController();
@@ -217,8 +216,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     const stdout = runStdout(() => controller.abort());
 
     // -p is a client of the session protocol: one user message, its events, its result.
-    const host = new SessionHost(session);
-    const sent = mcpPromptCall ? await mcpPromptText(parts.mcp, loaded, mcpPromptCall[1] ?? '', (mcpPromptCall[2] ?? '').trim()) : prompt;
+    const sent = mcpPromptCall ? await mcpPromptText(assembly.mcp, loaded, mcpPromptCall[1] ?? '', (mcpPromptCall[2] ?? '').trim()) : prompt;
     const events = compact ? host.compact(compact.instructions, controller.signal) : host.turn(sent, controller.signal);
     const finished = await printRun(events, {
       format: opts.outputFormat,
@@ -226,28 +224,29 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
       debug: opts.debug !== undefined && opts.debug !== false,
       color,
       init: {
-        apiKeySource: router.providers[router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none',
+        apiKeySource: assembly.apiKeySource(settings.model),
         version: pkg.version,
         slashCommands: skills.map((s) => s.name),
         skills: skills.map((s) => s.name),
-        agents: parts.agentNames,
-        mcpServers: initServers(parts.mcp.status()),
+        agents: assembly.agentNames,
+        mcpServers: initServers(assembly.mcp.status()),
       },
       output: { includePartialMessages: opts.includePartialMessages ?? false },
       out: stdout.write,
       err,
       // Background sub-agents stop with moat; then a --worktree session's work is committed.
       finalize: async (f) => {
-        await parts.stopAgents();
+        await assembly.stopAgents();
         return worktreeRun && worktree ? { worktree: await worktreeRun.finishWorktreeRun(worktree, f.stopReason !== 'end_turn') } : {};
       },
     });
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    for (const f of await session.end('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
+    ended = true;
+    for (const f of await opened.close('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
     if (worktreeRun && worktree?.info && opts.outputFormat === 'text') err(worktreeRun.worktreeLine(worktree.info));
     return stdout.closed ? EXIT.ok : exitCodeForStop(finished.stopReason);
   } finally {
-    await parts.close();
+    if (!ended) await assembly.close();
   }
 }

@@ -3,22 +3,20 @@ import { checkpointDeps } from './checkpoint-setup.ts';
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pkg from '../../package.json' with { type: 'json' };
-import { AgentSession, PermissionBroker, type OutputSchema, type RememberRule } from '../agent/index.ts';
+import type { AgentSettings, RememberRule } from '../agent/index.ts';
 import { addClaudeSettingsRules, approveRules, claudeSettingsPaths, homeOf, moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { OutputMapper } from '../print/index.ts';
 import { programMcpTransport } from '../sdk/index.ts';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ModelRouter } from '../providers/index.ts';
-import { SessionHost } from '../protocol/index.ts';
-import { runStreamJsonClient, type OpenedSession } from '../sdk/index.ts';
+import { runStreamJsonClient, type OpenedSession as Client } from '../sdk/index.ts';
 import { skillUsage, type Skill } from '../skills/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { agentDefinitions, agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
 import type { RootOptions } from './program.ts';
-import { outputSchemaFlag, settingsFrom } from './settings-from.ts';
-import { settingsHooks } from './hooks-setup.ts';
-import { setUpSession } from './session-setup.ts';
+import { outputSchemaFlag } from './settings-from.ts';
+import { openSession } from './open-session.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { initServers } from './mcp-setup.ts';
 import { modelInfos } from './model-choices.ts';
@@ -53,15 +51,14 @@ async function* stdinLines(): AsyncIterable<string> {
   for await (const line of rl) yield line;
 }
 
-export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; cwd: string; router: ModelRouter; env: Env; outputSchema: OutputSchema | undefined }): Promise<number> {
-  const { loaded, opts, cwd, env } = o;
-  const skills = loadSkillsReporting(definitionRoots(cwd, env));
+export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; settings: AgentSettings; router: ModelRouter; env: Env }): Promise<number> {
+  const { loaded, opts, settings, env } = o;
+  const skills = loadSkillsReporting(definitionRoots(settings.cwd, env));
   const flagAgents = agentsFlag(opts.agents);
-  const permissionPrompt = opts.permissionPromptTool === 'stdio';
   // --debug-file (the SDK adds it when DEBUG_CLAUDE_AGENT_SDK is set): the same lines, appended to that file.
   const debugFile = opts.debugFile;
   const debug = debugFile !== undefined ? (line: string) => appendFileSync(debugFile, `${line}\n`) : opts.debug ? (line: string) => err(`${line}\n`) : () => {};
-  let current: OpenedSession | undefined;
+  let current: Client | undefined;
 
   // Ctrl-C / SIGTERM: interrupt the turn; a second one exits (finished turns are saved).
   let signalled = false;
@@ -80,11 +77,9 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
       lines: stdinLines(),
       write: stdout.write,
       debug,
-      permissionPrompt,
+      permissionPrompt: opts.permissionPromptTool === 'stdio',
       maxTokens: loaded.config.maxTokens,
       open: async (init, hooks, program) => {
-        const settings = settingsFrom(loaded, opts, cwd);
-        if (o.outputSchema !== undefined) settings.outputSchema = o.outputSchema;
         settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
         if (init?.systemPrompt !== undefined) settings.systemPrompt = Array.isArray(init.systemPrompt) ? init.systemPrompt.join('\n\n') : init.systemPrompt;
         if (init?.appendSystemPrompt !== undefined) {
@@ -93,59 +88,52 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         if (init?.jsonSchema !== undefined) settings.outputSchema = await outputSchemaFlag(init.jsonSchema, 'initialize.jsonSchema');
         const initAgents = init?.agents === undefined ? [] : agentDefinitions(init.agents, 'initialize.agents');
         const programServers = init?.sdkMcpServers ?? [];
-        const parts = await setUpSession({
-          loaded,
-          settings,
-          env,
-          skills,
-          tools: opts.tools,
-          extraAgents: [...flagAgents, ...initAgents],
-          persist: opts.sessionPersistence,
-          // Servers delivered in initialize join --mcp-config's, read the same way.
-          ...(programServers.length === 0 ? {} : { programMcp: { names: programServers, transport: (name: string) => programMcpTransport(name, program) as Transport } }),
-          mcp: { configs: [...(opts.mcpConfig ?? []), ...(init?.mcpServers === undefined ? [] : [JSON.stringify({ mcpServers: init.mcpServers })])], strict: opts.strictMcpConfig ?? false },
-          warn: (line) => err(`moat: ${line}\n`),
-        });
-        const broker = permissionPrompt ? new PermissionBroker() : undefined;
-        const session = AgentSession.open(
+        const opened = await openSession(
           {
-            provider: parts.withMcpStart(o.router),
-            models: o.router,
-            registry: parts.registry,
-            store: parts.store,
+            loaded,
             settings,
-            subagents: parts.subagents,
-            hooks: settingsHooks(o.loaded, settings, hooks),
-            ...checkpointDeps(o.loaded, parts.store, env, (line) => err(`moat: ${line}\n`)),
-            ...(broker ? { ask: broker.ask, remember: rememberInClaudeSettings(loaded, env) } : {}),
+            router: o.router,
+            env,
+            skills,
+            tools: opts.tools,
+            extraAgents: [...flagAgents, ...initAgents],
+            persist: opts.sessionPersistence,
+            // The program's in-process servers, reached through it; servers delivered in initialize join --mcp-config's, read the same way.
+            ...(programServers.length === 0 ? {} : { programMcp: { names: programServers, transport: (name: string) => programMcpTransport(name, program) as Transport } }),
+            mcp: { configs: [...(opts.mcpConfig ?? []), ...(init?.mcpServers === undefined ? [] : [JSON.stringify({ mcpServers: init.mcpServers })])], strict: opts.strictMcpConfig ?? false },
+            warn: (line) => err(`moat: ${line}\n`),
+            hookCallbacks: hooks,
+            // --permission-prompt-tool stdio: the program answers permission questions.
+            ...(opts.permissionPromptTool === 'stdio' ? { answers: { remember: rememberInClaudeSettings(loaded, env) } } : {}),
           },
-          {
+          (assembly) => ({
             resume: opts.continue ? 'latest' : opts.resume,
             ...(opts.forkSession ? { fork: true } : {}),
             ...(opts.sessionId === undefined ? {} : { sessionId: opts.sessionId }),
             git: gitInfoOf(settings.cwd),
             // The program's in-process servers start now; a prompt's first request waits until each is connected or failed.
-            ...(programServers.length === 0 ? {} : { ready: parts.mcp.startNow(programServers) }),
-          },
+            ...(programServers.length === 0 ? {} : { ready: assembly.mcp.startNow(programServers) }),
+          }),
         );
-        const apiKeySource = o.router.providers[o.router.resolve(settings.model).provider]?.apiKeyEnv ?? 'none';
+        const { assembly, session } = opened;
+        const apiKeySource = assembly.apiKeySource(settings.model);
         const mapper = new OutputMapper(
           {
             apiKeySource,
             version: pkg.version,
             slashCommands: skills.map((s) => s.name),
             skills: skills.map((s) => s.name),
-            agents: parts.agentNames,
+            agents: assembly.agentNames,
             // Read when the init line is written, after the program's own servers connected.
             get mcpServers() {
-              return initServers(parts.mcp.status());
+              return initServers(assembly.mcp.status());
             },
           },
           { includePartialMessages: opts.includePartialMessages ?? false, replayUserMessages: opts.replayUserMessages ?? false },
         );
-        const catalog = parts.subagents.catalog?.list() ?? [];
+        const catalog = assembly.subagents.catalog?.list() ?? [];
         current = {
-          host: new SessionHost(session, broker),
+          host: opened.host,
           expand: async (text) => {
             const invoked = promptWithSkill(text, skills);
             if (invoked.skill === undefined) return invoked.prompt;
@@ -166,8 +154,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             current_permission_mode: session.currentSettings().permissionMode,
           }),
           close: async () => {
-            for (const f of await session.end('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
-            await parts.close();
+            for (const f of await opened.close('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
           },
         };
         return current;

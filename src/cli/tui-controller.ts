@@ -1,36 +1,35 @@
 /**
- * The real TuiController: the interactive UI's only way into moat. It owns
- * the AgentSession (swapped on /clear and /resume), the permission broker,
- * the store and the config files; the UI sees none of them.
+ * The real TuiController: the interactive UI's only way into moat. Its
+ * sessions (swapped on /clear and /resume) are opened by the one session
+ * assembly (open-session.ts) and served by their SessionHost, which owns the
+ * permission broker; the UI sees none of them.
  */
 import { checkpointDeps } from './checkpoint-setup.ts';
 import type { PermissionMode } from '../contracts/index.ts';
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { AgentSession, contextWindow, resolveModel, PermissionBroker, type AgentDeps, type SubagentSupport, type AgentSettings, type Message, type UserPart } from '../agent/index.ts';
+import { contextWindow, resolveModel, type AgentSettings, type Message, type OpenOptions, type RememberRule, type UserPart } from '../agent/index.ts';
 import { addPermissionRule, approveRules, removePermissionRule, trustProject, type LoadedConfig } from '../config/index.ts';
-import { SessionHost } from '../protocol/index.ts';
-import type { ModelRouter, Provider } from '../providers/index.ts';
+import type { SessionHost } from '../protocol/index.ts';
+import type { ModelRouter } from '../providers/index.ts';
 import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
-import type { Store } from '../store/index.ts';
-import { loadHookProcess, parseRuleList, walkFiles, type ToolRegistry } from '../tools/index.ts';
+import { loadHookProcess, parseRuleList, walkFiles } from '../tools/index.ts';
 import type { PermissionRuleView, PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
 import { mcpControls } from './mcp-controls.ts';
-import type { McpManager } from '../mcp/index.ts';
-import { settingsHooks } from './hooks-setup.ts';
+import type { SessionAssembly } from './open-session.ts';
 import { grantsFrom } from './settings-from.ts';
 import { CLAUDE_MODELS, modelChoices } from './model-choices.ts';
 import { runInlineCommands } from './inline-commands.ts';
 import { errorMessage, gitHead, SAFE_GIT_FLAGS } from '../util/index.ts';
 
 export interface TuiControllerDeps {
-  provider: Provider;
+  /** Where every session of this UI is opened (store, tools, MCP, sub-agents, hooks, provider). */
+  assembly: SessionAssembly;
   /** Model names, prices and context windows across providers (for /model and the status line). */
   router?: ModelRouter;
-  registry: ToolRegistry;
-  store: Store;
+  /** The settings the assembly opens sessions with: what the next session starts with. */
   settings: AgentSettings;
   loaded: LoadedConfig;
   /** Where `log()` writes (details that must not reach the screen). */
@@ -38,10 +37,6 @@ export interface TuiControllerDeps {
   resume?: string;
   /** Skills (SKILL.md) the user can run as `/name args`; the model sees them through `settings.skills` and the skill tool. */
   skills?: readonly Skill[];
-  /** Sub-agent support (the `task` tools) and how to stop every sub-agent on exit; none: no task tools. */
-  subagents?: { support: SubagentSupport; shutdown(): Promise<void> };
-  /** The MCP servers of this process (/mcp, prompts as slash commands, `@server:uri`). */
-  mcp?: McpManager;
   /** Tools still registering (the WebAssembly tools attach after the first frame): a run waits for them. */
   toolsReady?: Promise<unknown>;
 }
@@ -52,6 +47,8 @@ export interface StartedTuiController extends TuiController {
   openSession(): void;
   /** A line for the transcript (e.g. a warning that came after the UI took the terminal). */
   notice(level: 'info' | 'warning', text: string): void;
+  /** Keeps an "always" answer (the assembly's `answers.remember`). */
+  remember: RememberRule;
 }
 
 /** How long exiting waits for sub-agents to wind down (commit their worktrees) before closing anyway. */
@@ -63,47 +60,43 @@ const SHELL_OUTPUT_CAP = 30_000;
 export function createTuiController(deps: TuiControllerDeps): StartedTuiController {
   // `settings` holds what the next session starts with (/clear keeps the model and the mode);
   // the open session keeps its own copy, changed through its setters.
-  const { store, settings } = deps;
+  const { assembly, settings } = deps;
+  const { store } = assembly;
   // Read again when the user trusts the folder (its grants apply at once).
   let loaded = deps.loaded;
   // Where the trust record lives: the config folder the configuration itself was read from.
   const configDir = dirname(loaded.files.user);
   const skills = deps.skills ?? [];
-  const broker = new PermissionBroker();
   const sessionRules: PermissionRuleView[] = [];
   let trustedNow = false;
   /** Set by a custom command with `model`: the next run uses it. */
   let nextRunModel: string | undefined;
-  const agentDeps: AgentDeps = {
-    provider: deps.provider,
-    ...(deps.router === undefined ? {} : { models: deps.router }),
-    registry: deps.registry,
-    store,
-    settings,
-    ask: broker.ask,
-    hooks: settingsHooks(loaded, settings),
-    ...checkpointDeps(loaded, store, process.env, (line) => noticeListeners.forEach((l) => l('warning', line))),
-    ...(deps.subagents ? { subagents: deps.subagents.support } : {}),
-    remember: (rule, scope) => {
-      const project = scope !== 'user';
-      addPermissionRule(project ? loaded.files.project : loaded.files.user, 'allow', rule);
-      // The user's own answer: it holds from the project's file even before the folder is trusted.
-      if (project) approveRules(loaded.projectRoot, [rule], configDir);
-      sessionRules.push({ rule, behavior: 'allow', source: project ? 'project' : 'user' });
-    },
+  // The UI drives the session through the session protocol, like -p and stream-json input do. Every host
+  // opened stays reachable for answers: a background sub-agent of a session left by /clear may still ask.
+  const hosts: SessionHost[] = [];
+  const withHost = (how: OpenOptions = {}) => {
+    const next = assembly.open(how);
+    hosts.push(next.host);
+    return next;
   };
-  // The UI drives the session through the session protocol, like -p and stream-json input do.
-  const withHost = (session: AgentSession) => ({ session, host: new SessionHost(session, broker) });
   // A new session opens on first use, not before the first frame: its store row and git's status are
   // not on screen (interactive.ts opens it once that frame is drawn). A resumed one opens now: the
   // first frame shows its conversation and its settings.
-  let opened = deps.resume ? withHost(AgentSession.open(agentDeps, { resume: deps.resume })) : undefined;
-  const current = () => (opened ??= withHost(AgentSession.open(agentDeps)));
-  const switchTo = (next: AgentSession) => {
-    broker.cancelAll();
+  let opened = deps.resume ? withHost({ resume: deps.resume }) : undefined;
+  const current = () => (opened ??= withHost());
+  const switchTo = (how: OpenOptions) => {
+    for (const h of hosts) h.cancelQuestions();
     const ended = opened?.session;
     void ended?.end('clear').then((failures) => failures.forEach((f) => log(`a SessionEnd hook failed: ${f}`)));
-    opened = withHost(next);
+    opened = withHost(how);
+  };
+  /** An "always" answer: kept in moat's config (the project's, approved for this folder, or the user's). */
+  const remember: RememberRule = (rule, scope) => {
+    const project = scope !== 'user';
+    addPermissionRule(project ? loaded.files.project : loaded.files.user, 'allow', rule);
+    // The user's own answer: it holds from the project's file even before the folder is trusted.
+    if (project) approveRules(loaded.projectRoot, [rule], configDir);
+    sessionRules.push({ rule, behavior: 'allow', source: project ? 'project' : 'user' });
   };
   // Read from .git/HEAD: spawning git before the first frame costs startup time.
   const branch = gitHead(settings.cwd)?.branch;
@@ -153,13 +146,11 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     else settings.ask = grants.ask;
     settings.addDirs = grants.addDirs;
     // MCP servers hear of the new folders too (roots/list_changed); setRoots never throws.
-    void deps.mcp?.setRoots([settings.cwd, ...grants.addDirs]);
+    void assembly.mcp.setRoots([settings.cwd, ...grants.addDirs]);
     if (grants.processSandbox !== undefined) settings.processSandbox = grants.processSandbox;
     // Sessions opened from now on read git's status and honour the project's commands' allowed-tools.
     if (grants.trustedFolder === true) settings.trustedFolder = true;
-    const hooks = settingsHooks(next, settings);
-    if (hooks === undefined) delete agentDeps.hooks;
-    else agentDeps.hooks = hooks;
+    const hooks = assembly.reconfigure(next);
     current().host.submit({ type: 'apply_config', settings: grants, hooks });
   };
 
@@ -172,8 +163,8 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     toolsReady = undefined;
   });
   const conversation = (): Message[] => [...current().session.messages()];
-  const agents = subagentControls(deps.subagents?.support, settings.cwd, log);
-  const { resourceParts, ...mcp } = mcpControls(deps.mcp, loaded);
+  const agents = subagentControls(assembly.subagents, settings.cwd, log);
+  const { resourceParts, ...mcp } = mcpControls(assembly.mcp, loaded);
   // The router's notices (images or tools left out for a model) go into the transcript, not under Ink on stderr.
   const noticeListeners = new Set<(level: 'info' | 'warning', text: string) => void>();
   if (deps.router) deps.router.onNotice = (text) => noticeListeners.forEach((l) => l('warning', text));
@@ -201,7 +192,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       })();
     },
     compact: (instructions, signal) => current().host.compact(instructions, signal),
-    respondPermission: (requestId, decision) => current().host.submit({ type: 'permission_answer', requestId, decision }),
+    respondPermission: (requestId, decision) => hosts.forEach((h) => h.submit({ type: 'permission_answer', requestId, decision })),
     setPermissionMode: (mode: PermissionMode) => {
       current().host.submit({ type: 'set_permission_mode', mode });
       settings.permissionMode = mode;
@@ -218,7 +209,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       return all.includes(model) ? all : [model, ...all];
     },
     newSession: () => {
-      switchTo(AgentSession.open(agentDeps, { startSource: 'clear' }));
+      switchTo({ startSource: 'clear' });
       return info();
     },
     listSessions: () =>
@@ -226,14 +217,14 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
         .list({ cwd: settings.cwd })
         .map((s) => ({ id: s.id, title: s.title ?? s.firstPrompt ?? '', updatedAt: s.updatedAt, model: s.model })),
     resume: (id) => {
-      switchTo(AgentSession.open(agentDeps, { resume: id }));
+      switchTo({ resume: id });
       return conversation();
     },
-    rewindPoints: async () => (await agentDeps.checkpoints?.points?.(current().session.id)) ?? [],
+    rewindPoints: async () => (await assembly.checkpoints?.points?.(current().session.id)) ?? [],
     rewind: (req) => current().host.rewind(req),
     promptHistory: () => store.history.list(loaded.projectRoot, 500).reverse(),
     addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
-    tools: () => deps.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),
+    tools: () => assembly.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),
     skills: () => skills.map((s): SkillInfo => skillInfo(s)),
     skillPrompt: async (name, args) => {
       let expansion;
@@ -305,12 +296,12 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     ...agents,
     shutdown: async () => {
       // Open questions first: a sub-agent waiting for an answer could not wind down.
-      broker.cancelAll('moat is exiting.');
+      for (const h of hosts) h.cancelQuestions('moat is exiting.');
       agents.close();
       // A session nothing opened has nothing to end.
       for (const f of (await opened?.session.end('prompt_input_exit')) ?? []) log(`a SessionEnd hook failed: ${f}`);
-      const stopping = deps.subagents?.shutdown();
-      if (stopping) {
+      const stopping = assembly.stopAgents();
+      {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const late = new Promise<void>((resolve) => {
           timer = setTimeout(() => {
@@ -321,9 +312,10 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
         await Promise.race([stopping.catch((e: unknown) => log(`stopping sub-agents failed: ${errorMessage(e)}`)), late]);
         clearTimeout(timer);
       }
-      store.close();
+      await assembly.close();
     },
     log,
+    remember,
     openSession: () => void current(),
     notice: (level, text) => noticeListeners.forEach((l) => l(level, text)),
   };

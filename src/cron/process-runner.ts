@@ -5,6 +5,7 @@
  * which -p answers by saving the finished turns and exiting, then SIGKILL to
  * the whole process group after a grace period.
  */
+import { groupStopper } from '../util/index.ts';
 import type { CronJob } from '../store/index.ts';
 import type { JobRunner, RunOutcome } from './scheduler.ts';
 
@@ -63,26 +64,13 @@ export function processRunner(command: readonly string[], env: Readonly<Record<s
       stderr: 'pipe',
       detached: true,
     });
-    let killTimer: ReturnType<typeof setTimeout> | undefined;
-    const stop = () => {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-      killTimer = setTimeout(() => {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }, KILL_GRACE_MS);
-    };
+    const group = groupStopper(child.pid, KILL_GRACE_MS);
+    const stop = () => group.stop();
     if (signal.aborted) stop();
     else signal.addEventListener('abort', stop, { once: true });
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     signal.removeEventListener('abort', stop);
-    clearTimeout(killTimer);
+    group.dispose();
     return outcomeOf(code, stdout, stderr);
   };
 }

@@ -2,4 +2,4 @@
 export type { SessionOp, SessionOpType } from './ops.ts';
 export type { SessionEvent, RunFinishedEvent, PermissionRequestEvent } from './events.ts';
 export { compactOp } from './compact-command.ts';
-export { SessionHost, rewindNotice, type ProtocolAgent, type PermissionAnswers } from './session-host.ts';
+export { SessionHost, rewindNotice, type ProtocolAgent } from './session-host.ts';

@@ -1,6 +1,6 @@
 /** The session protocol's dispatcher: operations in, one ordered event stream out; no agent logic of its own. */
 import type { PermissionMode } from '../contracts/index.ts';
-import type { HookCallbackSet, PermissionDecision, ReloadableSettings, RewindOutcome, RewindRequest, RunOptions, UserPart } from '../agent/index.ts';
+import { PermissionBroker, type AskPermission, type HookCallbackSet, type ReloadableSettings, type RewindOutcome, type RewindRequest, type RunOptions, type UserPart } from '../agent/index.ts';
 import { assertNever, AsyncQueue, errorMessage, MoatError } from '../util/index.ts';
 import type { SessionEvent } from './events.ts';
 import type { SessionOp } from './ops.ts';
@@ -23,11 +23,6 @@ export interface ProtocolAgent {
 /** A user message or a compaction waiting for its run. */
 type Waiting = { kind: 'message'; content: string | UserPart[]; model: string | undefined } | { kind: 'compact'; instructions: string | undefined };
 
-/** Where permission answers go: the PermissionBroker whose `ask` the session was opened with. */
-export interface PermissionAnswers {
-  respond(requestId: string, decision: PermissionDecision): boolean;
-}
-
 /**
  * Serves one session to one front end. Operations go in through `submit`;
  * every event of every run comes out of `events`, in order, for the life of
@@ -45,11 +40,29 @@ export class SessionHost {
   /** Runs whose `turn()` reader stopped early: their remaining events are skipped by the next reader. */
   private abandoned = 0;
 
-  constructor(
+  /**
+   * Opens the agent and serves it. The host owns the permission broker: when
+   * the front end answers questions (`answerable`), the agent is opened with
+   * the broker's `ask`, and each `permission_request` event is answered by a
+   * `permission_answer` operation. Otherwise (-p) the agent has no one to ask
+   * and denies with a hint instead.
+   */
+  static open<A extends ProtocolAgent>(openAgent: (ask: AskPermission | undefined) => A, answerable: boolean): { host: SessionHost; agent: A } {
+    const broker = answerable ? new PermissionBroker() : undefined;
+    const agent = openAgent(broker?.ask);
+    return { host: new SessionHost(agent, broker), agent };
+  }
+
+  private constructor(
     private readonly agent: ProtocolAgent,
-    /** Absent when nothing can answer a question (-p): the session then denies instead of asking. */
-    private readonly answers?: PermissionAnswers,
+    /** Absent when nothing can answer a question (-p). */
+    private readonly broker: PermissionBroker | undefined,
   ) {}
+
+  /** Denies every question still waiting for an answer (the front end is going away, or switching sessions). */
+  cancelQuestions(message?: string): void {
+    this.broker?.cancelAll(message);
+  }
 
   /** Every event, in order; one consumer. Ends after an `end` operation, once the waiting runs are done. */
   readonly events: AsyncIterable<SessionEvent> = { [Symbol.asyncIterator]: () => this.reader };
@@ -73,7 +86,7 @@ export class SessionHost {
         this.running?.abort();
         return;
       case 'permission_answer':
-        this.answers?.respond(op.requestId, op.decision);
+        this.broker?.respond(op.requestId, op.decision);
         return;
       case 'set_permission_mode':
         this.agent.setPermissionMode(op.mode);

@@ -1,10 +1,8 @@
 /** The parent side of the sandbox child: the hard backstop that SIGKILLs at the deadline. */
-import { errorMessage } from '../util/index.ts';
 import { childCommand } from './child-command.ts';
-import { b64, fromWireFetch, fromWireResult, isWireFetchResult, isWireRunResult, type ChildFetchMessage, type ChildRunMessage } from './child-protocol.ts';
-import { limitMessages } from './host/index.ts';
+import { b64, fromWireResult, isWireRunResult, type ChildRunMessage } from './child-protocol.ts';
+import { limitMessages } from './host/errors.ts';
 import type { Prepared } from './load.ts';
-import type { PolicyResponse, Refusal } from './network-policy.ts';
 import type { RunRequest, RunResult } from './types.ts';
 import { KILLED_EXIT_CODE } from './exit-codes.ts';
 
@@ -78,31 +76,4 @@ export async function runInChild(p: Prepared, req: RunRequest): Promise<RunResul
     clearTimeout(timer);
     req.signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/**
- * One policy-checked HTTP request, synchronously: the wasi:http host runs
- * inside a synchronous guest call and cannot await, so the request is made by
- * a child process while this thread blocks (at most until `deadlineMs`).
- */
-export function fetchSync(m: Omit<ChildFetchMessage, 'mode'>, timeoutMs: number): PolicyResponse | Refusal {
-  const message: ChildFetchMessage = { mode: 'fetch', ...m };
-  const proc = Bun.spawnSync(childCommand(), {
-    stdin: Buffer.from(JSON.stringify(message)),
-    stdout: 'pipe',
-    stderr: 'pipe',
-    timeout: Math.max(1, Math.ceil(timeoutMs)),
-    killSignal: 'SIGKILL',
-  });
-  if (proc.exitedDueToTimeout === true) {
-    return { ok: false, code: 'timeout', reason: `${m.url} timed out after ${Math.round(timeoutMs)} ms` };
-  }
-  let reply: unknown;
-  try {
-    reply = JSON.parse(proc.stdout.toString());
-  } catch (e) {
-    return { ok: false, code: 'connection', reason: `fetch helper failed: ${proc.stderr.toString().trim() || errorMessage(e)}` };
-  }
-  if (!isWireFetchResult(reply)) return { ok: false, code: 'connection', reason: 'fetch helper sent an unexpected reply' };
-  return fromWireFetch(reply);
 }

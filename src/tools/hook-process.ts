@@ -7,8 +7,7 @@
  */
 import type { SandboxPolicy } from '../contracts/index.ts';
 import { DEFAULT_SCRUB_ENV, prepareCommand, type SandboxedCommand } from '../sandbox/index.ts';
-import { childProcess } from '../util/index.ts';
-import { killGroup } from './builtin/bash/process-group.ts';
+import { childProcess, groupStopper } from '../util/index.ts';
 
 
 export interface HookProcessOptions {
@@ -75,10 +74,8 @@ export async function runHookProcess(command: string, stdin: string, o: HookProc
       };
       child.stdout.on('data', collect(out));
       child.stderr.on('data', collect(err));
-      const stop = (): void => {
-        if (child.pid === undefined || !killGroup(child.pid, 'SIGTERM')) return;
-        setTimeout(() => child.pid !== undefined && killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
-      };
+      const group = groupStopper(child.pid, KILL_GRACE_MS);
+      const stop = (): void => group.stop();
       const deadline = setTimeout(() => {
         timedOut = true;
         stop();

@@ -7,18 +7,16 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentEvent, AgentSettings } from '../../src/agent/index.ts';
-import { createTuiController, type TuiControllerDeps } from '../../src/cli/tui-controller.ts';
-import { loadConfig, trustProject } from '../../src/config/index.ts';
-import { DEFAULT_SERVER_SANDBOX, McpManager } from '../../src/mcp/index.ts';
-import { BUILTIN_PROVIDERS, createAnthropicProvider, ModelRouter } from '../../src/providers/index.ts';
+import type { AgentEvent, AgentSettings, RememberRule } from '../../src/agent/index.ts';
+import { createTuiController, type StartedTuiController, type TuiControllerDeps } from '../../src/cli/tui-controller.ts';
+import { assembleSession } from '../../src/cli/open-session.ts';
+import { loadConfig, trustProject, type Env, type LoadedConfig } from '../../src/config/index.ts';
+import { BUILTIN_PROVIDERS, ModelRouter } from '../../src/providers/index.ts';
 import type { Skill } from '../../src/skills/index.ts';
-import { openStore } from '../../src/store/index.ts';
-import { builtinTools, parseRuleList, ToolRegistry } from '../../src/tools/index.ts';
+import { parseRuleList } from '../../src/tools/index.ts';
 import type { TuiController } from '../../src/tui/index.ts';
 import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { subagentSetup } from '../../src/cli/subagent-setup.ts';
 import type { SubagentUpdate } from '../../src/tui/index.ts';
 import { tempDir } from '../support/temp.ts';
 import { waitGone } from '../support/process-gone.ts';
@@ -53,7 +51,17 @@ const REVIEW: Skill = {
 /** A custom command with `model`: its run uses that model, the next one the session's again. */
 const QUICK: Skill = { name: 'quick', description: 'quick answer', args: [], body: 'Answer quickly: $ARGUMENTS', source: 'project', file: '/x/commands/quick.md', model: 'haiku' };
 
-function make(projectToml?: string, withAgents = false, router?: ModelRouter): { c: TuiController; settings: AgentSettings; projectFile: string } {
+/** The router every test controller talks through: the fake server as Anthropic's API. */
+function fakeRouter(): ModelRouter {
+  return new ModelRouter({ providers: { ...BUILTIN_PROVIDERS, anthropic: { ...BUILTIN_PROVIDERS['anthropic']!, baseUrl: server.url } }, env: { ANTHROPIC_API_KEY: 'k' } });
+}
+
+/** The session assembly the CLI would build for this folder (open-session.ts), with the WebAssembly tools left out. */
+function assemble(settings: AgentSettings, loaded: LoadedConfig, env: Env, router: ModelRouter, remember: () => RememberRule, persist = true) {
+  return assembleSession({ loaded, settings, router, env, skills: [REVIEW, QUICK], persist, warn: () => {}, interactive: true, answers: { remember: (rule, scope) => remember()(rule, scope) } });
+}
+
+async function make(projectToml?: string, router: ModelRouter = fakeRouter()): Promise<{ c: TuiController; settings: AgentSettings; projectFile: string }> {
   const projectFile = join(root, '.moat', 'config.toml');
   if (projectToml !== undefined) {
     mkdirSync(join(root, '.moat'), { recursive: true });
@@ -68,36 +76,26 @@ function make(projectToml?: string, withAgents = false, router?: ModelRouter): {
     deny: parseRuleList(loaded.config.permissions.deny),
     home: env.HOME,
   });
-  const c = createTuiController({
-    provider: router ?? createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
-    ...(router === undefined ? {} : { router }),
-    registry: new ToolRegistry(builtinTools()),
-    store: openStore(join(root, '.db', 'moat.db')),
-    settings,
-    loaded,
-    logFile: join(root, 'tui.log'),
-    skills: [REVIEW, QUICK],
-    ...(withAgents ? { subagents: subagentSetup(root, env, { maxConcurrent: 2, maxDepth: 1 }) } : {}),
-  });
+  let started: StartedTuiController | undefined;
+  const assembly = await assemble(settings, loaded, env, router, () => started!.remember);
+  const c = createTuiController({ assembly, router, settings, loaded, logFile: join(root, 'tui.log'), skills: [REVIEW, QUICK] });
+  started = c;
   controller = c;
   return { c, settings, projectFile };
 }
 
 /** A controller on the folder as its files leave it (no trust given), talking to the fake server; `extra` adds to its deps. */
-function plainController(extra: Partial<TuiControllerDeps> = {}) {
+async function plainController(extra: Partial<TuiControllerDeps> = {}, persist = true) {
   const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
   const loaded = loadConfig({ cwd: root, env });
-  const c = createTuiController({
-    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
-    registry: new ToolRegistry(builtinTools()),
-    store: openStore(join(root, '.db', 'moat.db')),
-    settings: testSettings(root, { home: env.HOME }),
-    loaded,
-    logFile: join(root, 'tui.log'),
-    ...extra,
-  });
+  const settings = testSettings(root, { home: env.HOME });
+  const router = fakeRouter();
+  let started: StartedTuiController | undefined;
+  const assembly = await assemble(settings, loaded, env, router, () => started!.remember, persist);
+  const c = createTuiController({ assembly, router, settings, loaded, logFile: join(root, 'tui.log'), ...extra });
+  started = c;
   controller = c;
-  return { c, loaded };
+  return { c, loaded, assembly };
 }
 
 async function drain(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
@@ -107,7 +105,7 @@ async function drain(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
 }
 
 test("a custom command's model is used for its run only", async () => {
-  const { c } = make();
+  const { c } = await make();
   server.script(reply().text('fast'), reply().text('normal'));
   const prompt = await c.skillPrompt('quick', 'why?');
   expect(prompt).toContain('Answer quickly: why?');
@@ -117,7 +115,7 @@ test("a custom command's model is used for its run only", async () => {
 });
 
 test('skills: listed with their usage; /name args expands; a missing argument is the usage line', async () => {
-  const { c } = make();
+  const { c } = await make();
   expect(c.skills()).toEqual([{ name: 'review', description: 'review a file', args: '<file>' }, { name: 'quick', description: 'quick answer' }]);
   expect(await c.skillPrompt('review', 'src/a.ts')).toContain('Review src/a.ts for bugs.');
   expect(await c.skillPrompt('nope', '')).toBeUndefined();
@@ -125,7 +123,7 @@ test('skills: listed with their usage; /name args expands; a missing argument is
 });
 
 test('model and mode go to the open session (status and next request) and to later sessions', async () => {
-  const { c } = make();
+  const { c } = await make();
   c.setModel('claude-opus-4-5');
   c.setPermissionMode('acceptEdits');
   expect(c.info()).toMatchObject({ model: 'claude-opus-4-5', permissionMode: 'acceptEdits' });
@@ -145,7 +143,7 @@ test('/model across providers: the list and the status line come from the catalo
     },
     env: { ANTHROPIC_API_KEY: 'k', GEMINI_API_KEY: 'g' },
   });
-  const { c } = make(undefined, false, router);
+  const { c } = await make(undefined, router);
   expect(c.models()).toContain('claude-opus-4-5');
   expect(c.models()).toContain('openai/gpt-5.1');
   expect(c.models()).toContain('gemini/gemini-2.5-pro');
@@ -164,9 +162,9 @@ test('/model across providers: the list and the status line come from the catalo
   expect(second).not.toContain('claude thoughts');
 });
 
-test("the router's notices (an image left out for a model) reach the transcript's listeners, not stderr", () => {
+test("the router's notices (an image left out for a model) reach the transcript's listeners, not stderr", async () => {
   const router = new ModelRouter({ env: { ANTHROPIC_API_KEY: 'k' } });
-  const { c } = make(undefined, false, router);
+  const { c } = await make(undefined, router);
   const heard: string[] = [];
   const stop = c.onNotice((level, text) => heard.push(`${level}: ${text}`));
   router.onNotice('images left out for ollama/llama3: it does not accept images');
@@ -175,8 +173,8 @@ test("the router's notices (an image left out for a model) reach the transcript'
   expect(heard).toEqual(['warning: images left out for ollama/llama3: it does not accept images']);
 });
 
-test('/permissions remove edits the project file (comments kept) and the open session stops applying the rule', () => {
-  const { c, projectFile } = make('# team rules\n[permissions]\nallow = [\n  "Read", # always fine\n  "Bash(npm test:*)",\n]\n');
+test('/permissions remove edits the project file (comments kept) and the open session stops applying the rule', async () => {
+  const { c, projectFile } = await make('# team rules\n[permissions]\nallow = [\n  "Read", # always fine\n  "Bash(npm test:*)",\n]\n');
   expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read', 'Bash(npm test:*)']);
   expect(c.removePermissionRule('Bash(npm test:*)', 'allow')).toBe(true);
   expect(readFileSync(projectFile, 'utf8')).toBe('# team rules\n[permissions]\nallow = [\n  "Read", # always fine\n]\n');
@@ -191,7 +189,7 @@ test('/permissions remove edits the project file (comments kept) and the open se
 });
 
 test('an "always" answer holds in the open session until /permissions remove takes it back', async () => {
-  const { c, projectFile } = make('[permissions]\n');
+  const { c, projectFile } = await make('[permissions]\n');
   server.script(
     reply().toolUse('Bash', { command: 'echo one' }).stop('tool_use'),
     reply().toolUse('Bash', { command: 'echo two' }).stop('tool_use'),
@@ -216,7 +214,7 @@ test('an "always" answer holds in the open session until /permissions remove tak
 });
 
 test('sub-agents: the task tool runs one, its status reaches the UI between runs, and shutdown stops background ones', async () => {
-  const { c } = make(undefined, true);
+  const { c } = await make(undefined);
   writeFileSync(join(root, 'notes.txt'), 'the answer is 42\n');
   expect(c.agentDefinitions().map((d) => d.name)).toContain('explore');
   const updates: SubagentUpdate[] = [];
@@ -255,7 +253,7 @@ test('sub-agents: the task tool runs one, its status reaches the UI between runs
 }, 20_000);
 
 test('@path completion outside git: every nested .gitignore hides its own files; node_modules is never listed', async () => {
-  const { c } = make();
+  const { c } = await make();
   for (const [file, text] of [
     ['.gitignore', '*.log\n'],
     ['a.ts', ''],
@@ -285,7 +283,7 @@ test('@path completion outside git: every nested .gitignore hides its own files;
 });
 
 test('!cmd &: the prompt comes back when the shell ends, and its background child is ended with it', async () => {
-  const { c } = make();
+  const { c } = await make();
   const pidFile = join(root, 'bg.pid');
   const t0 = performance.now();
   const r = await c.runShell(`echo started; sleep 30 & echo $! > ${pidFile}`, new AbortController().signal);
@@ -302,7 +300,7 @@ test("trusting the folder applies its settings at once: allow rules, hooks and /
     JSON.stringify({ permissions: { allow: ['Write'] }, hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo TRUSTED-HOOK-CONTEXT' }] }] } }),
   );
   // Untrusted at start: the project's allow rule and hook are held back.
-  const { c, loaded } = plainController();
+  const { c, loaded } = await plainController();
   expect(loaded.untrusted).toEqual(['.claude/settings.json: 1 allow rule, hooks']);
   const write = () => reply().toolUse('Write', { file_path: 'a.txt', content: 'x' }).stop('tool_use');
   server.script(write(), reply().text('one'), write(), reply().text('two'));
@@ -326,25 +324,24 @@ test("trusting the folder applies its settings at once: allow rules, hooks and /
   expect(c.permissionRules().map((r) => r.rule)).toContain('Write');
 });
 
-test('trusting the folder gives MCP servers the folders its settings add (setRoots)', () => {
+test('trusting the folder gives MCP servers the folders its settings add (setRoots)', async () => {
   const extra = tempDir('moat-tui-ctl-extra-');
   mkdirSync(join(root, '.claude'), { recursive: true });
   writeFileSync(join(root, '.claude', 'settings.json'), JSON.stringify({ permissions: { additionalDirectories: [extra] } }));
-  const mcp = new McpManager([], { launch: { cwd: root, env: {}, sandbox: DEFAULT_SERVER_SANDBOX }, roots: [root], clientVersion: '0.0.0-test' });
   const told: string[][] = [];
-  mcp.setRoots = (paths) => {
+  const { c, assembly } = await plainController();
+  assembly.mcp.setRoots = (paths) => {
     told.push([...paths]);
     return Promise.resolve();
   };
-  const { c } = plainController({ mcp });
   c.trustProject();
   expect(told).toEqual([[root, extra]]);
 });
 
 test('the session opens on first use, not for the first frame; a run waits for tools still attaching', async () => {
-  const store = openStore(join(root, '.db', 'moat.db'));
   const { promise: toolsReady, resolve: attached } = Promise.withResolvers<void>();
-  const { c } = plainController({ store, toolsReady });
+  const { c, assembly } = await plainController({ toolsReady });
+  const { store } = assembly;
   // What the first frame reads: no session row yet.
   expect(c.info().model).toBe('claude-sonnet-4-5');
   expect(c.initialMessages()).toEqual([]);
@@ -355,7 +352,8 @@ test('the session opens on first use, not for the first frame; a run waits for t
   server.script(reply().text('ok'), reply().text('ok'));
   const run = drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
   // A controller with no tools attaching, started after it: once its request is in, the first one's would be too had it not waited.
-  const { c: control } = plainController({ store: openStore(join(root, '.db', 'control.db')) });
+  // Its sessions go to a database of their own (in memory), not the one the first controller's rows are counted in.
+  const { c: control } = await plainController({}, false);
   controller = c;
   control.openSession();
   await drain(control.run({ text: 'control', attachments: [], shellContext: [] }, new AbortController().signal));

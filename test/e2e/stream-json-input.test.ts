@@ -145,7 +145,7 @@ describe('Claude Code flags', () => {
     const cases: [string[], string][] = [
       [['--session-id', 'nope'], '--session-id must be a UUID'],
       [['--tools', 'read,frobnicate'], '--tools: unknown tool frobnicate'],
-      [['--agents', '{"x": {"description": "d"}}'], '--agents: invalid agent definitions: x.prompt'],
+      [['--agents', '{"x": {"description": "d"}}'], '--agents: invalid agent definitions: x.prompt: '],
       [['--json-schema', '[1]'], '--json-schema: a JSON Schema is an object'],
       [['--permission-prompt-tool', 'mcp__x__y'], '--permission-prompt-tool mcp__x__y: only "stdio" is supported'],
     ];

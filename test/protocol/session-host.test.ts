@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentSession, PermissionBroker } from '../../src/agent/index.ts';
+import { AgentSession } from '../../src/agent/index.ts';
 import { compactOp, SessionHost, type SessionEvent } from '../../src/protocol/index.ts';
 import { createAnthropicProvider } from '../../src/providers/index.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
@@ -36,15 +36,18 @@ afterEach(() => {
 });
 
 function host(interactive: boolean) {
-  const broker = new PermissionBroker();
-  const session = AgentSession.open({
-    provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
-    registry: new ToolRegistry(builtinTools()),
-    store,
-    settings: testSettings(root),
-    ...(interactive ? { ask: broker.ask } : {}),
-  });
-  return { host: new SessionHost(session, interactive ? broker : undefined), session };
+  const { host, agent: session } = SessionHost.open(
+    (ask) =>
+      AgentSession.open({
+        provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+        registry: new ToolRegistry(builtinTools()),
+        store,
+        settings: testSettings(root),
+        ...(ask === undefined ? {} : { ask }),
+      }),
+    interactive,
+  );
+  return { host, session };
 }
 
 const requestModel = (i: number) => (server.requests[i]!.body as { model: string }).model;

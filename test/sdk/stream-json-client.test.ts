@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentSession, PermissionBroker } from '../../src/agent/index.ts';
+import { AgentSession } from '../../src/agent/index.ts';
 import { OutputMapper } from '../../src/print/index.ts';
 import { SessionHost } from '../../src/protocol/index.ts';
 import { createAnthropicProvider } from '../../src/providers/index.ts';
@@ -79,16 +79,19 @@ async function drive(first: unknown[], answer: (line: Record<string, unknown>) =
     maxTokens: 1000,
     open: async (_init, hooks) => {
       hooksSeen = hooks;
-      const broker = permissionPrompt ? new PermissionBroker() : undefined;
-      const session = AgentSession.open({
-        provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
-        registry: new ToolRegistry(builtinTools()),
-        store,
-        settings: testSettings(root),
-        hooks,
-        ...(broker ? { ask: broker.ask } : {}),
-      });
-      return { host: new SessionHost(session, broker), mapper: new OutputMapper({ apiKeySource: 'test', version: '0' }), describe: () => ({ commands: [] }), expand: async (text: string) => text, close: async () => {} };
+      const { host } = SessionHost.open(
+        (ask) =>
+          AgentSession.open({
+            provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+            registry: new ToolRegistry(builtinTools()),
+            store,
+            settings: testSettings(root),
+            hooks,
+            ...(ask === undefined ? {} : { ask }),
+          }),
+        permissionPrompt,
+      );
+      return { host, mapper: new OutputMapper({ apiKeySource: 'test', version: '0' }), describe: () => ({ commands: [] }), expand: async (text: string) => text, close: async () => {} };
     },
   });
   return { outcome, out: io.out, hooks: hooksSeen };

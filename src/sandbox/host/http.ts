@@ -1,6 +1,6 @@
 /** WASI host: wasi:http outgoing requests through the network policy. */
 import { checkUrl, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_NETWORK_TIMEOUT_MS, type Refusal } from '../network-policy.ts';
-import { fetchSync } from '../child-runner.ts';
+import { fetchSync } from '../sync-fetch.ts';
 import type { NetworkGrant } from '../types.ts';
 import type { HostContext } from './context.ts';
 import { Fields } from './http-fields.ts';
@@ -10,7 +10,7 @@ import { BufferSource, concatChunks, failed, InputStream, OutputStream, Pollable
  * wasi:http/outgoing-handler and the parts of wasi:http/types a client uses,
  * under one NetworkGrant and the shared network policy. The guest's call is
  * synchronous, so the request is made by a child process while this thread
- * blocks (child-runner.ts `fetchSync`); the allowlist is checked here first
+ * blocks (sync-fetch.ts `fetchSync`); the allowlist is checked here first
  * so a refused URL costs nothing.
  */
 

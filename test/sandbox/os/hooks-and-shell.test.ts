@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { commandHookCallbacks } from '../../../src/agent/index.ts';
 import { createTuiController } from '../../../src/cli/tui-controller.ts';
 import { loadConfig } from '../../../src/config/index.ts';
-import { createAnthropicProvider } from '../../../src/providers/index.ts';
+import { ModelRouter } from '../../../src/providers/index.ts';
+import { assembleSession } from '../../../src/cli/open-session.ts';
 import { sandboxSupport } from '../../../src/sandbox/index.ts';
-import { openStore } from '../../../src/store/index.ts';
-import { builtinTools, processSandboxSettings, ToolRegistry } from '../../../src/tools/index.ts';
+import { processSandboxSettings } from '../../../src/tools/index.ts';
 import { testSettings } from '../../support/agent-settings.ts';
 
 const supported = sandboxSupport().available;
@@ -43,15 +43,11 @@ describe.skipIf(!supported)('processes other than Bash calls', () => {
 
   test("the TUI's !cmd writes in the project but not outside it", async () => {
     const env = { HOME: join(base, 'home'), XDG_CONFIG_HOME: join(base, 'home', '.config') };
-    const c = createTuiController({
-      provider: createAnthropicProvider({ apiKey: 'k', baseURL: 'http://127.0.0.1:9' }),
-      registry: new ToolRegistry(builtinTools()),
-      store: openStore(join(base, 'moat.db')),
-      settings: testSettings(repo, { processSandbox: settings, home: env.HOME }),
-      loaded: loadConfig({ cwd: repo, env }),
-      logFile: join(base, 'tui.log'),
-      skills: [],
-    });
+    const loaded = loadConfig({ cwd: repo, env });
+    const sessionSettings = testSettings(repo, { processSandbox: settings, home: env.HOME });
+    const router = new ModelRouter({ env: { ANTHROPIC_API_KEY: 'k' } });
+    const assembly = await assembleSession({ loaded, settings: sessionSettings, router, env, skills: [], warn: () => {}, interactive: true });
+    const c = createTuiController({ assembly, router, settings: sessionSettings, loaded, logFile: join(base, 'tui.log'), skills: [] });
     try {
       const r = await c.runShell(escape('shell.txt'), new AbortController().signal);
       expect(r.output).toContain('done');

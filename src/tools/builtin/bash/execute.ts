@@ -4,7 +4,7 @@ import { ToolError, type ToolContext, type ToolResult } from '../../types.ts';
 import type { SandboxedCommand, SandboxViolation } from '../../../sandbox/index.ts';
 import { MAX_BASH_TIMEOUT_MS, type BashInput as Input } from './index.ts';
 import { OutputBuffer } from './output-buffer.ts';
-import { killGroup } from './process-group.ts';
+import { groupStopper } from '../../../util/index.ts';
 import { describeViolations, noNetworkNote, prepareBash } from './sandboxed-spawn.ts';
 
 /** Output for the model: this many characters from the start and from the end. */
@@ -37,17 +37,8 @@ function run(input: Input, ctx: ToolContext, timeoutMs: number, out: OutputBuffe
     let aborted = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let updateTimer: ReturnType<typeof setTimeout> | undefined;
-    let killTimer: ReturnType<typeof setTimeout> | undefined;
-
-    const pgid = child.pid;
-    const stopGroup = (): void => {
-      if (pgid === undefined) return;
-      if (!killGroup(pgid, 'SIGTERM')) return;
-      if (killTimer !== undefined) return;
-      killTimer = setTimeout(() => killGroup(pgid, 'SIGKILL'), KILL_GRACE_MS);
-      // Must not keep the process alive on its own; it only mops up stragglers.
-      killTimer.unref();
-    };
+    const group = groupStopper(child.pid, KILL_GRACE_MS);
+    const stopGroup = (): void => group.stop();
     const sendUpdate = (): void => {
       updateTimer = undefined;
       ctx.onUpdate({
