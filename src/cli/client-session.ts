@@ -2,7 +2,6 @@
  * A session for a protocol client that is not a terminal (`moat acp`, `moat mcp serve`): assembled
  * through the one session assembly (open-session.ts), as every front end is.
  */
-import { checkpointDeps } from './checkpoint-setup.ts';
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { AgentSession } from '../agent/index.ts';

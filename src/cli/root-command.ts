@@ -1,6 +1,5 @@
 /** `moat [prompt]` and `moat -p`: the composition root of a run (the TUI, print mode, stream-json input). */
 // First: the schemas the modules below build are built without zod's JIT (see zod-setup.ts).
-import { checkpointDeps } from './checkpoint-setup.ts';
 import './zod-setup.ts';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,5 +1,4 @@
 /** `moat --input-format stream-json`: the composition root of a session driven by a program over stdin/stdout. */
-import { checkpointDeps } from './checkpoint-setup.ts';
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pkg from '../../package.json' with { type: 'json' };

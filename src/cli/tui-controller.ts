@@ -4,7 +4,6 @@
  * assembly (open-session.ts) and served by their SessionHost, which owns the
  * permission broker; the UI sees none of them.
  */
-import { checkpointDeps } from './checkpoint-setup.ts';
 import type { PermissionMode } from '../contracts/index.ts';
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
