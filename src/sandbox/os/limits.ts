@@ -108,6 +108,17 @@ function counter(text: string, name: string): number {
   return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 }
 
+/**
+ * This process's hard limit named `name` in /proc/self/limits (`Max processes`), Infinity when unlimited or unknown.
+ * An unprivileged process cannot raise a hard limit: asked for more (a container started with `--ulimit nproc=1024`),
+ * prlimit fails and so would every command; the command gets the lower of the two instead.
+ */
+export function hardLimit(name: string, limits: string = read('/proc/self/limits')): number {
+  const m = new RegExp(`^${name}\\s+\\S+\\s+(\\S+)`, 'm').exec(limits);
+  const n = Number(m?.[1]);
+  return Number.isFinite(n) ? n : Infinity;
+}
+
 export function commandLimits(id: string, limits: ResourceLimits | undefined, prlimit: string): CommandLimits {
   const l = { ...DEFAULT_LIMITS, ...limits };
   const cg = cgroups();
@@ -117,7 +128,13 @@ export function commandLimits(id: string, limits: ResourceLimits | undefined, pr
   if (cg === null) {
     return {
       outer: [],
-      inner: [prlimit, `--nproc=${l.pids}`, `--data=${l.memoryBytes}`, `--fsize=${l.fileSizeBytes}`, '--'],
+      inner: [
+        prlimit,
+        `--nproc=${Math.min(l.pids, hardLimit('Max processes'))}`,
+        `--data=${Math.min(l.memoryBytes, hardLimit('Max data size'))}`,
+        `--fsize=${Math.min(l.fileSizeBytes, hardLimit('Max file size'))}`,
+        '--',
+      ],
       finish: fileSize,
     };
   }
