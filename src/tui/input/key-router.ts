@@ -151,6 +151,12 @@ function promptKey(app: AppModel, input: string, key: Key): void {
       return;
     }
   }
+  // Two Escapes read in one chunk reach us as one alt+escape: on an empty, idle prompt that is Esc Esc (/rewind).
+  if (chord === 'alt+escape' && !st.value && !app.isBusy()) {
+    app.escapeOnEmpty();
+    app.escapeOnEmpty();
+    return;
+  }
   const action = matchAction(app.keymap, chord, EDIT);
   switch (action) {
     case 'newline':
