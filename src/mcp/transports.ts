@@ -80,6 +80,9 @@ const STDERR_TAIL = 4000;
 export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: LaunchOptions): Promise<StdioLaunch> {
   const mode = modeFor(server, o.sandbox);
   const tempDir = mkdtempSync(join(nodeOs().tmpdir(), `moat-mcp-${server.name}-`));
+  // Removed by finish(), or when moat exits first (a short -p run that ends while the server is still starting).
+  const removeTemp = (): void => rmSync(tempDir, { recursive: true, force: true });
+  process.once('exit', removeTemp);
   const cwd = server.cwd ?? o.cwd;
   const grants = serverGrants(server, o.sandbox);
   if (o.allowPrivateNetwork === true) grants.allowPrivateNetwork = true;
@@ -88,7 +91,8 @@ export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: Lau
     // Only the inherited environment is scrubbed: the server's own env (a GITHUB_PERSONAL_ACCESS_TOKEN) is what it needs to work.
     prepared = await prepareCommand([server.command, ...server.args], { cwd, env: o.env, grants, mode, scrubEnv: [...o.sandbox.scrubEnv], tempDir });
   } catch (e) {
-    rmSync(tempDir, { recursive: true, force: true });
+    process.off('exit', removeTemp);
+    removeTemp();
     throw e;
   }
   const [command, ...args] = prepared.argv as [string, ...string[]];
@@ -105,7 +109,8 @@ export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: Lau
     stderrTail: () => tail.trim(),
     // The temp folder goes at once, synchronously: moat may exit before the sandbox's own release settles.
     finish: () => {
-      rmSync(tempDir, { recursive: true, force: true });
+      process.off('exit', removeTemp);
+      removeTemp();
       return prepared.finish();
     },
   };

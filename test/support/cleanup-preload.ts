@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { otherLiveRuns, RUN_FOLDER_PREFIX, tempState } from './temp.ts';
 
-const ours = (name: string) => name.startsWith('moat-') && !name.startsWith(RUN_FOLDER_PREFIX);
+// The OS sandbox's private temp folder of this very process (moat-session-<pid>-…) is removed by its own exit hook, after this check.
+const ours = (name: string) => name.startsWith('moat-') && !name.startsWith(RUN_FOLDER_PREFIX) && !name.startsWith(`moat-session-${process.pid}-`);
 
 /** Up to eight paths inside a folder, for the report. */
 function contents(dir: string): string[] {
