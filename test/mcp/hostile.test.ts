@@ -55,7 +55,8 @@ describe('hostile MCP servers', () => {
     try {
       const t0 = performance.now();
       await expect(toolOf(m, 'mcp__flood__boom').execute({}, toolContext())).rejects.toThrow(/mcp__flood__boom failed/);
-      expect(performance.now() - t0).toBeLessThan(10_000);
+      // Cut off, not timed out: well before the 15 s tool timeout (10.5 s seen on the 2-core CI machine).
+      expect(performance.now() - t0).toBeLessThan(14_000);
       expect(m.status()[0]?.state).toMatchObject({ status: 'failed', error: expect.stringMatching(/^sent an oversized message: .*exceeded maximum size/) });
     } finally {
       await m.close();
