@@ -37,7 +37,8 @@ export function projectCheckpoints(store: Store, projectRoot: string, dataDir: s
 
 /**
  * Removes checkpoints older than `keepDays` (rows, the refs of sessions left
- * with none, and then unreachable objects), at most once a day per data folder.
+ * with none, then unreachable objects, the rest repacked), at most once a
+ * day per data folder.
  */
 export async function applyRetention(store: Store, root: string, keepDays: number, now = Date.now()): Promise<void> {
   const stamp = join(root, 'last-retention');
@@ -52,14 +53,15 @@ export async function applyRetention(store: Store, root: string, keepDays: numbe
     await pc.git.exec(['update-ref', '-d', `refs/moat/sessions/${g.sessionId}`]);
     projects.add(g.projectRoot);
   }
-  for (const p of projects) await new ProjectCheckpoints(store, p, { root, maxFileBytes: DEFAULT_MAX_FILE_BYTES }).prune();
+  for (const p of projects) await new ProjectCheckpoints(store, p, { root, maxFileBytes: DEFAULT_MAX_FILE_BYTES }).repack();
 }
 
 /**
  * The hook a session records its turns with. The first failure (a damaged
  * or missing shadow repository, git missing) is thrown once — the run says
  * it in one line — and the session goes on without checkpoints. Retention
- * runs once, after the first checkpoint.
+ * runs once, after the first checkpoint, then this project's repository is
+ * repacked if loose objects piled up.
  */
 export function turnHook(pc: ProjectCheckpoints, store: Store, settings: { keepDays: number; maxFileBytes: number }, root: string): TurnHook {
   let off = false;
@@ -79,7 +81,9 @@ export function turnHook(pc: ProjectCheckpoints, store: Store, settings: { keepD
       if (!retained) {
         retained = true;
         // In the background, best effort: a failed clean-up costs disk space, never the session.
-        void applyRetention(store, root, settings.keepDays).catch(() => undefined);
+        void applyRetention(store, root, settings.keepDays)
+          .then(() => pc.maintain())
+          .catch(() => undefined);
       }
       return id;
     },
