@@ -142,6 +142,17 @@ export class ProjectCheckpoints {
     });
   }
 
+  /**
+   * The turn a change made between runs belongs to: the next user
+   * message's (a `!cmd`'s output goes with that message, and rewinding to
+   * just before it undoes the change). Two such changes before the next
+   * message share its checkpoint: the first one's is the state before.
+   */
+  nextTurn(sessionId: string): number {
+    const lastMessage = this.store.messages.list(sessionId).at(-1)?.turn ?? 0;
+    return lastMessage + 1;
+  }
+
   /** The session's user messages, each with what its run changed. */
   async points(sessionId: string): Promise<RewindPoint[]> {
     const prompts = this.store.checkpoints.userPrompts(sessionId);

@@ -20,6 +20,7 @@ export interface TurnHook {
   after(sessionId: string, turn: number): Promise<void>;
   rewindCode(sessionId: string, turn: number, o: { force: boolean; dryRun: boolean }): Promise<{ lines: string[]; filesChanged: string[]; insertions: number; deletions: number; leftOut: string[]; saved: string | undefined }>;
   points(sessionId: string): Promise<{ index: number; turn: number; text: string; summary: string }[]>;
+  around<T>(sessionId: string, change: () => Promise<T>, warn: (line: string) => void): Promise<T>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -107,5 +108,29 @@ export function turnHook(pc: ProjectCheckpoints, store: Store, settings: { keepD
       };
     },
     points: async (sessionId) => (await pc.points(sessionId)).map((p) => ({ index: p.index, turn: p.turn, text: p.text, summary: changeSummary(p) })),
+    /*
+     * A change between runs (a worktree merged, a `!cmd`): recorded before
+     * and after, as part of the next user message's turn, so a rewind
+     * undoes it as moat's own change. Like a turn's calls, the change runs
+     * even when its checkpoint cannot be taken: the warning says so.
+     */
+    around: async (sessionId, change, warn) => {
+      const turn = pc.nextTurn(sessionId);
+      let recorded = false;
+      if (!off) {
+        try {
+          await pc.before(sessionId, turn);
+          recorded = true;
+        } catch (e) {
+          off = true;
+          warn(`checkpoints are off for this session: ${errorMessage(e)}`);
+        }
+      }
+      try {
+        return await change();
+      } finally {
+        if (recorded) await pc.after(sessionId, turn).catch((e: unknown) => warn(`could not record the files after this change: ${errorMessage(e)}`));
+      }
+    },
   };
 }

@@ -162,7 +162,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     toolsReady = undefined;
   });
   const conversation = (): Message[] => [...current().session.messages()];
-  const agents = subagentControls(assembly.subagents, settings.cwd, log);
+  const agents = subagentControls(assembly.subagents, settings.cwd, log, (change) => current().session.recordChange(change, log));
   const { resourceParts, ...mcp } = mcpControls(assembly.mcp, loaded);
   // The router's notices (images or tools left out for a model) go into the transcript, not under Ink on stderr.
   const noticeListeners = new Set<(level: 'info' | 'warning', text: string) => void>();
@@ -286,7 +286,8 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       for (let i = sessionRules.length - 1; i >= 0; i--) if (sessionRules[i]?.rule === rule && sessionRules[i]?.behavior === behavior) sessionRules.splice(i, 1);
       return true;
     },
-    runShell: (command, signal) => runShell(command, current().session.currentSettings(), signal),
+    // A `!cmd` may write (workspace-write grants): checkpointed before and after, with the next message, so a rewind undoes it.
+    runShell: (command, signal) => current().session.recordChange(() => runShell(command, current().session.currentSettings(), signal), log),
     listFiles: () => listProjectFiles(settings.cwd),
     cost: () => {
       const t = store.usage.totals(current().session.id);
