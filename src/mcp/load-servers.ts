@@ -9,7 +9,8 @@ import { claudeApprovals, serverDefaults, type ServerDefaults } from './claude-c
 import {
   claudeEntryShape,
   claudeFileShape,
-  SERVER_NAME,
+  CONFIG_SERVER_NAME,
+  normalizeServerName,
   tomlEntryShape,
   type McpServerConfig,
   type ServerScope,
@@ -170,6 +171,8 @@ class Collector {
   readonly problems: string[] = [];
   /** Names the user's own config enables explicitly: approval for a project server of that name in -p. */
   readonly userEnabled = new Set<string>();
+  /** Each server's name by the form it takes in tool names. */
+  private readonly byToolName = new Map<string, string>();
   trustProject = false;
 
   readonly defaults: ServerDefaults;
@@ -197,8 +200,9 @@ class Collector {
       return;
     }
     for (const [name, raw] of Object.entries(parsed.data.mcpServers)) {
-      if (!SERVER_NAME.test(name)) {
-        this.problems.push(`${shown}: mcpServers.${name}: a server name may only have letters, digits, _ and - (it becomes part of tool names)`);
+      const bad = this.badName(name);
+      if (bad !== undefined) {
+        this.problems.push(`${shown}: mcpServers.${/^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name)}: ${bad}; server skipped`);
         continue;
       }
       try {
@@ -210,6 +214,20 @@ class Collector {
     }
   }
 
+  /**
+   * Why this name cannot be a server's, or undefined. Two names that make the
+   * same tool names (`my.server` and `my_server`) would call each other's
+   * tools: the one met later is refused.
+   */
+  badName(name: string): string | undefined {
+    if (!CONFIG_SERVER_NAME.test(name)) return 'a server name must be 1 to 128 characters, none of them control characters';
+    const key = normalizeServerName(name);
+    const other = this.byToolName.get(key);
+    if (other !== undefined && other !== name) return `its tool names (mcp__${key}__…) would be those of the server "${other}"`;
+    this.byToolName.set(key, name);
+    return undefined;
+  }
+
   tomlFile(file: ConfigFile | undefined, scope: 'user' | 'project', baseDir: string): void {
     if (file === undefined) return;
     if (scope === 'user' && file.data.mcp?.trust_project === true) this.trustProject = true;
@@ -219,8 +237,9 @@ class Collector {
         const shown = path.map((p) => (/^[A-Za-z0-9_-]+$/.test(p) ? p : JSON.stringify(p))).join('.');
         return `${file.display}:${lineOfPath(file.outline, path)}: ${shown}`;
       };
-      if (!SERVER_NAME.test(name)) {
-        this.problems.push(`${at()}: a server name may only have letters, digits, _ and - (it becomes part of tool names); server skipped`);
+      const bad = this.badName(name);
+      if (bad !== undefined) {
+        this.problems.push(`${at()}: ${bad}; server skipped`);
         continue;
       }
       const parsed = tomlEntryShape().safeParse(raw);
