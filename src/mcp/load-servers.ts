@@ -8,6 +8,7 @@ import { expandMap, expandVars } from './expand-vars.ts';
 import { claudeApprovals, serverDefaults, type ServerDefaults } from './claude-compat.ts';
 import {
   claudeEntryShape,
+  type ClaudeEntry,
   claudeFileShape,
   CONFIG_SERVER_NAME,
   normalizeServerName,
@@ -86,15 +87,23 @@ function baseOf(name: string, scope: ServerScope, origin: string, d: ServerDefau
 
 const DEFAULT_SANDBOX = { enabled: true, allowWrite: [], networkAllow: [] };
 
-/** One Claude Code entry → a server, with `${VAR}` expanded. Throws a one-line Error naming the key. */
-function fromClaude(name: string, raw: unknown, scope: ServerScope, origin: string, baseDir: string, env: Env, d: ServerDefaults): McpServerConfig {
+/**
+ * One Claude Code entry, checked by its schema (`.mcp.json`, `~/.claude.json`,
+ * `--mcp-config`, `moat mcp add-json`). Throws a one-line Error naming the key.
+ */
+export function parseClaudeEntry(raw: unknown): ClaudeEntry {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('must be an object');
   const entry = raw as Record<string, unknown>;
   if (entry.command === undefined && entry.url === undefined) throw new Error('needs command (a local server) or url (a remote one)');
   // One branch per shape, so the message is about the keys the entry has.
   const parsed = (entry.command !== undefined ? claudeEntryShape().options[0] : claudeEntryShape().options[1]).safeParse(entry.url !== undefined && entry.type === undefined ? { ...entry, type: 'http' } : entry);
   if (!parsed.success) throw new Error(issueText(parsed.error));
-  const e = parsed.data;
+  return parsed.data;
+}
+
+/** One Claude Code entry → a server, with `${VAR}` expanded. Throws a one-line Error naming the key. */
+function fromClaude(name: string, raw: unknown, scope: ServerScope, origin: string, baseDir: string, env: Env, d: ServerDefaults): McpServerConfig {
+  const e = parseClaudeEntry(raw);
   if ('command' in e) {
     const cwd = e.cwd === undefined ? undefined : expandVars(e.cwd, env);
     return {
