@@ -324,6 +324,11 @@ export class OutputMapper {
         this.denials.push({ tool_name: e.toolName, tool_use_id: e.toolUseId, tool_input: e.input });
         return [];
       case 'tool_finished':
+        // A command the read-only sandbox stopped from writing (or connecting) did what Claude Code would have asked
+        // before: in -p that is a refused call, so it is listed with the denials a script checks.
+        if (e.display?.type === 'command' && e.display.sandbox === 'read-only' && (e.display.violations?.length ?? 0) > 0) {
+          this.denials.push({ tool_name: e.name, tool_use_id: e.toolUseId, tool_input: this.inputs.get(e.toolUseId) });
+        }
         this.finished.set(e.toolUseId, toolUseResult(e, this.inputs.get(e.toolUseId)));
         this.inputs.delete(e.toolUseId);
         return [];
