@@ -3,12 +3,13 @@
  * Anthropic server, in a throwaway HOME. Run `bun run build` first
  * (scripts/test.sh does).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OutputLine, ResultLine } from '../../src/print/schema.ts';
-import { contextTooLong, httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { MOAT_BIN, makeSandbox, runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
+import { contextTooLong, httpError, reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { makeSandbox, runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
 
 interface WireMessage {
   role: string;
@@ -27,13 +28,7 @@ const resultText = (c: { content?: unknown }) =>
 let server: FakeAnthropic;
 let sb: Sandbox;
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 beforeEach(() => {
   sb = makeSandbox(server.url);
   expect(server.remaining()).toBe(0);
