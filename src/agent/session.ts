@@ -216,11 +216,6 @@ export class AgentSession {
     this.deps = hooks === undefined ? rest : { ...rest, hooks };
   }
 
-  /** A change made between runs (a worktree merged, a `!cmd`): checkpointed before and after, so a rewind undoes it. */
-  recordChange<T>(change: () => Promise<T>, warn: (line: string) => void): Promise<T> {
-    return this.deps.checkpoints?.around ? this.deps.checkpoints.around(this.id, change, warn) : change();
-  }
-
   /** A rewind between runs: the files and/or the conversation back to just before a user message (session-rewind.ts). */
   async rewind(req: RewindRequest): Promise<RewindOutcome> {
     const { history, ...outcome } = await rewindSession({ hook: this.deps.checkpoints, store: this.deps.store, sessionId: this.id, cwd: this.settings.cwd }, req);

@@ -162,7 +162,9 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     toolsReady = undefined;
   });
   const conversation = (): Message[] => [...current().session.messages()];
-  const agents = subagentControls(assembly.subagents, settings.cwd, log, (change) => current().session.recordChange(change, log));
+  /** A change made between runs (a worktree merged, a `!cmd`): checkpointed before and after with the next message, so a rewind undoes it. */
+  const recordChange = <T,>(change: () => Promise<T>): Promise<T> => (assembly.checkpoints?.around ? assembly.checkpoints.around(current().session.id, change, log) : change());
+  const agents = subagentControls(assembly.subagents, settings.cwd, log, recordChange);
   const { resourceParts, ...mcp } = mcpControls(assembly.mcp, loaded);
   // The router's notices (images or tools left out for a model) go into the transcript, not under Ink on stderr.
   const noticeListeners = new Set<(level: 'info' | 'warning', text: string) => void>();
@@ -287,7 +289,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       return true;
     },
     // A `!cmd` may write (workspace-write grants): checkpointed before and after, with the next message, so a rewind undoes it.
-    runShell: (command, signal) => current().session.recordChange(() => runShell(command, current().session.currentSettings(), signal), log),
+    runShell: (command, signal) => recordChange(() => runShell(command, current().session.currentSettings(), signal)),
     listFiles: () => listProjectFiles(settings.cwd),
     cost: () => {
       const t = store.usage.totals(current().session.id);
