@@ -10,7 +10,7 @@ import { mergeConsecutiveUsers } from './history.ts';
 import { runHooks, type HookCallbackSet } from './hooks.ts';
 import { SessionHookRunner } from './session-hook-runner.ts';
 import type { AgentDeps, OpenOptions, RunOptions } from './session-options.ts';
-import type { PermissionPolicy } from './permission-gate.ts';
+import { checkCommandPermission, type CommandCheckOptions, type GateResult, type PermissionPolicy, type RememberScope } from './command-permission.ts';
 import { streamTurnOnChain } from './fallback.ts';
 import { contextWindow, costUsd, modelLimits } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
@@ -191,10 +191,7 @@ export class AgentSession {
     for (const list of lists) for (let i = list.length - 1; i >= 0; i--) if (list[i]?.text === text) list.splice(i, 1);
   }
 
-  /**
-   * The session is over for this process (exit, /clear, stdin closed): the
-   * SessionEnd hooks run, their failures are only logged by the caller.
-   */
+  /** The session is over for this process (exit, /clear, stdin closed): the SessionEnd hooks run, their failures are only logged by the caller. */
   async end(reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<string[]> {
     const set = this.deps.hooks;
     if (!this.started || set?.['SessionEnd'] === undefined) return [];
@@ -216,6 +213,11 @@ export class AgentSession {
     this.deps = hooks === undefined ? rest : { ...rest, hooks };
   }
 
+  /** A `!cmd`, decided as a Bash call is, the session's grants included (command-permission.ts); its permission events go to `emit`. */
+  checkCommand(command: string, emit: (e: AgentEvent) => void, signal: AbortSignal, o: CommandCheckOptions = {}): Promise<GateResult> {
+    return checkCommandPermission(command, { bash: this.registry.get('Bash'), policy: this.policy(), ask: this.deps.ask, grant: (r, t, s) => this.keepGrant(r, t, s), emit, signal, cwd: this.settings.cwd, roots: this.roots }, o);
+  }
+
   /** A rewind between runs: the files and/or the conversation back to just before a user message (session-rewind.ts). */
   async rewind(req: RewindRequest): Promise<RewindOutcome> {
     const { history, ...outcome } = await rewindSession({ hook: this.deps.checkpoints, store: this.deps.store, sessionId: this.id, cwd: this.settings.cwd }, req);
@@ -229,10 +231,7 @@ export class AgentSession {
     this.deps.store.sessions.setModel(this.id, model);
   }
 
-  /**
-   * Takes effect from the next model request; undefined turns thinking off.
-   * The caller checks the range (at least 1024, below max_tokens).
-   */
+  /** Takes effect from the next model request; undefined turns thinking off. The caller checks the range (at least 1024, below max_tokens). */
   setThinkingBudget(tokens: number | undefined): void {
     if (tokens === undefined) delete this.settings.thinkingBudget;
     else this.settings.thinkingBudget = tokens;
@@ -307,6 +306,12 @@ export class AgentSession {
     run.emit(run.finished(stopReason, error, apiErrorStatus));
   }
 
+  /** An "always" answer: the session's grant from the next call on, persisted by the front end unless `session`. */
+  private keepGrant(rule: Rule, text: string, scope: RememberScope): void {
+    this.granted.push(rule);
+    if (scope !== 'session') this.deps.remember?.(text, scope);
+  }
+
   /** The permission policy for the next call: the settings' rules plus this session's grants. */
   private policy(): PermissionPolicy {
     const { settings } = this;
@@ -331,10 +336,7 @@ export class AgentSession {
       policy: () => this.policy(),
       intentContext: { cwd: settings.cwd, roots: this.roots },
       ask: this.deps.ask,
-      grant: (rule, text, scope) => {
-        this.granted.push(rule);
-        if (scope !== 'session') this.deps.remember?.(text, scope);
-      },
+      grant: (rule, text, scope) => this.keepGrant(rule, text, scope),
       makeContext,
       runPolicy: (name) => settings.toolRuns?.[name],
       ...this.hooks.toolHooks(run),

@@ -4,7 +4,7 @@
  * assembly (open-session.ts) and served by their SessionHost, which owns the
  * permission broker; the UI sees none of them.
  */
-import type { PermissionMode } from '../contracts/index.ts';
+import type { PermissionMode, SandboxGrant } from '../contracts/index.ts';
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
@@ -289,7 +289,13 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       return true;
     },
     // A `!cmd` may write (workspace-write grants): checkpointed before and after, with the next message, so a rewind undoes it.
-    runShell: (command, signal) => recordChange(() => runShell(command, current().session.currentSettings(), signal)),
+    runShell: async (command, signal, onEvent) => {
+      // The same permission check and events as the model's Bash call; what it refuses is not run.
+      const started = performance.now();
+      const gate = await current().session.checkCommand(command, onEvent ?? (() => undefined), signal, { sandbox: 'workspace-write' });
+      if (!gate.ok) return { command, output: `${gate.message}\n`, exitCode: null, durationMs: Math.round(performance.now() - started) };
+      return recordChange(() => runShell(command, current().session.currentSettings(), signal, gate.sandbox ?? 'workspace-write'));
+    },
     listFiles: () => listProjectFiles(settings.cwd),
     cost: () => {
       const t = store.usage.totals(current().session.id);
@@ -356,11 +362,12 @@ export function promptParts(prompt: PromptInput, cwd: string): UserPart[] {
 }
 
 /**
- * `!cmd`: the user's own command, run like Bash under acceptEdits — inside the
- * OS sandbox with workspace-write grants, the bash timeout, and the whole
- * process group ended with the shell (so `!cmd &` cannot hold the prompt).
+ * `!cmd`: the user's own command, run like Bash — inside the OS sandbox with
+ * the grants its permission check gave (workspace-write without a sandbox
+ * level), the bash timeout, and the whole process group ended with the
+ * shell (so `!cmd &` cannot hold the prompt).
  */
-async function runShell(command: string, settings: AgentSettings, signal: AbortSignal): Promise<ShellResult> {
+async function runShell(command: string, settings: AgentSettings, signal: AbortSignal, level: SandboxGrant): Promise<ShellResult> {
   const started = performance.now();
   const { runHookProcess } = await loadHookProcess();
   const r = await runHookProcess(`${command} 2>&1`, '', {
@@ -370,7 +377,7 @@ async function runShell(command: string, settings: AgentSettings, signal: AbortS
     env: {},
     timeoutMs: settings.bashTimeoutMs,
     signal,
-    level: 'workspace-write',
+    level,
   });
   let output = r.stdout + (r.timedOut ? `\n(stopped after ${Math.round(settings.bashTimeoutMs / 1000)} s)\n` : '');
   if (output.length > SHELL_OUTPUT_CAP) output = `… (${output.length - SHELL_OUTPUT_CAP} characters cut)\n${output.slice(-SHELL_OUTPUT_CAP)}`;

@@ -350,7 +350,7 @@ export class AppModel {
     this.shellAbort = abort;
     this.transcript.run.set({ phase: 'tool', startedAt: this.now(), streamedChars: 0, outputTokens: 0, aborting: false });
     try {
-      const result = await this.controller.runShell(command, abort.signal);
+      const result = await this.controller.runShell(command, abort.signal, (e) => this.transcript.apply(e));
       this.transcript.commit({ kind: 'shell', result });
       this.shellContext.push(result);
     } catch (e) {

@@ -194,7 +194,8 @@ export interface TuiController {
   hooks(): HookView[];
   addPermissionRule(rule: string, behavior: 'allow' | 'deny', scope: 'project' | 'user'): void;
   removePermissionRule(rule: string, behavior: 'allow' | 'deny'): boolean;
-  runShell(command: string, signal: AbortSignal): Promise<ShellResult>;
+  /** `!cmd`: checked as a Bash call is; a question and its answer come through `onEvent` as a tool call's permission events do. */
+  runShell(command: string, signal: AbortSignal, onEvent?: (e: AgentEvent) => void): Promise<ShellResult>;
   /** Files under cwd for `@path` completion, .gitignore respected, relative paths. */
   listFiles(): Promise<string[]>;
   cost(): CostInfo;

@@ -286,7 +286,10 @@ test('!cmd &: the prompt comes back when the shell ends, and its background chil
   const { c } = await make();
   const pidFile = join(root, 'bg.pid');
   const t0 = performance.now();
-  const r = await c.runShell(`echo started; sleep 30 & echo $! > ${pidFile}`, new AbortController().signal);
+  const r = await c.runShell(`echo started; sleep 30 & echo $! > ${pidFile}`, new AbortController().signal, (e) => {
+    // Answered once the question is open (the event comes just before it is), as a person would.
+        if (e.type === 'permission_request') setTimeout(() => c.respondPermission(e.requestId, { behavior: 'allow' }), 0);
+  });
   // Well before the 10 s shell timeout of the test settings, which would otherwise end it.
   expect(performance.now() - t0).toBeLessThan(5000);
   expect(r).toMatchObject({ command: `echo started; sleep 30 & echo $! > ${pidFile}`, output: 'started\n', exitCode: 0 });

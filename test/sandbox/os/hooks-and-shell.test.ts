@@ -46,10 +46,14 @@ describe.skipIf(!supported)('processes other than Bash calls', () => {
     const loaded = loadConfig({ cwd: repo, env });
     const sessionSettings = testSettings(repo, { processSandbox: settings, home: env.HOME });
     const router = new ModelRouter({ env: { ANTHROPIC_API_KEY: 'k' } });
-    const assembly = await assembleSession({ loaded, settings: sessionSettings, router, env, skills: [], warn: () => {}, interactive: true });
+    const assembly = await assembleSession({ loaded, settings: sessionSettings, router, env, skills: [], warn: () => {}, interactive: true, answers: { remember: () => {} } });
     const c = createTuiController({ assembly, router, settings: sessionSettings, loaded, logFile: join(base, 'tui.log'), skills: [] });
     try {
-      const r = await c.runShell(escape('shell.txt'), new AbortController().signal);
+      // Asked as a Bash call asking for workspace-write is; approved here as the TUI's dialog would.
+      const r = await c.runShell(escape('shell.txt'), new AbortController().signal, (e) => {
+        // Answered once the question is open (the event comes just before it is), as a person would.
+        if (e.type === 'permission_request') setTimeout(() => c.respondPermission(e.requestId, { behavior: 'allow' }), 0);
+      });
       expect(r.output).toContain('done');
       expect(readFileSync(join(repo, 'shell.txt'), 'utf8')).toBe('inside\n');
       expect(existsSync(join(outside, 'shell.txt'))).toBe(false);
