@@ -137,7 +137,10 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             const invoked = promptWithSkill(text, skills);
             if (invoked.skill === undefined) return invoked.prompt;
             const { runInlineCommands } = await import('./inline-commands.ts');
-            return runInlineCommands(invoked.prompt, invoked.skill, session.currentSettings(), new AbortController().signal);
+            const { prompt, skill } = invoked;
+            const run = () => runInlineCommands(prompt, skill, session.currentSettings(), new AbortController().signal);
+            // Its !`cmd` lines may write: checkpointed with the message they go into.
+            return assembly.checkpoints?.around ? assembly.checkpoints.around(session.id, run, () => undefined) : run();
           },
           mapper,
           describe: () => ({

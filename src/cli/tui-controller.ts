@@ -243,7 +243,9 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
         deps.router?.resolve(model);
         nextRunModel = model;
       }
-      return runInlineCommands(expansion.prompt, expansion.skill, current().session.currentSettings(), new AbortController().signal);
+      // Its !`cmd` lines may write (a trusted command's allowed-tools): checkpointed with the message they go into.
+      const { prompt, skill } = expansion;
+      return recordChange(() => runInlineCommands(prompt, skill, current().session.currentSettings(), new AbortController().signal));
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     trustProject: () => {
