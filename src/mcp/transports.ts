@@ -9,7 +9,7 @@ import { DEFAULT_SCRUB_ENV, prepareSandboxed, type SandboxViolation } from '../s
 import { policyFetchFor, serverGrant } from './policy-fetch.ts';
 import type { McpSdk } from './sdk.ts';
 import type { HttpServerConfig, StdioServerConfig } from './server-config.ts';
-import { nodeOs } from '../util/index.ts';
+import { atExit, nodeOs } from '../util/index.ts';
 
 /** The user's `[sandbox]` settings (and deny rules) as they apply to every stdio server, on top of its own grants. */
 export interface ServerSandboxSettings {
@@ -83,10 +83,14 @@ const STDERR_TAIL = 4000;
 
 export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: LaunchOptions): Promise<StdioLaunch> {
   const mode = modeFor(server, o.sandbox);
-  const tempDir = mkdtempSync(join(nodeOs().tmpdir(), `moat-mcp-${server.name}-`));
-  // Removed by finish(), or when moat exits first (a short -p run that ends while the server is still starting).
-  const removeTemp = (): void => rmSync(tempDir, { recursive: true, force: true });
-  process.once('exit', removeTemp);
+  // The name may hold dots, spaces or a slash: only the safe characters go into a path.
+  const tempDir = mkdtempSync(join(nodeOs().tmpdir(), `moat-mcp-${server.name.replace(/[^A-Za-z0-9_-]/g, '_')}-`));
+  // Removed by finish(), or when moat ends first: a short -p run that ends while the server is still starting, or a signal.
+  const dropHook = atExit(() => rmSync(tempDir, { recursive: true, force: true }));
+  const removeTemp = (): void => {
+    dropHook();
+    rmSync(tempDir, { recursive: true, force: true });
+  };
   const cwd = server.cwd ?? o.cwd;
   const policy = serverPolicy(server, o.sandbox, mode);
   if (o.allowPrivateNetwork === true) policy.allowPrivateNetwork = true;
@@ -96,7 +100,6 @@ export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: Lau
     // The SDK's transport spawns it: it takes the prepared command line (the same preparation as runSandboxed's).
     prepared = await prepareSandboxed([server.command, ...server.args], policy, 'workspace-write', { cwd, env: o.env, roots: [], tempDir });
   } catch (e) {
-    process.off('exit', removeTemp);
     removeTemp();
     throw e;
   }
@@ -114,7 +117,6 @@ export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: Lau
     stderrTail: () => tail.trim(),
     // The temp folder goes at once, synchronously: moat may exit before the sandbox's own release settles.
     finish: () => {
-      process.off('exit', removeTemp);
       removeTemp();
       return prepared.finish();
     },
