@@ -30,17 +30,27 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
-async function measure(label: string, once: () => Promise<void> | void): Promise<number> {
-  await once(); // warm: first use may start helpers
-  const times: number[] = [];
+type Once = () => Promise<void> | void;
+
+/**
+ * Median wall time of each variant, run round-robin (one run of each in turn, RUNS times) so that the load of a
+ * shared machine falls on all of them alike; each is run once first to warm what it starts on first use.
+ */
+async function measureAll(variants: readonly (readonly [string, Once])[]): Promise<number[]> {
+  for (const [, once] of variants) await once();
+  const times = variants.map((): number[] => []);
   for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await once();
-    times.push(performance.now() - t0);
+    for (const [k, [, once]] of variants.entries()) {
+      const t0 = performance.now();
+      await once();
+      times[k]?.push(performance.now() - t0);
+    }
   }
-  const m = median(times);
-  console.log(`${label.padEnd(60)} median ${m.toFixed(2)} ms`);
-  return m;
+  return variants.map(([label], k) => {
+    const m = median(times[k] ?? []);
+    console.log(`${label.padEnd(60)} median ${m.toFixed(2)} ms`);
+    return m;
+  });
 }
 
 function run(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env, extraFd?: number): void {
@@ -93,16 +103,18 @@ try {
     const grants = processGrants(level, withNetwork ? settings : { ...settings, allowNetwork: [] }, [work]);
     const prepared = await prepareCommand(['bash', '-c', 'true'], { cwd: work, env: process.env, grants, mode: 'required', level });
     const [file = 'bash', ...args] = prepared.argv;
-    const r = spawnSync(file, args, { cwd: work, env: prepared.env, stdio: 'ignore' });
+    const r = spawnSync(file, args, { cwd: work, env: prepared.env, stdio: ['ignore', 'ignore', 'pipe'] });
     await prepared.finish();
-    if (r.status !== 0) throw new Error(`${label(level)} exited ${r.status}`);
+    if (r.status !== 0) throw new Error(`${label(level)} exited ${r.status}: ${String(r.stderr).trim()}`);
   };
   const label = (l: string) => `sandboxed bash -c true (${l})`;
 
-  const floor = await measure('floor: bash -c true', () => run(['bash', '-c', 'true'], work));
-  const ro = await measure(label('read-only'), sandboxed('read-only', false));
-  const ww = await measure(label('workspace-write'), sandboxed('workspace-write', false));
-  const net = await measure(label('workspace-write, allowed host'), sandboxed('workspace-write', true));
+  const [floor = NaN, ro = NaN, ww = NaN, net = NaN] = await measureAll([
+    ['floor: bash -c true', () => run(['bash', '-c', 'true'], work)],
+    [label('read-only'), sandboxed('read-only', false)],
+    [label('workspace-write'), sandboxed('workspace-write', false)],
+    [label('workspace-write, allowed host'), sandboxed('workspace-write', true)],
+  ]);
 
   // The layers: one read-only command line, prepared once, cut after each program of its chain.
   console.log('\nlayers (read-only; one prepared command line, cut after each program):');
@@ -112,18 +124,18 @@ try {
   const at = full.indexOf(bwrap);
   const chdir = full.indexOf('--chdir', at);
   const bwrapPart = full.slice(at, chdir + 3); // bwrap … --chdir <cwd> --
-  const inner = full.slice(chdir + 3, -3); // [seccomp loader] setpriv … -- [limits]
-  const loader = inner[0]?.endsWith('apply-seccomp') === true ? inner.slice(0, 1) : [];
+  const loader = full[chdir + 3]?.endsWith('apply-seccomp') === true ? [full[chdir + 3] as string] : [];
+  // setpriv as a root caller gets it (launcher.ts), measured whoever runs the benchmark.
+  const setpriv = [support.setpriv ?? 'setpriv', '--inh-caps=-all', '--ambient-caps=-all', '--bounding-set=-all', '--no-new-privs', '--'];
   const bash = ['bash', '-c', 'true'];
-  const layers: [string, number][] = [];
-  const layer = async (name: string, argv: readonly string[]) => {
-    layers.push([name, await measure(`  ${name}`, () => run(argv, work, prepared.env))]);
-  };
-  await layer('bare bwrap (--unshare-all, / read-only, /dev, /proc)', [bwrap, '--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', ...bash]);
-  await layer("moat's bwrap command line", [...bwrapPart, ...bash]);
-  await layer('+ seccomp loader (nested namespaces, write observation)', [...bwrapPart, ...loader, ...bash]);
-  await layer('+ setpriv (capabilities, no_new_privs)', [...bwrapPart, ...inner, ...bash]);
-  await layer('+ limits wrapper (cgroup, ulimit -f): the whole line', full);
+  const variants: [string, Once][] = [
+    ['floor: bash -c true', () => run(bash, work)],
+    ['bare bwrap (--unshare-all, / read-only, /dev, /proc)', () => run([bwrap, '--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', ...bash], work)],
+    ["moat's bwrap command line", () => run([...bwrapPart, ...bash], work, prepared.env)],
+    ['+ seccomp loader (nested namespaces, write observation)', () => run([...bwrapPart, ...loader, ...bash], work, prepared.env)],
+    ['+ setpriv (capabilities, no_new_privs)', () => run([...bwrapPart, ...loader, ...setpriv, ...bash], work, prepared.env)],
+    ['+ limits wrapper (cgroup, ulimit -f): the whole line', () => run([...full.slice(0, at), ...bwrapPart, ...loader, ...setpriv, ...bash], work, prepared.env)],
+  ];
   if (process.arch === 'x64') {
     const filterFile = join(work, 'unix-block.bpf');
     writeFileSync(filterFile, unixBlockFilter());
@@ -133,10 +145,9 @@ try {
     const probe = spawnSync(bwrap, [...alternative.slice(1), 'python3', '-c', 'import socket; socket.socket(socket.AF_UNIX)'], { cwd: work, env: prepared.env, stdio: ['ignore', 'ignore', 'pipe', probeFd] });
     closeSync(probeFd);
     console.log(`  (under --seccomp, socket(AF_UNIX) is refused: ${/PermissionError/.test(String(probe.stderr)) ? 'yes' : `no? ${String(probe.stderr).trim()}`})`);
-    const name = 'alternative: bwrap --seccomp --disable-userns, no loader';
-    layers.push([
-      name,
-      await measure(`  ${name}`, () => {
+    variants.push([
+      'alternative: bwrap --seccomp --disable-userns, no loader',
+      () => {
         // bubblewrap reads the program to its end: a fresh descriptor for each run.
         const fd = openSync(filterFile, 'r');
         try {
@@ -144,10 +155,12 @@ try {
         } finally {
           closeSync(fd);
         }
-      }),
+      },
     ]);
   }
+  const measured = await measureAll(variants.map(([name, once]) => [`  ${name}`, once] as const));
   await prepared.finish();
+  const layers = variants.map(([name], k): [string, number] => [name, measured[k] ?? NaN]);
 
   console.log('');
   for (const [name, t] of [
@@ -157,17 +170,21 @@ try {
   ] as const) {
     console.log(`${name.padEnd(24)} +${(t - floor).toFixed(2)} ms over the floor (${(t / floor).toFixed(2)}x)`);
   }
-  console.log('\nlayer by layer (each over the one before; the first two over the floor):');
-  let before = floor;
-  for (const [name, t] of layers) {
+  console.log('\nlayer by layer (each over the one before; bare bwrap and the alternative over the floor):');
+  const layerFloor = layers[0]?.[1] ?? floor;
+  let before = layerFloor;
+  for (const [name, t] of layers.slice(1)) {
     if (name.startsWith('alternative') || name.startsWith('bare')) {
-      console.log(`  ${name.padEnd(58)} +${(t - floor).toFixed(2)} ms over the floor`);
+      console.log(`  ${name.padEnd(58)} +${(t - layerFloor).toFixed(2)} ms over the floor`);
       continue;
     }
     console.log(`  ${name.padEnd(58)} +${(t - before).toFixed(2)} ms`);
     before = t;
   }
-  console.log(`  ${'prepare + release (read-only total − whole line)'.padEnd(58)} +${(ro - before).toFixed(2)} ms`);
+  const setprivCost = (layers[4]?.[1] ?? NaN) - (layers[3]?.[1] ?? NaN);
+  console.log(`  ${'whole line, as root (with setpriv)'.padEnd(58)} +${(before - layerFloor).toFixed(2)} ms over the floor`);
+  console.log(`  ${'whole line, not root (no setpriv: launcher.ts)'.padEnd(58)} +${(before - setprivCost - layerFloor).toFixed(2)} ms over the floor`);
+  console.log(`  ${'prepare + release (read-only total − whole line)'.padEnd(58)} +${(ro - floor - (before - layerFloor)).toFixed(2)} ms`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
