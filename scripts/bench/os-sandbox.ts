@@ -105,7 +105,7 @@ try {
     const [file = 'bash', ...args] = prepared.argv;
     const r = spawnSync(file, args, { cwd: work, env: prepared.env, stdio: ['ignore', 'ignore', 'pipe'] });
     await prepared.finish();
-    if (r.status !== 0) throw new Error(`${label(level)} exited ${r.status}: ${String(r.stderr).trim()}`);
+    if (r.status !== 0) throw new Error(`${label(level)} exited ${r.status}: ${r.error?.message ?? String(r.stderr).trim()} (${file})`);
   };
   const label = (l: string) => `sandboxed bash -c true (${l})`;
 
