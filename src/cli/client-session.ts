@@ -95,7 +95,8 @@ export async function openClientSession(o: ClientSessionOptions): Promise<Client
   const loaded = loadFor({ ...o, cwd });
   const router = modelRouter(loaded, o.env);
   const settings = settingsFrom(loaded, CLIENT_OPTIONS, cwd);
-  checkModels(router, settings, o.warn);
+  // A session whose provider is given (the MCP caller) asks no configured model: it needs no key.
+  if (o.provider === undefined) checkModels(router, settings, o.warn);
   for (const line of loaded.untrusted) o.warn(`${line} ignored until you trust this folder (moat trust)`);
   const skills = loadSkillsReporting(definitionRoots(cwd, o.env));
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
