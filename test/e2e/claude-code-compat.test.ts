@@ -168,6 +168,12 @@ describe('Claude Code programs on moat', () => {
     expect(text.stdout).toContain('529');
     expect(text.stderr).toBe('');
     if (!text.stdout.startsWith('API Error:')) differs(b, 'api-error-wording', `stdout says ${JSON.stringify(text.stdout.trim())}`);
+
+    // A request that never reached a server (nothing listens on port 9): on stdout too, as Claude Code prints "API Error: Connection refused …".
+    const refused = await runMoat(['-p', 'hi'], { cwd: sb.cwd, env: { ...sb.env, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout.trim()).not.toBe('');
+    expect(refused.stderr).toBe('');
   });
 
   test('model_fallback carries trigger, original_model and fallback_model', async () => {
