@@ -112,6 +112,8 @@ export class McpManager implements ToolSource {
    */
   private start(names: readonly string[]): Promise<void> {
     const fresh = names.filter((n) => !this.begun.has(n));
+    // Nothing to start: the connection code is not loaded for it (a first request waits on this).
+    if (fresh.length === 0 && this.code === undefined && this.loading === undefined) return Promise.resolve();
     for (const n of fresh) this.begun.add(n);
     const run = async () => {
       if (this.closed) return;

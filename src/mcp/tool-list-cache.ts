@@ -3,32 +3,40 @@
  * the first request of a later run names every tool before the server has
  * connected. The live list replaces it as soon as the server answers.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { once } from '../util/index.ts';
+import { isRecord } from '../util/index.ts';
 import type { McpServerConfig } from './server-config.ts';
 
 /** What a later run needs of one tool: what mcpTool reads. */
-const cachedToolShape = once(() =>
-  z.object({
-    name: z.string().min(1),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    inputSchema: z.looseObject({ type: z.literal('object') }),
-    annotations: z.looseObject({ title: z.string().optional(), readOnlyHint: z.boolean().optional() }).optional(),
-  }),
-);
+interface CachedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  annotations?: { title?: string; readOnlyHint?: boolean; [key: string]: unknown };
+}
 
-const entryShape = once(() =>
-  z.object({
-    key: z.string(),
-    serverVersion: z.string(),
-    tools: z.array(cachedToolShape()).max(10_000),
-  }),
-);
+const optionalString = (v: unknown): boolean => v === undefined || typeof v === 'string';
+
+/**
+ * Checked by hand, not with a zod schema: it is read on the way to the first
+ * request, where building and running a schema costs more (~1-10 ms) than the
+ * whole budget for a server allows. The file is moat's own; a file in another
+ * shape is simply no list.
+ */
+function isCachedTool(v: unknown): v is CachedTool {
+  if (!isRecord(v) || typeof v.name !== 'string' || v.name === '' || !optionalString(v.title) || !optionalString(v.description)) return false;
+  if (!isRecord(v.inputSchema) || v.inputSchema.type !== 'object') return false;
+  return v.annotations === undefined || (isRecord(v.annotations) && optionalString(v.annotations.title) && (v.annotations.readOnlyHint === undefined || typeof v.annotations.readOnlyHint === 'boolean'));
+}
+
+function entryOf(v: unknown): { key: string; serverVersion: string; tools: CachedTool[] } | undefined {
+  if (!isRecord(v) || typeof v.key !== 'string' || typeof v.serverVersion !== 'string' || !Array.isArray(v.tools) || v.tools.length > 10_000) return undefined;
+  const tools: unknown[] = v.tools;
+  return tools.every(isCachedTool) ? { key: v.key, serverVersion: v.serverVersion, tools } : undefined;
+}
 
 export interface CachedToolList {
   /** The version the server gave in initialize when the list was read. */
@@ -60,7 +68,8 @@ export function cacheKey(config: McpServerConfig): string | undefined {
 /** One file per server (named by a hash of its key), so runs with different servers never write the same file. */
 export function fileToolListCache(dir: string): ToolListCache {
   const folder = join(dir, 'mcp-tools');
-  const fileOf = (key: string): string => join(folder, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
+  // Bun's hash needs no import; the key inside the file is what decides.
+  const fileOf = (key: string): string => join(folder, `${Bun.hash(key).toString(16)}.json`);
   const saved = new Map<string, string>();
   return {
     get(config) {
@@ -73,11 +82,11 @@ export function fileToolListCache(dir: string): ToolListCache {
         return undefined;
       }
       try {
-        const parsed = entryShape().safeParse(JSON.parse(text));
+        const entry = entryOf(JSON.parse(text));
         // A file for another key (a hash collision) or in an old shape is no list at all: the server's own answer replaces it.
-        if (!parsed.success || parsed.data.key !== key) return undefined;
-        saved.set(key, `${parsed.data.serverVersion}\n${JSON.stringify(parsed.data.tools)}`);
-        return { serverVersion: parsed.data.serverVersion, tools: parsed.data.tools as McpTool[] };
+        if (entry === undefined || entry.key !== key) return undefined;
+        saved.set(key, `${entry.serverVersion}\n${JSON.stringify(entry.tools)}`);
+        return { serverVersion: entry.serverVersion, tools: entry.tools as McpTool[] };
       } catch {
         return undefined;
       }
