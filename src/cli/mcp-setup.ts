@@ -98,6 +98,7 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     // Imported when a remote server connects: the OAuth code stays out of a start-up without one.
     authProvider: async (server) => (await import('./mcp-auth.ts')).mcpAuthProvider(server, o.env),
     onFailure: (name, error) => o.warn(`MCP server ${name} failed: ${error}`),
+    onNotice: (name, line) => o.warn(`MCP server ${name} ${line}`),
     // Lets the first request name a server's tools before it connects (read only for servers that are configured).
     toolCache: fileToolListCache(moatPaths(o.env).cacheDir),
     ...(o.program === undefined ? {} : { programTransport: o.program.transport }),
