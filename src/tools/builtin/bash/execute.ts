@@ -2,7 +2,7 @@
 import { childProcess } from '../../../util/index.ts';
 import { ToolError, type ToolContext, type ToolResult } from '../../types.ts';
 import type { SandboxedCommand, SandboxViolation } from '../../../sandbox/index.ts';
-import { MAX_BASH_TIMEOUT_MS, type BashInput as Input } from './index.ts';
+import { MAX_BASH_TIMEOUT_MS, type BashInput as Input } from './schema.ts';
 import { OutputBuffer } from './output-buffer.ts';
 import { groupStopper } from '../../../util/index.ts';
 import { describeViolations, noNetworkNote, prepareBash } from './sandboxed-spawn.ts';
