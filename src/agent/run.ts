@@ -115,7 +115,7 @@ export class Run {
     return true;
   }
 
-  finished(stopReason: RunStopReason, error?: string): Extract<AgentEvent, { type: 'run_finished' }> {
+  finished(stopReason: RunStopReason, error?: string, apiErrorStatus?: number): Extract<AgentEvent, { type: 'run_finished' }> {
     return {
       type: 'run_finished',
       stopReason,
@@ -126,6 +126,7 @@ export class Run {
       durationMs: Math.round(performance.now() - this.started),
       apiDurationMs: Math.round(this.apiMs),
       ...(error === undefined ? {} : { error }),
+      ...(apiErrorStatus === undefined ? {} : { apiErrorStatus }),
       ...(this.perModel.size === 0 ? {} : { modelUsage: Object.fromEntries(this.perModel) }),
       ...(this.structuredOutput === undefined ? {} : { structuredOutput: this.structuredOutput }),
     };

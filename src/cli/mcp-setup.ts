@@ -98,6 +98,7 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     // Imported when a remote server connects: the OAuth code stays out of a start-up without one.
     authProvider: async (server) => (await import('./mcp-auth.ts')).mcpAuthProvider(server, o.env),
     onFailure: (name, error) => o.warn(`MCP server ${name} failed: ${error}`),
+    onNotice: (name, line) => o.warn(`MCP server ${name} ${line}`),
     ...(o.program === undefined ? {} : { programTransport: o.program.transport }),
   });
   registry.addSource(manager);

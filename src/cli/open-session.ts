@@ -108,7 +108,7 @@ export function onlyTools(spec: string | undefined, known: readonly string[]): s
 export async function assembleSession(o: OpenSessionOptions): Promise<SessionAssembly> {
   const { settings, env, router } = o;
   let loaded = o.loaded;
-  const agents = subagentSetup(settings.cwd, env, { maxConcurrent: loaded.config.maxConcurrentAgents, maxDepth: loaded.config.maxAgentDepth }, o.extraAgents);
+  const agents = subagentSetup(settings.cwd, env, { maxConcurrent: loaded.config.maxConcurrentAgents, maxDepth: loaded.config.maxAgentDepth }, o.extraAgents, settings.settingSources);
   // Opened on first use: a new session writes nothing before its first request is on its way (AgentSession.open).
   const store = lazyStore(o.persist === false ? ':memory:' : moatPaths(env).dbFile);
   let wasm: { close(): void } | undefined;

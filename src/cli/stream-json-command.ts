@@ -52,7 +52,7 @@ async function* stdinLines(): AsyncIterable<string> {
 
 export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; settings: AgentSettings; router: ModelRouter; env: Env }): Promise<number> {
   const { loaded, opts, settings, env } = o;
-  const skills = loadSkillsReporting(definitionRoots(settings.cwd, env));
+  const skills = loadSkillsReporting(definitionRoots(settings.cwd, env, settings.settingSources));
   const flagAgents = agentsFlag(opts.agents);
   // --debug-file (the SDK adds it when DEBUG_CLAUDE_AGENT_SDK is set): the same lines, appended to that file.
   const debugFile = opts.debugFile;

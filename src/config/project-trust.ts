@@ -3,7 +3,7 @@ import { formatIssue } from '../contracts/index.ts';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { once, realPathOrSelf } from '../util/index.ts';
+import { homeOf, once, realPathOrSelf } from '../util/index.ts';
 import { moatPaths } from './paths.ts';
 
 /**
@@ -87,9 +87,35 @@ function update(configDir: string | undefined, projectRoot: string, change: (e: 
 }
 
 /** What the user has granted this project. An unknown project is untrusted with no approved servers. */
-export function projectTrust(projectRoot: string, configDir?: string): ProjectTrust {
+export function projectTrust(projectRoot: string, configDir?: string, home: string = homeOf()): ProjectTrust {
   const entry = readTrustFile(trustFilePath(configDir)).projects[projectKey(projectRoot)];
-  return { trusted: entry?.trusted ?? false, approvedMcpServers: [...(entry?.approvedMcpServers ?? [])], approvedRules: [...(entry?.approvedRules ?? [])] };
+  return {
+    trusted: entry?.trusted === true || claudeCodeTrusted(projectRoot, home),
+    approvedMcpServers: [...(entry?.approvedMcpServers ?? [])],
+    approvedRules: [...(entry?.approvedRules ?? [])],
+  };
+}
+
+/**
+ * Claude Code's own record of the same answer: `hasTrustDialogAccepted` in
+ * this folder's entry of `~/.claude.json`, written when the user accepted its
+ * trust dialog here. The user's file, never the project's; only the folder
+ * itself counts (a trusted parent folder does not trust every clone below it).
+ * A missing or unreadable file trusts nothing.
+ */
+export function claudeCodeTrusted(projectRoot: string, home: string): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
+  } catch {
+    return false;
+  }
+  const projects = typeof json === 'object' && json !== null && 'projects' in json ? json.projects : undefined;
+  if (typeof projects !== 'object' || projects === null) return false;
+  return [...new Set([projectRoot, projectKey(projectRoot)])].some((key) => {
+    const entry: unknown = (projects as Record<string, unknown>)[key];
+    return typeof entry === 'object' && entry !== null && 'hasTrustDialogAccepted' in entry && entry.hasTrustDialogAccepted === true;
+  });
 }
 
 /**
@@ -98,7 +124,8 @@ export function projectTrust(projectRoot: string, configDir?: string): ProjectTr
  * where zod's first use would cost more than the answer. Anything but a
  * well-formed `true` is untrusted; loadConfig reports a broken file.
  */
-export function folderTrusted(projectRoot: string, configDir?: string): boolean {
+export function folderTrusted(projectRoot: string, configDir?: string, home: string = homeOf()): boolean {
+  if (claudeCodeTrusted(projectRoot, home)) return true;
   try {
     const json: unknown = JSON.parse(readFileSync(trustFilePath(configDir), 'utf8'));
     const projects = typeof json === 'object' && json !== null && 'projects' in json ? json.projects : undefined;

@@ -26,6 +26,8 @@ export interface ConnectionOptions {
   authProvider?(server: McpServerConfig): StoredOAuthProvider | undefined | Promise<StoredOAuthProvider | undefined>;
   /** Tools, prompts, resources or the state changed. */
   onChange(): void;
+  /** Something the server did that the user should know once, though it keeps working (a malformed line skipped). */
+  onNotice?(name: string, line: string): void;
   /** The transport to a server of the program driving moat (`transport: 'sdk'`); none: such a server fails. */
   programTransport?(name: string): Transport;
 }
@@ -58,15 +60,18 @@ export function needsLogin(e: unknown): boolean {
 /**
  * Why a transport error means the server broke the protocol, or undefined
  * when it does not: a message past the stdio buffer limit (a server flooding
- * stdout), or JSON that is not JSON-RPC 2.0. A line that is not JSON at all is
- * a stray log line on stdout, which Claude Code's client (the same SDK)
- * tolerates, and so does moat.
+ * stdout) ends the connection. A line that is not JSON at all is a stray log
+ * line on stdout, and JSON that is not JSON-RPC 2.0 is skipped by the SDK's
+ * reader, which goes on with the next line: Claude Code's client (the same
+ * SDK) tolerates both, and so does moat (the second is noted once).
  */
-export function protocolViolation(e: unknown): string | undefined {
+export function protocolViolation(e: unknown): { fatal: boolean; message: string } | undefined {
   const message = errorMessage(e);
-  if (/exceeded maximum size/i.test(message)) return `sent an oversized message: ${message}`;
+  if (/exceeded maximum size/i.test(message)) return { fatal: true, message: `sent an oversized message: ${message}` };
   // The SDK checks each message with its zod schema: a ZodError (v3 or v4) carries issues.
-  if (typeof e === 'object' && e !== null && 'issues' in e && Array.isArray((e as { issues: unknown }).issues)) return 'sent a message that is not valid JSON-RPC 2.0';
+  if (typeof e === 'object' && e !== null && 'issues' in e && Array.isArray((e as { issues: unknown }).issues)) {
+    return { fatal: false, message: 'sent a line on stdout that is JSON but not JSON-RPC 2.0; it was skipped' };
+  }
   return undefined;
 }
 
@@ -82,6 +87,8 @@ export class McpConnection {
   private client: Client | undefined;
   private stdio: StdioLaunch | undefined;
   private starting: Promise<void> | undefined;
+  /** Notices already given (each once per server). */
+  private readonly noted = new Set<string>();
   /** Lists being re-read after a list_changed notification: a tool call's result waits for them (below). */
   private readonly refreshing = new Set<Promise<void>>();
 
@@ -175,13 +182,17 @@ export class McpConnection {
     this.client = client;
     transport.onerror = undefined;
     client.onerror = (e) => {
-      // The server broke the protocol: drop the connection, which fails the calls in flight at once
-      // (saying why) instead of leaving them to their timeouts.
+      // The server broke the protocol past repair: drop the connection, which fails the calls in flight
+      // at once (saying why) instead of leaving them to their timeouts.
       const violation = protocolViolation(e);
-      if (violation !== undefined) {
-        this.state = { status: 'failed', error: violation };
-        void this.closeClient().finally(() => this.o.onChange());
+      if (violation === undefined) return;
+      if (!violation.fatal) {
+        if (!this.noted.has(violation.message)) this.o.onNotice?.(this.config.name, violation.message);
+        this.noted.add(violation.message);
+        return;
       }
+      this.state = { status: 'failed', error: violation.message };
+      void this.closeClient().finally(() => this.o.onChange());
     };
     client.onclose = () => {
       if (this.client !== client) return;

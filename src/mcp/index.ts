@@ -24,7 +24,7 @@ export { McpConnection, McpCallError, type ServerState, type ConnectionOptions }
 export { mcpToolName, mcpTool } from './mcp-tool.ts';
 export { mapToolResult } from './tool-result.ts';
 export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL, resourceContent } from './resource-tools.ts';
-export { serverGrants, DEFAULT_SERVER_SANDBOX, type LaunchOptions, type ServerSandboxSettings } from './transports.ts';
+export { serverPolicy, DEFAULT_SERVER_SANDBOX, type LaunchOptions, type ServerSandboxSettings } from './transports.ts';
 export { serverGrant, policyFetchFor, NetworkRefusedError } from './policy-fetch.ts';
 export { expandVars, MissingVariableError } from './expand-vars.ts';
 export { OAuthStore, StoredOAuthProvider, authKey, login, loginFetch, logout, sessionAuthProvider, type LoginOptions } from './oauth.ts';

@@ -4,14 +4,12 @@ import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { needsLogin, type McpConnection } from './connection.ts';
+import { normalizeServerName } from './server-config.ts';
 import { mapToolResult } from './tool-result.ts';
 
 /** Anthropic's limit for a tool name; longer names are cut and given a short hash so two never collide. */
 const MAX_NAME = 64;
 
-function sanitize(part: string): string {
-  return part.replace(/[^A-Za-z0-9_-]/g, '_');
-}
 
 function shortHash(s: string): string {
   let h = 2166136261;
@@ -21,7 +19,7 @@ function shortHash(s: string): string {
 
 /** `mcp__<server>__<tool>`, the name the model calls and permission rules match (`mcp__github`, `mcp__github__*`). */
 export function mcpToolName(server: string, tool: string): string {
-  const name = `mcp__${sanitize(server)}__${sanitize(tool)}`;
+  const name = `mcp__${normalizeServerName(server)}__${normalizeServerName(tool)}`;
   if (name.length <= MAX_NAME) return name;
   return `${name.slice(0, MAX_NAME - 7)}_${shortHash(name)}`;
 }

@@ -15,6 +15,7 @@ export { formatAge } from './format-age.ts';
 export { escapeRegExp, realPathOrSelf } from './text-and-paths.ts';
 export { isRecord } from './is-record.ts';
 export { once } from './once.ts';
+export { atExit } from './exit-cleanup.ts';
 export { answersAndExits, startupOver, startupPolicy } from './jit-policy.ts';
 export { childProcess } from './child-process.ts';
 export { groupStopper, signalGroup, type GroupStopper } from './process-group.ts';

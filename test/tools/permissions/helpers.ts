@@ -4,7 +4,7 @@ import { expect, test } from 'bun:test';
 import { loadShellParser, parseRuleList, type PermissionCall, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
 import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 
-// Bash decisions are synchronous once the grammar is loaded; the agent awaits preparePermissionCheck, the tests load it here.
+// decideLoaded (the synchronous core the decision tables test) needs the grammar loaded; code awaits decidePermission, which loads it.
 await loadShellParser();
 
 export const PROJECT = '/work/proj';
