@@ -2,7 +2,7 @@
 import type { StopReason } from '../providers/index.ts';
 import type { RunStopReason } from './events.ts';
 import type { HookOutcome } from './hooks.ts';
-import type { Run } from './run.ts';
+import type { RequestFailure, Run } from './run.ts';
 import { CONTINUE_PROMPT } from './settings.ts';
 import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_REMINDER } from './structured-output.ts';
 
@@ -14,12 +14,12 @@ import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_REMINDER } from './str
 export type Step =
   | { kind: 'continue' }
   | { kind: 'resend' }
-  | { kind: 'finish'; reason: RunStopReason; error?: string; status?: number };
+  | { kind: 'finish'; reason: RunStopReason; error?: string; failure?: RequestFailure };
 
 export const CONTINUE: Step = { kind: 'continue' };
 
-export function finish(reason: RunStopReason, error?: string, status?: number): Step {
-  return { kind: 'finish', reason, ...(error === undefined ? {} : { error }), ...(status === undefined ? {} : { status }) };
+export function finish(reason: RunStopReason, error?: string, failure?: RequestFailure): Step {
+  return { kind: 'finish', reason, ...(error === undefined ? {} : { error }), ...(failure === undefined ? {} : { failure }) };
 }
 
 /** A Stop hook that keeps blocking cannot keep the run going forever. */

@@ -15,7 +15,7 @@ import { streamTurnOnChain } from './fallback.ts';
 import { contextWindow, costUsd, modelLimits } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { rewindSession, type RewindOutcome, type RewindRequest } from './session-rewind.ts';
-import { Run, type OfferedTools } from './run.ts';
+import { Run, type OfferedTools, type RequestFailure } from './run.ts';
 import { STRUCTURED_OUTPUT_INSTRUCTION, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from './structured-output.ts';
 import { applyReloadable, type AgentSettings, type ReloadableSettings } from './settings.ts';
 import { afterAnswer, CONTINUE, finish, type Step } from './after-answer.ts';
@@ -290,7 +290,7 @@ export class AgentSession {
    * the run's end an error (its first error stays the one reported): the
    * user learns that the session was not saved.
    */
-  private finish(run: Run, stopReason: RunStopReason, error?: string, apiErrorStatus?: number): void {
+  private finish(run: Run, stopReason: RunStopReason, error?: string, failure?: RequestFailure): void {
     if (this.current !== run) return;
     this.turnBase += run.turns;
     this.current = undefined;
@@ -300,7 +300,7 @@ export class AgentSession {
     } catch (e) {
       if (stopReason !== 'error') return run.emit(run.finished('error', errorMessage(e)));
     }
-    run.emit(run.finished(stopReason, error, apiErrorStatus));
+    run.emit(run.finished(stopReason, error, failure));
   }
 
   /** The permission policy for the next call: the settings' rules plus this session's grants. */
@@ -426,7 +426,7 @@ export class AgentSession {
     const turnContext: TurnContext = { run, first, system, contextSource, provider, runModel, signal };
     for (let resend = false; ; ) {
       const next = await this.step(turnContext, resend);
-      if (next.kind === 'finish') return this.finish(run, next.reason, next.error, next.status);
+      if (next.kind === 'finish') return this.finish(run, next.reason, next.error, next.failure);
       resend = next.kind === 'resend';
     }
   }
@@ -499,7 +499,7 @@ export class AgentSession {
         run.lastUsage = undefined;
         if (done.ok) return { kind: 'resend' };
       }
-      return finish('error', outcome.error.message, outcome.error.status);
+      return finish('error', outcome.error.message, { status: outcome.error.status });
     }
 
     const message: AssistantMessage = outcome.message;

@@ -20,6 +20,7 @@ export {
   type ServerSandbox,
 } from './server-config.ts';
 export { McpManager, type ServerStatus, type ManagerOptions } from './manager.ts';
+export { fileToolListCache, cacheKey, type ToolListCache, type CachedToolList } from './tool-list-cache.ts';
 export { McpConnection, McpCallError, type ServerState, type ConnectionOptions } from './connection.ts';
 export { mcpToolName, mcpTool } from './mcp-tool.ts';
 export { mapToolResult } from './tool-result.ts';

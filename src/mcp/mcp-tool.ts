@@ -3,7 +3,8 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
-import { needsLogin, type McpConnection } from './connection.ts';
+import type { McpConnection } from './connection.ts';
+import { needsLogin } from './http-errors.ts';
 import { normalizeServerName } from './server-config.ts';
 import { mapToolResult } from './tool-result.ts';
 
@@ -32,7 +33,10 @@ function summaryOf(server: string, tool: string, input: Record<string, unknown>)
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-export function mcpTool(connection: McpConnection, def: McpTool): AnyTool {
+/** What a tool calls: a connected server, or one still connecting (its list from the last run) that the call waits for. */
+export type ToolTarget = Pick<McpConnection, 'config' | 'callTool'>;
+
+export function mcpTool(connection: ToolTarget, def: McpTool): AnyTool {
   const server = connection.config.name;
   const name = mcpToolName(server, def.name);
   const readOnly = connection.config.trustAnnotations && def.annotations?.readOnlyHint === true;
