@@ -1,7 +1,7 @@
 /** The permission gate: rules and mode decide a call, or the front end is asked once. */
 import type { SandboxGrant } from '../contracts/index.ts';
 import type { AnyTool, CallIntent, PermissionPolicy, Rule } from '../tools/index.ts';
-import { decidePermission, denialHint, describeGrant, parseRuleList, preparePermissionCheck, ruleForCall, unmatchableReason } from '../tools/index.ts';
+import { decidePermission, denialHint, describeGrant, parseRuleList, ruleForCall, unmatchableReason } from '../tools/index.ts';
 import { newId } from '../util/index.ts';
 import type { AgentEvent, PermissionDecision } from './events.ts';
 
@@ -80,8 +80,7 @@ export async function checkPermission({ tool, input, intent, toolUseId, hookDeci
   const { policy } = deps;
   const call = { toolName: tool.name, effect: tool.effect, intent };
   // The engine loads with the tool-running code (after the first request: tool-dispatch-loader.ts), the shell grammar on the first Bash call.
-  await preparePermissionCheck(call);
-  const decision = decidePermission(call, policy);
+  const decision = await decidePermission(call, policy);
   // What a person (or a hook) approves for a sandboxed command is the grant it asked for.
   const asked: { sandbox?: SandboxGrant } =
     decision.kind === 'allow' && decision.sandbox !== undefined

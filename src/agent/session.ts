@@ -1,5 +1,5 @@
 /** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
-import { afterFirstEvent, textOf, ZERO_USAGE, type AssistantMessage, type Message, type ToolSpec, type ToolUsePart, type Usage, type UserMessage, type UserPart } from '../providers/index.ts';
+import { afterFirstEvent, textOf, ZERO_USAGE, type AssistantMessage, type Provider, type Message, type ToolSpec, type ToolUsePart, type Usage, type UserMessage, type UserPart } from '../providers/index.ts';
 import { deniedOutright, MCP_DEFER_SHARE, parseRuleList, sandboxedGitStatus, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import type { NewSession } from '../store/index.ts';
 import { AsyncQueue, errorMessage, gitHead, gitInfo, newId, realPathOrSelf, type GitInfo } from '../util/index.ts';
@@ -15,27 +15,23 @@ import { streamTurnOnChain } from './fallback.ts';
 import { contextWindow, costUsd, modelLimits } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { rewindSession, type RewindOutcome, type RewindRequest } from './session-rewind.ts';
-import { Run, type RequestFailure } from './run.ts';
-import {
-  MAX_STRUCTURED_OUTPUT_RETRIES,
-  STRUCTURED_OUTPUT_INSTRUCTION,
-  STRUCTURED_OUTPUT_TOOL,
-  STRUCTURED_OUTPUT_REMINDER,
-  structuredOutputTool,
-} from './structured-output.ts';
-import { applyReloadable, CONTINUE_PROMPT, type AgentSettings, type ReloadableSettings } from './settings.ts';
+import { Run, type OfferedTools, type RequestFailure } from './run.ts';
+import { STRUCTURED_OUTPUT_INSTRUCTION, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from './structured-output.ts';
+import { applyReloadable, type AgentSettings, type ReloadableSettings } from './settings.ts';
+import { afterAnswer, CONTINUE, finish, type Step } from './after-answer.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
-import { makeToolContext } from './tool-context.ts';
+import { makeToolContext, type ContextSource } from './tool-context.ts';
 import { loadToolDispatch, preloadToolDispatch, type DispatchDeps } from './tool-dispatch-loader.ts';
 import { keepPartial } from './turn.ts';
 import { checkpointId } from './turn-checkpoint.ts';
 
 export type { AgentDeps, OpenOptions, RunOptions };
 
-/** A Stop hook that keeps blocking cannot keep the run going forever. */
-const MAX_STOP_HOOK_ROUNDS = 5;
 /** SessionEnd hooks run while moat exits: they may not hold it up for long. */
 const SESSION_END_TIMEOUT_MS = 10_000;
+
+/** What every step of one run shares, fixed when the run starts (`first`: the tools its first request offers). */
+interface TurnContext { run: Run; first: OfferedTools; system: string; contextSource: ContextSource; provider: Provider; runModel: string; signal: AbortSignal }
 
 /**
  * A conversation: its history, its tools, and the loop that runs it. Every
@@ -417,7 +413,7 @@ export class AgentSession {
 
     const system = await this.systemPrompt();
     // Built once per run: the tool context of every call in it.
-    const contextSource = {
+    const contextSource: ContextSource = {
       sessionId: this.id,
       cwd: settings.cwd,
       roots: this.roots,
@@ -429,116 +425,117 @@ export class AgentSession {
       emit,
     };
 
-    for (;;) {
-      if (signal.aborted) return this.finish(run, 'aborted');
-      // A hook answered `continue: false`: the run ends after the step it judged.
-      if (run.hookStop !== undefined) {
-        emit({ type: 'notice', level: 'info', message: `stopped by a hook: ${run.hookStop}` });
-        return this.finish(run, 'end_turn');
-      }
-      if (settings.maxTurns !== undefined && run.turns >= settings.maxTurns) return this.finish(run, 'max_turns');
-      if (run.meter.exhausted()) return this.finish(run, 'budget');
-      // The tool list can change between turns (ToolSearch found some; a drop-in tool came or went).
-      const offered = run.turns === 0 ? first : run.tools(this.offeredTools(), registry);
-      if (needsCompaction(run.lastUsage, run.chain.current, this.deps.models)) {
-        await this.compactHistory({ system, specs: offered.specs, signal, run, trigger: 'auto' });
-        run.lastUsage = undefined;
-      }
-
-      run.turns++;
-      const turn = run.turn;
-      emit({ type: 'turn_started', turn });
-      // On the run's current model; moves down the fallback chain when it keeps failing.
-      const requestStarted = performance.now();
-      const { outcome, model } = await streamTurnOnChain({
-        chain: run.chain,
-        provider,
-        request: {
-          system,
-          messages: mergeConsecutiveUsers(this.history),
-          tools: offered.specs,
-          maxTokens: settings.maxTokens,
-          ...(settings.thinkingBudget ? { thinkingBudget: settings.thinkingBudget } : {}),
-        },
-        turn,
-        signal,
-        idleTimeoutMs: settings.idleTimeoutMs,
-        retryBaseMs: settings.retryBaseMs,
-        emit,
-        spend: (spentOn, usage) => this.account(turn, usage, run, spentOn),
-      });
-      run.apiMs += performance.now() - requestStarted;
-
-      this.account(turn, outcome.usage, run, model);
-      run.lastUsage = outcome.usage;
-
-      if (outcome.kind === 'error') {
-        if (outcome.error.kind === 'aborted') {
-          const kept = keepPartial(outcome.partial);
-          if (kept) {
-            this.persist(kept, turn);
-            run.lastText = textOf(kept);
-          }
-          emit({ type: 'turn_aborted', turn });
-          return this.finish(run, 'aborted');
-        }
-        // As in Claude Code, a conversation the API refuses as too long is compacted once and the turn sent again.
-        if (outcome.error.reason === 'context_too_long' && !run.compactedOnRefusal && this.history.length > 1) {
-          run.compactedOnRefusal = true;
-          const done = await this.compactHistory({ system, specs: offered.specs, signal, run, trigger: 'auto' });
-          run.lastUsage = undefined;
-          if (done.ok) {
-            run.turns--;
-            continue;
-          }
-        }
-        return this.finish(run, 'error', outcome.error.message, { status: outcome.error.status });
-      }
-
-      const message: AssistantMessage = outcome.message;
-      this.persist(message, turn);
-      emit({ type: 'assistant_message', turn, message, usage: outcome.usage, ...(model === runModel ? {} : { model }) });
-      const text = textOf(message);
-      if (text) run.lastText = text;
-
-      const calls = message.content.filter((p): p is ToolUsePart => p.type === 'tool_use');
-      if (calls.length === 0) {
-        if (outcome.reason === 'max_tokens' && run.mayContinue()) {
-          this.persist({ role: 'user', content: [{ type: 'text', text: CONTINUE_PROMPT }] }, turn);
-          continue;
-        }
-        if (settings.outputSchema !== undefined && run.structuredOutput === undefined) {
-          if (!run.mayRemind(MAX_STRUCTURED_OUTPUT_RETRIES)) return this.finish(run, 'no_structured_output');
-          this.persist({ role: 'user', content: [{ type: 'text', text: STRUCTURED_OUTPUT_REMINDER }] }, turn);
-          continue;
-        }
-        // A Stop hook may send the model back to work with its reason (stop_hook_active tells it this is a second try).
-        const stop = await this.hooks.run(run, this.depth > 0 ? 'SubagentStop' : 'Stop', { stop_hook_active: run.stopHookRounds > 0 }, signal);
-        if (stop.blockReason !== undefined && stop.stop === undefined && run.stopHookRounds < MAX_STOP_HOOK_ROUNDS) {
-          run.stopHookRounds++;
-          this.persist({ role: 'user', content: [{ type: 'text', text: `Stop hook feedback:\n${stop.blockReason}` }] }, turn);
-          continue;
-        }
-        // A turn that spent past --max-budget-usd ends the run as over budget, even when it was the last one (as in Claude Code).
-        return this.finish(run, run.meter.exhausted() ? 'budget' : 'end_turn');
-      }
-
-      const { dispatchToolCalls } = await loadToolDispatch();
-      const results = await dispatchToolCalls(
-        calls,
-        this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, { toolUseId, approvedPaths, signal: sig, sandbox })),
-        signal,
-      );
-      await run.checkpoint.settle();
-      this.persist({ role: 'user', content: results }, turn);
-      emit({ type: 'tool_results', turn, results });
-      if (signal.aborted) {
-        emit({ type: 'turn_aborted', turn });
-        return this.finish(run, 'aborted');
-      }
-      // The structured answer is the end: no request just to hear the model say it is done.
-      if (run.structuredOutput !== undefined) return this.finish(run, 'end_turn');
+    const turnContext: TurnContext = { run, first, system, contextSource, provider, runModel, signal };
+    for (let resend = false; ; ) {
+      const next = await this.step(turnContext, resend);
+      if (next.kind === 'finish') return this.finish(run, next.reason, next.error, next.failure);
+      resend = next.kind === 'resend';
     }
+  }
+
+  /**
+   * One turn: a request, and the tool calls of its answer. What it leads to is
+   * a Step; after an answer without tool calls, the AFTER_ANSWER table decides.
+   * `resend`: the same turn goes again (after compacting a refused history), not counted twice.
+   */
+  private async step(t: TurnContext, resend: boolean): Promise<Step> {
+    const { settings, registry } = this;
+    const { run, first, system, contextSource, provider, runModel, signal } = t;
+    const { emit } = run;
+    if (signal.aborted) return finish('aborted');
+    // A hook answered `continue: false`: the run ends after the step it judged.
+    if (run.hookStop !== undefined) {
+      emit({ type: 'notice', level: 'info', message: `stopped by a hook: ${run.hookStop}` });
+      return finish('end_turn');
+    }
+    if (!resend && settings.maxTurns !== undefined && run.turns >= settings.maxTurns) return finish('max_turns');
+    if (run.meter.exhausted()) return finish('budget');
+    // The tool list can change between turns (ToolSearch found some; a drop-in tool came or went).
+    const offered = run.turns === 0 || (resend && run.turns === 1) ? first : run.tools(this.offeredTools(), registry);
+    if (needsCompaction(run.lastUsage, run.chain.current, this.deps.models)) {
+      await this.compactHistory({ system, specs: offered.specs, signal, run, trigger: 'auto' });
+      run.lastUsage = undefined;
+    }
+
+    if (!resend) run.turns++;
+    const turn = run.turn;
+    emit({ type: 'turn_started', turn });
+    // On the run's current model; moves down the fallback chain when it keeps failing.
+    const requestStarted = performance.now();
+    const { outcome, model } = await streamTurnOnChain({
+      chain: run.chain,
+      provider,
+      request: {
+        system,
+        messages: mergeConsecutiveUsers(this.history),
+        tools: offered.specs,
+        maxTokens: settings.maxTokens,
+        ...(settings.thinkingBudget ? { thinkingBudget: settings.thinkingBudget } : {}),
+      },
+      turn,
+      signal,
+      idleTimeoutMs: settings.idleTimeoutMs,
+      retryBaseMs: settings.retryBaseMs,
+      emit,
+      spend: (spentOn, usage) => this.account(turn, usage, run, spentOn),
+    });
+    run.apiMs += performance.now() - requestStarted;
+
+    this.account(turn, outcome.usage, run, model);
+    run.lastUsage = outcome.usage;
+
+    if (outcome.kind === 'error') {
+      if (outcome.error.kind === 'aborted') {
+        const kept = keepPartial(outcome.partial);
+        if (kept) {
+          this.persist(kept, turn);
+          run.lastText = textOf(kept);
+        }
+        emit({ type: 'turn_aborted', turn });
+        return finish('aborted');
+      }
+      // As in Claude Code, a conversation the API refuses as too long is compacted once and the turn sent again.
+      if (outcome.error.reason === 'context_too_long' && !run.compactedOnRefusal && this.history.length > 1) {
+        run.compactedOnRefusal = true;
+        const done = await this.compactHistory({ system, specs: offered.specs, signal, run, trigger: 'auto' });
+        run.lastUsage = undefined;
+        if (done.ok) return { kind: 'resend' };
+      }
+      return finish('error', outcome.error.message, { status: outcome.error.status });
+    }
+
+    const message: AssistantMessage = outcome.message;
+    this.persist(message, turn);
+    emit({ type: 'assistant_message', turn, message, usage: outcome.usage, ...(model === runModel ? {} : { model }) });
+    const text = textOf(message);
+    if (text) run.lastText = text;
+
+    const calls = message.content.filter((p): p is ToolUsePart => p.type === 'tool_use');
+    if (calls.length === 0) {
+      return afterAnswer({
+        run,
+        reason: outcome.reason,
+        wantsStructuredOutput: settings.outputSchema !== undefined,
+        remind: (reminder) => this.persist({ role: 'user', content: [{ type: 'text', text: reminder }] }, turn),
+        stopHooks: (active) => this.hooks.run(run, this.depth > 0 ? 'SubagentStop' : 'Stop', { stop_hook_active: active }, signal),
+      });
+    }
+
+    const { dispatchToolCalls } = await loadToolDispatch();
+    const results = await dispatchToolCalls(
+      calls,
+      this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, { toolUseId, approvedPaths, signal: sig, sandbox })),
+      signal,
+    );
+    await run.checkpoint.settle();
+    this.persist({ role: 'user', content: results }, turn);
+    emit({ type: 'tool_results', turn, results });
+    if (signal.aborted) {
+      emit({ type: 'turn_aborted', turn });
+      return finish('aborted');
+    }
+    // The structured answer is the end: no request just to hear the model say it is done.
+    return run.structuredOutput !== undefined ? finish('end_turn') : CONTINUE;
   }
 
   /**

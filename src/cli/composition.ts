@@ -10,6 +10,8 @@ export interface CompositionOptions {
   allowPrivateNetwork?: boolean;
   /** The TUI throws once it has started: the crash path's end-to-end test. */
   injectCrash?: boolean;
+  /** The retry backoff's base (1000 ms otherwise): the retry tests wait 20 ms, not seconds. */
+  retryBaseMs?: number;
 }
 
 let current: CompositionOptions = {};

@@ -9,7 +9,7 @@
  */
 import type { AgentSettings } from '../agent/index.ts';
 import type { Skill } from '../skills/index.ts';
-import { decidePermission, loadHookProcess, loadShellParser, parseRuleList, type PermissionPolicy } from '../tools/index.ts';
+import { decidePermission, loadHookProcess, parseRuleList, type PermissionPolicy } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 
 const INLINE = /!`([^`\n]+)`/g;
@@ -42,11 +42,10 @@ export async function runInlineCommands(prompt: string, skill: Pick<Skill, 'allo
     ...(settings.processSandbox?.active === true ? { osSandbox: true } : {}),
   };
   const outputs = new Map<string, string>();
-  if (prompt.includes('!`')) await loadShellParser();
   for (const m of prompt.matchAll(INLINE)) {
     const command = m[1]!;
     if (outputs.has(command)) continue;
-    const decision = decidePermission({ toolName: 'Bash', effect: 'execute', intent: { ruleName: 'Bash', subject: command, paths: [], summary: command, cwd: settings.cwd } }, policy);
+    const decision = await decidePermission({ toolName: 'Bash', effect: 'execute', intent: { ruleName: 'Bash', subject: command, paths: [], summary: command, cwd: settings.cwd } }, policy);
     if (decision.kind !== 'allow') {
       outputs.set(command, `[not run: ${decision.reason}${untrustedNote === undefined ? '' : `; ${untrustedNote}`}]`);
       continue;

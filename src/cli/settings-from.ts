@@ -4,6 +4,7 @@ import { loadOutputValidator, type AgentSettings, type OutputSchema, type Reload
 import { describeSource, folderTrusted, moatPaths, type LoadedConfig } from '../config/index.ts';
 import { parseRuleList, splitRuleList, type Rule } from '../tools/index.ts';
 import { errorMessage, MoatError, homeOf } from '../util/index.ts';
+import { compositionOptions } from './composition.ts';
 import { processSandboxFrom } from './os-sandbox-setup.ts';
 import type { RootOptions } from './program.ts';
 import { settingSources } from './settings-flag.ts';
@@ -48,7 +49,6 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
   const c = loaded.config;
   const home = homeOf();
   const { allow, deny, ask, addDirs, processSandbox, trustedFolder } = grantsFrom(loaded, home);
-  const retryBase = Number(process.env.MOAT_RETRY_BASE_MS);
   return {
     model: c.model,
     ...(c.fallback.length > 0 ? { fallbackModels: c.fallback } : {}),
@@ -77,7 +77,7 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     // Claude Code's transcript for hooks: beside the database, or in the cache when the session is not to be kept.
     transcriptDir: join(opts.sessionPersistence === false ? moatPaths(process.env).cacheDir : moatPaths(process.env).dataDir, 'transcripts'),
     // Test hook: the real backoff base is 1 s; end-to-end failure tests shorten it.
-    retryBaseMs: Number.isFinite(retryBase) && retryBase > 0 ? retryBase : 1000,
+    retryBaseMs: compositionOptions().retryBaseMs ?? 1000,
   };
 }
 

@@ -27,11 +27,12 @@ export async function trackedDenyNotice(settings: Pick<AgentSettings, 'deny' | '
   const readDenies = settings.deny.filter((r) => r.type === 'path' && r.ruleName === 'Read');
   if (readDenies.length === 0) return undefined;
   const policy: PermissionPolicy = { mode: 'default', allow: [], deny: readDenies, roots: [settings.cwd], projectRoot: settings.projectRoot, home: settings.home };
-  const hidden = (await trackedFiles(settings.projectRoot)).filter((rel) => {
+  const hidden: string[] = [];
+  for (const rel of await trackedFiles(settings.projectRoot)) {
     const path = `${settings.projectRoot}/${rel}`;
     const call: PermissionCall = { toolName: 'Read', effect: 'read', intent: { ruleName: 'Read', subject: path, paths: [{ path, access: 'read' }], summary: rel } };
-    return decidePermission(call, policy).kind === 'deny';
-  });
+    if ((await decidePermission(call, policy)).kind === 'deny') hidden.push(rel);
+  }
   if (hidden.length === 0) return undefined;
   const named = hidden.slice(0, NAMED).join(', ') + (hidden.length > NAMED ? `, and ${hidden.length - NAMED} more` : '');
   return `Read deny rules hide ${hidden.length === 1 ? 'a file' : `${hidden.length} files`} git tracks (${named}): the tools and the sandbox refuse ${hidden.length === 1 ? 'it' : 'them'}, but the committed ${hidden.length === 1 ? 'copy stays' : 'copies stay'} readable (git show HEAD:${hidden[0]}); take secrets out of the repository`;

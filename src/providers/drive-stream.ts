@@ -95,7 +95,8 @@ export async function* driveStream<F>(o: DriveOptions<F>): AsyncGenerator<Provid
               return;
             }
             mapped = mapper.end();
-            if (mapped.stop === undefined && mapped.error === undefined) mapped.error = truncatedFailure(api);
+            // A copy: a mapper may hand back one shared frame for "nothing here".
+            if (mapped.stop === undefined && mapped.error === undefined) mapped = { ...mapped, error: truncatedFailure(api) };
           } else {
             try {
               mapped = mapper.map(next.value);

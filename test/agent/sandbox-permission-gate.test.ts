@@ -1,11 +1,10 @@
 // The permission gate for Bash under the OS sandbox: the grant a question adds, and "always" for a command run without the sandbox.
-import { beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import type { AgentEvent } from '../../src/agent/index.ts';
 import { checkPermission, type GateDeps } from '../../src/agent/permission-gate.ts';
 import { bashTool } from '../../src/tools/builtin/bash/index.ts';
-import { decidePermission, loadShellParser, parseRuleList, type PermissionPolicy, type Rule } from '../../src/tools/index.ts';
+import { decidePermission, parseRuleList, type PermissionPolicy, type Rule } from '../../src/tools/index.ts';
 
-beforeAll(() => loadShellParser());
 
 const ROOT = '/work/proj';
 
@@ -44,16 +43,16 @@ describe('a sandboxed Bash question', () => {
     // Exact, not the prefix rule `Bash(npm test:*)` an ordinary "always" would store.
     expect(granted).toEqual(['Bash(npm test)']);
     const call = { toolName: 'Bash', effect: 'execute' as const, intent: { ruleName: 'Bash', subject: 'npm test', paths: [], summary: 'npm test', sandboxRequest: 'off' as const } };
-    expect(decidePermission(call, policy(parseRuleList(granted)))).toMatchObject({ kind: 'allow', sandbox: 'off' });
+    expect((await decidePermission(call, policy(parseRuleList(granted))))).toMatchObject({ kind: 'allow', sandbox: 'off' });
     // The rule covers that line only; and a prefix rule never lifts the sandbox.
-    expect(decidePermission({ ...call, intent: { ...call.intent, subject: 'npm test && curl x' } }, policy(parseRuleList(granted))).kind).toBe('ask');
-    expect(decidePermission(call, policy(parseRuleList(['Bash(npm test:*)']))).kind).toBe('ask');
+    expect((await decidePermission({ ...call, intent: { ...call.intent, subject: 'npm test && curl x' } }, policy(parseRuleList(granted)))).kind).toBe('ask');
+    expect((await decidePermission(call, policy(parseRuleList(['Bash(npm test:*)'])))).kind).toBe('ask');
   });
 
-  test('bypassPermissions and plan still never run it unsandboxed', () => {
+  test('bypassPermissions and plan still never run it unsandboxed', async () => {
     const call = { toolName: 'Bash', effect: 'execute' as const, intent: { ruleName: 'Bash', subject: 'npm test', paths: [], summary: 'npm test', sandboxRequest: 'off' as const } };
     for (const mode of ['bypassPermissions', 'plan'] as const) {
-      expect(decidePermission(call, { ...policy(parseRuleList(['Bash(npm test)'])), mode }).kind).toBe('deny');
+      expect((await decidePermission(call, { ...policy(parseRuleList(['Bash(npm test)'])), mode })).kind).toBe('deny');
     }
   });
 });

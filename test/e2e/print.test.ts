@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { OutputLine, ResultLine } from '../../src/print/schema.ts';
 import { contextTooLong, httpError, reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
-import { makeSandbox, runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
+import { MOAT_TEST_BIN, makeSandbox, runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
 
 interface WireMessage {
   role: string;
@@ -35,8 +35,10 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
-const moat = (args: string[], extra: { stdin?: string; env?: Record<string, string> } = {}) =>
-  runMoat(args, { cwd: sb.cwd, env: { ...sb.env, ...extra.env }, stdin: extra.stdin });
+const moat = (args: string[], extra: { stdin?: string; env?: Record<string, string>; bin?: string } = {}) =>
+  runMoat(args, { cwd: sb.cwd, env: { ...sb.env, ...extra.env }, stdin: extra.stdin, ...(extra.bin === undefined ? {} : { bin: extra.bin }) });
+/** The test build, whose retry backoff base the tests shorten to 20 ms (dist/moat waits 1 s, 2 s, …). */
+const retrying = { bin: MOAT_TEST_BIN };
 
 describe('moat -p', () => {
   test('a plain answer goes to stdout, nothing else', async () => {
@@ -333,7 +335,7 @@ describe('exit codes and failures', () => {
 
   test('529 and 5xx retry with backoff; 401 fails at once with one line, on stdout as in Claude Code', async () => {
     server.script(httpError(529), httpError(503), reply().text('recovered'));
-    expect((await moat(['-p', 'hi'])).stdout).toBe('recovered\n');
+    expect((await moat(['-p', 'hi'], retrying)).stdout).toBe('recovered\n');
     expect(server.requests.length).toBe(3);
 
     server.requests.length = 0;
@@ -348,7 +350,7 @@ describe('exit codes and failures', () => {
 
   test('an error event mid-stream retries the whole request without duplicating output', async () => {
     server.script(reply().text('partial answer').streamError('overloaded_error'), reply().text('whole answer'));
-    const r = await moat(['-p', 'hi', '--output-format', 'stream-json']);
+    const r = await moat(['-p', 'hi', '--output-format', 'stream-json'], retrying);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => OutputLine.parse(JSON.parse(l)));
     const assistants = lines.filter((l) => l.type === 'assistant');
@@ -364,7 +366,7 @@ describe('exit codes and failures', () => {
 
   test('a dropped connection mid-stream retries', async () => {
     server.script(reply().text('cut').drop(), reply().text('fine'));
-    expect((await moat(['-p', 'hi'])).stdout).toBe('fine\n');
+    expect((await moat(['-p', 'hi'], retrying)).stdout).toBe('fine\n');
   });
 
   test('a stalled stream is aborted after stream_idle_timeout and retried', async () => {
@@ -372,7 +374,7 @@ describe('exit codes and failures', () => {
     writeFileSync(join(sb.cwd, '.moat', 'config.toml'), 'stream_idle_timeout = 1\n');
     server.script(reply().text('stuck').stall(), reply().text('unstuck'));
     const t0 = performance.now();
-    const r = await moat(['-p', 'hi']);
+    const r = await moat(['-p', 'hi'], retrying);
     expect(r.stdout).toBe('unstuck\n');
     expect(performance.now() - t0).toBeGreaterThan(900);
   });

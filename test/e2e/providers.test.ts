@@ -12,7 +12,7 @@ import { OutputLine, type ResultLine } from '../../src/print/schema.ts';
 import { httpError, reply, type ChatQuirks, type FakeAnthropic, type ReplyBuilder } from '../support/fake-anthropic.ts';
 import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
 import { fakeCallSignature } from '../support/fake-gemini-frames.ts';
-import { makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { MOAT_TEST_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
 import { editTool, readTool } from '../../src/tools/builtin/index.ts';
 
 /** The tools' names as the binary offers them (they follow Claude Code's). */
@@ -46,7 +46,9 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
-const moat = (args: string[], env: Record<string, string> = sb.env) => runMoat(args, { cwd: sb.cwd, env });
+const moat = (args: string[], env: Record<string, string> = sb.env, bin?: string) => runMoat(args, { cwd: sb.cwd, env, ...(bin === undefined ? {} : { bin }) });
+/** The test build, whose retry backoff base the tests shorten to 20 ms (dist/moat waits 1 s, 2 s, …). */
+const retrying = (args: string[]) => moat(args, sb.env, MOAT_TEST_BIN);
 const bodyText = (i: number) => JSON.stringify(server.requests[i]?.body);
 
 /** Chat Completions replies carry the quirks of real compatible servers; the other formats ignore them. */
@@ -130,13 +132,13 @@ for (const { name, model, path } of ADAPTERS) {
 
     test('429 and 5xx are retried', async () => {
       server.script(httpError(429, { retryAfter: 0 }), httpError(503), r().text('recovered'));
-      expect((await run('hi')).stdout).toBe('recovered\n');
+      expect((await retrying(['-p', 'hi', '--model', model])).stdout).toBe('recovered\n');
       expect(server.requests.length).toBe(3);
     });
 
     test('a dropped connection mid-stream is retried without duplicating output', async () => {
       server.script(r().text('cut off').drop(), r().text('fine'));
-      const res = await run('hi', ['--output-format', 'stream-json']);
+      const res = await retrying(['-p', 'hi', '--model', model, '--output-format', 'stream-json']);
       expect(res.code).toBe(0);
       const lines = res.stdout.trim().split('\n').map((l) => OutputLine.parse(JSON.parse(l)));
       expect(lines.filter((l) => l.type === 'assistant').length).toBe(1);
@@ -151,7 +153,7 @@ describe('fallback', () => {
       ...Array.from({ length: 5 }, () => httpError(529)),
       reply().text('from the fallback').usage({ input: 40, output: 9 }),
     );
-    const res = await moat(['-p', 'hi', '--fallback-model', 'openai/gpt-5.1', '--output-format', 'stream-json']);
+    const res = await retrying(['-p', 'hi', '--fallback-model', 'openai/gpt-5.1', '--output-format', 'stream-json']);
     expect(res.code).toBe(0);
     expect(server.requests.map((q) => q.path)).toEqual([...Array.from({ length: 5 }, () => '/v1/messages'), '/v1/responses']);
     const lines = res.stdout.trim().split('\n').map((l) => OutputLine.parse(JSON.parse(l)));
@@ -172,7 +174,7 @@ describe('fallback', () => {
     // A top-level key goes before the first table.
     writeFileSync(config, `fallback = ["ollama/qwen3-coder"]\n${readFileSync(config, 'utf8')}`);
     server.script(...Array.from({ length: 5 }, () => httpError(503)), reply().text('local answer'));
-    const res = await moat(['-p', 'hi', '--verbose']);
+    const res = await retrying(['-p', 'hi', '--verbose']);
     expect(res.stdout).toBe('local answer\n');
     expect(res.stderr).toContain('switching to ollama/qwen3-coder');
 

@@ -7,11 +7,12 @@ import { expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpError, reply } from '../support/fake-anthropic.ts';
-import { makeSandbox, MOAT_BIN } from '../support/run-moat.ts';
+import { makeSandbox, MOAT_TEST_BIN } from '../support/run-moat.ts';
 import { TmuxSession } from '../support/tmux.ts';
 import { tuiSuite } from '../support/tui-suite.ts';
 
-const suite = tuiSuite(MOAT_BIN);
+// The test build: the first model's five 529s are retried 20 ms apart, not over 15 s.
+const suite = tuiSuite(MOAT_TEST_BIN);
 
 test('a fallback is a notice in the transcript; /model completes across providers and switches', async () => {
   const sb = makeSandbox(suite.server.url);
@@ -24,7 +25,7 @@ test('a fallback is a notice in the transcript; /model completes across provider
   const env = { ...sb.env, GEMINI_API_KEY: 'g-fake' };
   delete (env as Record<string, string | undefined>).NO_COLOR;
   suite.server.script(...Array.from({ length: 5 }, () => httpError(529)), reply().text('answer from ollama'), reply().text('answer from gemini'));
-  const s = new TmuxSession(`${MOAT_BIN}; echo "EXIT=$?"; sleep 60`, { cols: 110, rows: 30, cwd: sb.cwd, env });
+  const s = new TmuxSession(`${MOAT_TEST_BIN}; echo "EXIT=$?"; sleep 60`, { cols: 110, rows: 30, cwd: sb.cwd, env });
   suite.track(s);
   await s.waitFor('Ask moat');
   await s.submit('hi', 'answer from ollama');

@@ -101,9 +101,9 @@ describe('hostile MCP servers', () => {
       const intent = evil.intent({}, { cwd: '/', roots: ['/'] });
       const rules = parseRuleList(['Bash', 'Read']);
       const policy = { mode: 'default' as const, allow: rules, deny: [], roots: ['/'], projectRoot: '/', home: '/root' };
-      expect(decidePermission({ toolName: evil.name, effect: evil.effect, intent }, policy).kind).toBe('ask');
+      expect((await decidePermission({ toolName: evil.name, effect: evil.effect, intent }, policy)).kind).toBe('ask');
       // The server's own rule does cover it.
-      expect(decidePermission({ toolName: evil.name, effect: evil.effect, intent }, { ...policy, allow: parseRuleList(['mcp__builtinname']) }).kind).toBe('allow');
+      expect((await decidePermission({ toolName: evil.name, effect: evil.effect, intent }, { ...policy, allow: parseRuleList(['mcp__builtinname']) })).kind).toBe('allow');
     } finally {
       await m.close();
     }

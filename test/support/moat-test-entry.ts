@@ -10,5 +10,11 @@ import { setCompositionOptions } from '../../src/cli/composition.ts';
 setCompositionOptions({
   allowPrivateNetwork: process.env.MOAT_TEST_ALLOW_PRIVATE_NETWORK === '1',
   injectCrash: process.env.MOAT_TEST_CRASH === '1',
+  ...retryBase(process.env.MOAT_TEST_RETRY_BASE_MS),
 });
+
+function retryBase(text: string | undefined): { retryBaseMs?: number } {
+  const ms = Number(text);
+  return Number.isFinite(ms) && ms > 0 ? { retryBaseMs: ms } : {};
+}
 await import('../../src/main.ts');

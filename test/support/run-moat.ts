@@ -35,7 +35,8 @@ export function makeSandbox(baseUrl?: string): Sandbox {
     XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_CACHE_HOME: join(home, '.cache'),
     ANTHROPIC_API_KEY: 'fake-key',
-    MOAT_RETRY_BASE_MS: '20',
+    // Read by dist/moat-test only: the tests that go through retries run that build.
+    MOAT_TEST_RETRY_BASE_MS: '20',
     NO_COLOR: '1',
   };
   if (baseUrl) env.ANTHROPIC_BASE_URL = baseUrl;

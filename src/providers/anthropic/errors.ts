@@ -8,34 +8,22 @@ import {
   CONTEXT_TOO_LONG,
   contextTooLong,
   describe,
-  formatSeconds,
   isRecord,
   kindForStatus,
   oneLine,
   retryAfterMs,
   statusText,
-  type AbortCause,
 } from '../failure.ts';
 import type { ProviderError, ProviderErrorKind } from '../types.ts';
 
-export { kindForStatus, retryAfterMs, type AbortCause };
+export { kindForStatus, retryAfterMs };
 
-export function abortedError(): ProviderError {
-  return { kind: 'aborted', message: 'Request aborted.' };
-}
-
-export function stalledError(idleTimeoutMs: number): ProviderError {
-  return {
-    kind: 'stalled',
-    message: `Anthropic API stalled: no data for ${formatSeconds(idleTimeoutMs)}.`,
-  };
-}
-
-/** A failure before the response body started: an HTTP error status, or no response at all. */
-export function requestError(e: unknown, cause: AbortCause, idleTimeoutMs: number, baseURL: string): ProviderError {
-  if (cause === 'caller') return abortedError();
-  if (cause === 'idle') return stalledError(idleTimeoutMs);
-  if (e instanceof APIUserAbortError) return abortedError();
+/**
+ * A failure before the response body started: an HTTP error status, or no response at all.
+ * Aborts by the caller or the idle watchdog never reach here: `driveStream` names those itself.
+ */
+export function requestError(e: unknown, baseURL: string): ProviderError {
+  if (e instanceof APIUserAbortError) return { kind: 'aborted', message: 'Request aborted.' };
   if (e instanceof APIConnectionTimeoutError) {
     return { kind: 'connection', message: 'Anthropic API request timed out before the response started.' };
   }
@@ -44,23 +32,6 @@ export function requestError(e: unknown, cause: AbortCause, idleTimeoutMs: numbe
   }
   if (e instanceof APIError && typeof e.status === 'number') return httpError(e.status, e);
   return { kind: 'connection', message: oneLine(`Cannot reach the Anthropic API at ${baseURL}: ${describe(e)}`) };
-}
-
-/** A failure while reading the body: the connection dropped, or we aborted it. */
-export function bodyError(e: unknown, cause: AbortCause, idleTimeoutMs: number): ProviderError {
-  if (cause === 'caller') return abortedError();
-  if (cause === 'idle') return stalledError(idleTimeoutMs);
-  return { kind: 'stream', message: oneLine(`Anthropic API connection lost mid-response: ${describe(e)}`) };
-}
-
-/** The body ended cleanly but before `message_stop`. */
-export function truncatedError(): ProviderError {
-  return { kind: 'stream', message: 'Anthropic API response ended before the message was complete.' };
-}
-
-/** A protocol violation in the body (malformed JSON, impossible event order). */
-export function protocolError(detail: string): ProviderError {
-  return { kind: 'stream', message: oneLine(`Anthropic API sent a malformed stream: ${detail}`) };
 }
 
 /** An SSE `error` event: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`. */

@@ -1,30 +1,51 @@
 /**
- * Anthropic SSE events → neutral `ProviderEvent`s. Stateful only in what the
- * wire leaves implicit: the usage so far, the stop reason (it arrives in
- * `message_delta`, before `message_stop`) and the mapping from wire block
- * indexes to ours (blocks we do not model, such as server tool results, are
- * skipped without leaving a hole in the neutral indexes).
+ * Anthropic SSE events → neutral `ProviderEvent`s, as the `FrameMapper` that
+ * `driveStream` runs. Stateful only in what the wire leaves implicit: the
+ * usage so far, the stop reason (it arrives in `message_delta`, before
+ * `message_stop`) and the mapping from wire block indexes to ours (blocks we
+ * do not model, such as server tool results, are skipped without leaving a
+ * hole in the neutral indexes).
  */
+import type { ServerSentEvent } from '@anthropic-ai/sdk/core/streaming';
 import type { RawMessageStreamEvent, StopReason as WireStopReason } from '@anthropic-ai/sdk/resources/messages';
+import type { FrameMapper, MappedFrame } from '../drive-stream.ts';
+import { parseJson } from '../failure.ts';
 import { ZERO_USAGE, type StopReason, type Usage } from '../messages.ts';
 import type { ProviderEvent } from '../types.ts';
+import { sseError } from './errors.ts';
 
-/** What one wire event means: neutral events to emit, and whether the message is complete. */
-export interface Mapped {
-  events: ProviderEvent[];
-  /** True on `message_stop`; the caller then builds the final `stop` event. */
-  done: boolean;
-}
+const NOTHING: MappedFrame = Object.freeze({ events: [] });
 
-const NOTHING: Mapped = { events: [], done: false };
-
-export class WireMapper {
+export class WireMapper implements FrameMapper<ServerSentEvent> {
   usage: Usage = ZERO_USAGE;
   stopReason: StopReason = 'end_turn';
   private readonly indexes = new Map<number, number>();
   private nextIndex = 0;
 
-  map(event: RawMessageStreamEvent): Mapped {
+  /** @param requestId the response's `request-id` header, named in an in-band error. */
+  constructor(private readonly requestId: () => string | undefined = () => undefined) {}
+
+  map(sse: ServerSentEvent): MappedFrame {
+    if (sse.event === 'ping') return NOTHING;
+    if (sse.event === 'error') return { events: [], error: sseError(parseJson(sse.data), this.requestId()) };
+    const data = parseJson(sse.data);
+    if (data === undefined) throw new Error(`invalid JSON in a ${sse.event ?? 'message'} event`);
+    // An event type newer than this adapter: the API may add them at any time.
+    if (!isWireEvent(data)) return NOTHING;
+    try {
+      return this.mapEvent(data);
+    } catch (e) {
+      // A known event type with fields missing (a broken proxy, a truncated JSON object).
+      throw new Error(`unreadable ${data.type} event (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+    }
+  }
+
+  /** The body ended without `message_stop`: the driver reports a truncated response. */
+  end(): MappedFrame {
+    return NOTHING;
+  }
+
+  private mapEvent(event: RawMessageStreamEvent): MappedFrame {
     switch (event.type) {
       case 'message_start': {
         const u = event.message.usage;
@@ -73,7 +94,7 @@ export class WireMapper {
         return emit({ type: 'usage', usage: this.usage });
       }
       case 'message_stop':
-        return { events: [], done: true };
+        return { events: [], stop: this.stopReason };
       default:
         return NOTHING;
     }
@@ -82,7 +103,7 @@ export class WireMapper {
   private blockStart(
     wireIndex: number,
     block: Extract<RawMessageStreamEvent, { type: 'content_block_start' }>['content_block'],
-  ): Mapped {
+  ): MappedFrame {
     const take = (): number => {
       const index = this.nextIndex++;
       this.indexes.set(wireIndex, index);
@@ -94,14 +115,14 @@ export class WireMapper {
         const events: ProviderEvent[] = [{ type: 'text_start', index }];
         // The API starts blocks empty, but the protocol allows initial content.
         if (block.text !== '') events.push({ type: 'text_delta', index, text: block.text });
-        return { events, done: false };
+        return { events };
       }
       case 'thinking': {
         const index = take();
         const events: ProviderEvent[] = [{ type: 'thinking_start', index }];
         if (block.thinking !== '') events.push({ type: 'thinking_delta', index, thinking: block.thinking });
         if (block.signature !== '') events.push({ type: 'thinking_signature', index, signature: block.signature });
-        return { events, done: false };
+        return { events };
       }
       case 'redacted_thinking':
         return emit({ type: 'thinking_start', index: take(), redactedData: block.data });
@@ -115,8 +136,21 @@ export class WireMapper {
   }
 }
 
-function emit(event: ProviderEvent): Mapped {
-  return { events: [event], done: false };
+function emit(event: ProviderEvent): MappedFrame {
+  return { events: [event] };
+}
+
+const WIRE_TYPES = new Set([
+  'message_start',
+  'message_delta',
+  'message_stop',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+]);
+
+function isWireEvent(data: unknown): data is RawMessageStreamEvent {
+  return typeof data === 'object' && data !== null && 'type' in data && typeof data.type === 'string' && WIRE_TYPES.has(data.type);
 }
 
 export function toStopReason(reason: WireStopReason | string): StopReason {

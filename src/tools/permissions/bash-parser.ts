@@ -110,7 +110,7 @@ function skippedText(root: SyntaxNode, line: string): { start: number; end: numb
 /** Parse a command line. Synchronous; the grammar must have been loaded (loadShellParser). */
 export function parseShell(line: string): ParsedShell {
   if (parser === undefined) {
-    throw new Error('the bash parser is not loaded yet: await loadShellParser() (or preparePermissionCheck) before checking a Bash command');
+    throw new Error('the bash parser is not loaded yet: decide through decidePermission, which loads it');
   }
   const tree = parser.parse(line);
   if (tree === null) throw new Error('the bash parser returned no tree');

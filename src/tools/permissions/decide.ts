@@ -111,13 +111,14 @@ function unique(items: (string | null)[]): string[] {
 }
 
 /**
- * Loads what deciding `call` needs: the bash grammar, for a Bash call (the
- * first one waits about 0.1 s for it). Await it before decidePermission,
- * ruleForCall, unmatchableReason or denialHint on a Bash call; they are
- * synchronous and throw if the grammar is missing.
+ * The engine's one entry: loads what deciding `call` needs (the bash grammar,
+ * for a Bash call; the first one waits about 0.1 s for it), then decides.
+ * Once it has returned for a call, the synchronous helpers that read the same
+ * call (denialHint, ruleForCall, unmatchableReason) have what they need.
  */
-export async function preparePermissionCheck(call: PermissionCall): Promise<void> {
+export async function decidePermission(call: PermissionCall, policy: PermissionPolicy): Promise<Decision> {
   if (callRuleName(call) === 'Bash') await loadShellParser();
+  return decideLoaded(call, policy);
 }
 
 /**
@@ -131,8 +132,10 @@ export async function preparePermissionCheck(call: PermissionCall): Promise<void
  * 6. by effect: read allows; write allows in acceptEdits and asks otherwise;
  *    execute and network ask.
  * "Outside the roots" is lexical here; tools check real paths when they run.
+ * The synchronous core, for the decision tables' tests (which load the grammar
+ * once up front); it is not in the engine's index: code decides through decidePermission.
  */
-export function decidePermission(call: PermissionCall, policy: PermissionPolicy): Decision {
+export function decideLoaded(call: PermissionCall, policy: PermissionPolicy): Decision {
   const decision = decideAsked(call, policy);
   if (decision.kind === 'ask' && policy.mode === 'dontAsk') {
     return { kind: 'deny', reason: `dontAsk mode denies what it would otherwise ask: ${decision.reason}` };

@@ -11,7 +11,6 @@ export { type PermissionCall } from './rule-match.ts';
 export { deniedOutright } from './tool-names.ts';
 export {
   decidePermission,
-  preparePermissionCheck,
   type PermissionPolicy,
   type Decision,
   type AskCause,

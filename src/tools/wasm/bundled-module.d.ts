@@ -3,4 +3,6 @@
 declare module 'moat:bundled-tools' {
   import type { EmbeddedTool } from './bundled.ts';
   export const BUNDLED_TOOLS: EmbeddedTool[];
+  /** The embedded path of the zstd archive holding every tool's cache entry. */
+  export const BUNDLED_ARCHIVE: string;
 }

@@ -10,7 +10,7 @@ import { isSpecList } from './spec-cache.ts';
  * The first-party tools that ship with moat. Inside the compiled binary they
  * come from a module generated at build time (scripts/embed-tools.ts): the
  * parsed specs, the manifests, and the transpiled, metered cache entry of
- * each component, gzipped. The first call copies that entry into the
+ * each component, in one zstd archive. The first call copies that entry into the
  * transpile cache, so no bundled tool is ever transpiled (nor asked for its
  * help) on a user's machine. Under `bun run` / `bun test` they come from
  * dist/tools (built by scripts/build-tools.ts) and go through the same
@@ -30,8 +30,14 @@ export interface BundledComponent {
   specs: ToolSpecFromHelp[] | undefined;
   /** The component's bytes, when they are at hand (not embedded in the binary: the entry below replaces them). */
   bytes?: () => Promise<Uint8Array>;
-  /** The precompiled cache entry: file name → embedded path of its gzipped contents. */
-  entry?: Record<string, string>;
+  /** The precompiled cache entry: the embedded archive, and each file's place in it once decompressed. */
+  entry?: PackedEntry;
+}
+
+/** Where a bundled tool's cache entry lies: file name → [offset, length] in the decompressed archive. */
+export interface PackedEntry {
+  archive: string;
+  files: Record<string, readonly [number, number]>;
 }
 
 /** The shape of the generated module `moat:bundled-tools`. */
@@ -42,7 +48,8 @@ export interface EmbeddedTool {
   /** The manifest, parsed at build time. */
   parsedManifest: ToolManifest | null;
   specs: unknown;
-  entry: Record<string, string>;
+  /** File name → [offset, length] in the decompressed BUNDLED_ARCHIVE. */
+  entry: Record<string, readonly [number, number]>;
 }
 
 interface IndexFile {
@@ -64,7 +71,8 @@ async function embedded(): Promise<BundledComponent[]> {
   // Resolved by the build (scripts/build.ts) to the module scripts/embed-tools.ts generates.
   const m: unknown = await import('moat:bundled-tools');
   const tools: unknown = typeof m === 'object' && m !== null && 'BUNDLED_TOOLS' in m ? m.BUNDLED_TOOLS : undefined;
-  if (!isEmbeddedList(tools)) return [];
+  const archive: unknown = typeof m === 'object' && m !== null && 'BUNDLED_ARCHIVE' in m ? m.BUNDLED_ARCHIVE : undefined;
+  if (!isEmbeddedList(tools) || typeof archive !== 'string') return [];
   return tools.map((t) => ({
     name: t.name,
     hash: t.hash,
@@ -72,7 +80,7 @@ async function embedded(): Promise<BundledComponent[]> {
     manifestText: t.manifest ?? undefined,
     ...(t.parsedManifest === null ? {} : { manifest: t.parsedManifest }),
     specs: isSpecList(t.specs) ? t.specs : undefined,
-    entry: t.entry,
+    entry: { archive, files: t.entry },
   }));
 }
 
@@ -114,15 +122,15 @@ export async function bundledComponents(devDir: string = DEV_BUNDLED_DIR): Promi
  * src/sandbox/component-cache.ts); it is written to a temporary folder and
  * renamed into place, so a crash or a second moat never sees half of one.
  */
-export async function installEntry(cacheDir: string, hash: string, entry: Record<string, string>): Promise<void> {
+export async function installEntry(cacheDir: string, hash: string, entry: PackedEntry): Promise<void> {
   const final = join(cacheDir, hash);
   if (existsSync(join(final, 'meta.json'))) return;
   const tmp = `${final}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   mkdirSync(tmp, { recursive: true });
   try {
-    for (const [name, path] of Object.entries(entry)) {
-      writeFileSync(join(tmp, name), Bun.gunzipSync(await Bun.file(path).bytes()));
-    }
+    // The whole archive (about 4 MB, all the tools) in a few ms, once per tool and machine.
+    const unpacked = Bun.zstdDecompressSync(await Bun.file(entry.archive).bytes());
+    for (const [name, [offset, length]] of Object.entries(entry.files)) writeFileSync(join(tmp, name), unpacked.subarray(offset, offset + length));
     rmSync(final, { recursive: true, force: true });
     renameSync(tmp, final);
   } catch (e) {

@@ -115,17 +115,17 @@ describe('HttpRequest', () => {
     expect((await call({ url: 'http://169.254.169.254/latest/meta-data', method: 'POST' }, httpRequestTool)).content).toContain('cloud metadata address');
   });
 
-  test('permissions: GET goes by WebFetch(domain:…) rules, a POST needs its own HttpRequest rule; secrets are masked in the summary', () => {
+  test('permissions: GET goes by WebFetch(domain:…) rules, a POST needs its own HttpRequest rule; secrets are masked in the summary', async () => {
     const policy = { mode: 'default' as const, allow: parseRuleList(['WebFetch(domain:api.example.com)']), deny: [], roots: [dir], projectRoot: dir, home: '/home/u' };
     const pc = (input: Record<string, unknown>): PermissionCall => ({ toolName: 'HttpRequest', effect: 'network', intent: httpRequestTool.intent(input as never, { cwd: dir, roots: [dir] }) });
     const get = pc({ url: 'https://api.example.com/v1/items', method: 'GET', headers: { Authorization: 'Bearer sk-live-123', 'X-Api-Key': 'k-9' }, query: { token: 't0ps3cret' } });
-    expect(decidePermission(get, policy).kind).toBe('allow');
+    expect((await decidePermission(get, policy)).kind).toBe('allow');
     expect(get.intent.summary).toBe('GET https://api.example.com/v1/items?token=*** {"Authorization":"Bearer ***","X-Api-Key":"***"}');
     const post = pc({ url: 'https://api.example.com/v1/items', method: 'POST', json: {} });
     expect(post.intent).toMatchObject({ ruleName: 'HttpRequest', subject: 'POST https://api.example.com/v1/items' });
-    expect(decidePermission(post, policy).kind).toBe('ask');
-    expect(decidePermission(post, { ...policy, allow: parseRuleList(['HttpRequest(POST https://api.example.com/*)']) }).kind).toBe('allow');
-    expect(decidePermission(post, { ...policy, allow: parseRuleList(['HttpRequest(DELETE https://api.example.com/*)']) }).kind).toBe('ask');
-    expect(decidePermission(get, { ...policy, deny: parseRuleList(['WebFetch(domain:*.example.com)']) }).kind).toBe('deny');
+    expect((await decidePermission(post, policy)).kind).toBe('ask');
+    expect((await decidePermission(post, { ...policy, allow: parseRuleList(['HttpRequest(POST https://api.example.com/*)']) })).kind).toBe('allow');
+    expect((await decidePermission(post, { ...policy, allow: parseRuleList(['HttpRequest(DELETE https://api.example.com/*)']) })).kind).toBe('ask');
+    expect((await decidePermission(get, { ...policy, deny: parseRuleList(['WebFetch(domain:*.example.com)']) })).kind).toBe('deny');
   });
 });

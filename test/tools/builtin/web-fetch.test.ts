@@ -118,17 +118,17 @@ describe('web_fetch', () => {
     expect((await call({ url: 'not a url' }, webFetchTool)).content).toBe('not a url is not a valid URL: give a full http:// or https:// URL.');
   });
 
-  test('intent and permissions: WebFetch rules by host; in -p mode the hint names WebFetch(domain:host)', () => {
+  test('intent and permissions: WebFetch rules by host; in -p mode the hint names WebFetch(domain:host)', async () => {
     const intent = webFetchTool.intent({ url: 'https://Docs.Example.com/a?b=1' }, { cwd: dir, roots: [dir] });
     expect(intent).toEqual({ ruleName: 'WebFetch', subject: 'docs.example.com', paths: [], summary: 'fetch https://Docs.Example.com/a?b=1' });
     const pc: PermissionCall = { toolName: 'web_fetch', effect: 'network', intent };
     const policy = { mode: 'default' as const, allow: [], deny: [], roots: [dir], projectRoot: dir, home: '/home/u' };
-    const asked = decidePermission(pc, policy);
+    const asked = await decidePermission(pc, policy);
     expect(asked.kind).toBe('ask');
     expect(denialHint(pc, asked as Exclude<Decision, { kind: 'allow' }>)).toBe(
       'Permission denied: fetching from docs.example.com needs approval, and moat -p cannot ask. To allow it, re-run with --allowedTools "WebFetch(domain:docs.example.com)" (or "WebFetch"), or add the rule to [permissions] allow in .moat/config.toml.',
     );
-    expect(decidePermission(pc, { ...policy, allow: parseRuleList(['WebFetch(domain:docs.example.com)']) }).kind).toBe('allow');
-    expect(decidePermission(pc, { ...policy, allow: parseRuleList(['WebFetch(domain:other.com)']) }).kind).toBe('ask');
+    expect((await decidePermission(pc, { ...policy, allow: parseRuleList(['WebFetch(domain:docs.example.com)']) })).kind).toBe('allow');
+    expect((await decidePermission(pc, { ...policy, allow: parseRuleList(['WebFetch(domain:other.com)']) })).kind).toBe('ask');
   });
 });

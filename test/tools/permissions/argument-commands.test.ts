@@ -3,12 +3,13 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { argumentEffects } from '../../../src/tools/permissions/argument-commands.ts';
-import { decidePermission, ruleForCall, type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { ruleForCall, type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 import { readCommandLine } from '../../../src/tools/permissions/shell-syntax.ts';
 import { tempDir } from '../../support/temp.ts';
 import { bash, HOME, policy, PROJECT, testDeniedByRm, testOpaqueAsks } from './helpers.ts';
 
-const kind = (command: string, allow: string[], deny: string[] = []) => decidePermission(bash(command), policy({ allow, deny })).kind;
+const kind = (command: string, allow: string[], deny: string[] = []) => decideLoaded(bash(command), policy({ allow, deny })).kind;
 
 /** The rule "allow always" stores: for these commands the exact one. */
 const exactRule = (command: string) => ruleForCall(bash(command), PROJECT, HOME);
@@ -109,7 +110,7 @@ describe('a prefix or wildcard rule does not cover find, sed or awk running comm
   test('"allow always" offers the exact command, not a prefix', () => {
     expect(exactRule('sed -i s/a/b/ f')).toBe('Bash(sed -i s/a/b/ f)');
     expect(exactRule("awk '{print > \"out\"}' f")).toBe("Bash(awk '{print > \"out\"}' f)");
-    const decision = decidePermission(bash("sed 's/x/y/e' f"), policy({ allow: ['Bash(sed:*)'] }));
+    const decision = decideLoaded(bash("sed 's/x/y/e' f"), policy({ allow: ['Bash(sed:*)'] }));
     expect(decision).toMatchObject({ kind: 'ask', rules: ["Bash(sed 's/x/y/e' f)"], broaderRules: [] });
   });
 
@@ -120,7 +121,7 @@ describe('a prefix or wildcard rule does not cover find, sed or awk running comm
 
   test('under the OS sandbox, a prefix rule no longer grants workspace-write to an in-place edit', () => {
     const grant = (command: string) => {
-      const d = decidePermission(bash(command), { ...policy({ allow: ['Bash(sed:*)'] }), osSandbox: true });
+      const d = decideLoaded(bash(command), { ...policy({ allow: ['Bash(sed:*)'] }), osSandbox: true });
       return d.kind === 'allow' ? d.sandbox : d.kind;
     };
     expect(grant('sed -n 1p f')).toBe('workspace-write');
@@ -303,10 +304,10 @@ describe('Edit deny rules see the files find, sed and awk write through their ar
   for (const command of writesEnv) {
     test(`${JSON.stringify(command)} is denied by Edit(.env), even under a rule that allows it`, () => {
       for (const allow of [['Bash'], [exactRule(command)]]) {
-        expect(decidePermission(bash(command), policy({ allow, deny }))).toEqual({ kind: 'deny', reason: 'denied by the rule "Edit(.env)"', rule: 'Edit(.env)' });
+        expect(decideLoaded(bash(command), policy({ allow, deny }))).toEqual({ kind: 'deny', reason: 'denied by the rule "Edit(.env)"', rule: 'Edit(.env)' });
       }
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny, mode: 'bypassPermissions' })).kind).toBe('deny');
-      expect(decidePermission(bash(command), { ...policy({ allow: ['Bash'], deny }), osSandbox: true }).kind).toBe('deny');
+      expect(decideLoaded(bash(command), policy({ allow: ['Bash'], deny, mode: 'bypassPermissions' })).kind).toBe('deny');
+      expect(decideLoaded(bash(command), { ...policy({ allow: ['Bash'], deny }), osSandbox: true }).kind).toBe('deny');
     });
   }
 
@@ -329,8 +330,8 @@ describe('Edit deny rules see the files find, sed and awk write through their ar
   ];
   for (const command of writesOther) {
     test(`${JSON.stringify(command)} is not denied by Edit(.env)`, () => {
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny })).kind).toBe('allow');
-      expect(decidePermission(bash(command), policy({ allow: [exactRule(command)], deny })).kind).toBe('allow');
+      expect(decideLoaded(bash(command), policy({ allow: ['Bash'], deny })).kind).toBe('allow');
+      expect(decideLoaded(bash(command), policy({ allow: [exactRule(command)], deny })).kind).toBe('allow');
     });
   }
 
@@ -356,10 +357,10 @@ describe('Edit deny rules see the files find, sed and awk write through their ar
   ];
   for (const command of hidden) {
     test(`${JSON.stringify(command)} is not allowed when an Edit deny rule is in force`, () => {
-      expect(decidePermission(bash(command), policy({ allow: [exactRule(command)], deny })).kind).toBe('deny');
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny })).kind).toBe('deny');
+      expect(decideLoaded(bash(command), policy({ allow: [exactRule(command)], deny })).kind).toBe('deny');
+      expect(decideLoaded(bash(command), policy({ allow: ['Bash'], deny })).kind).toBe('deny');
       // Without a write deny rule, the exact rule still allows it.
-      expect(decidePermission(bash(command), policy({ allow: [exactRule(command)], deny: ['Read(.env)', 'Bash(rm:*)'] })).kind).toBe('allow');
+      expect(decideLoaded(bash(command), policy({ allow: [exactRule(command)], deny: ['Read(.env)', 'Bash(rm:*)'] })).kind).toBe('allow');
     });
   }
 
@@ -384,7 +385,7 @@ describe('Edit deny rules see the files find, sed and awk write through their ar
       'find . -fprint /dev/null',
       'find . -fprint /dev/stdout',
     ]) {
-      expect(decidePermission(bash(command), policy({ allow: [exactRule(command)], deny: devDeny })).kind).toBe('allow');
+      expect(decideLoaded(bash(command), policy({ allow: [exactRule(command)], deny: devDeny })).kind).toBe('allow');
     }
     // Another device is a file like any other.
     expect(kind("sed -n 'w /dev/sda' in.txt", ['Bash'], devDeny)).toBe('deny');
@@ -396,20 +397,20 @@ describe('Edit deny rules see the files find, sed and awk write through their ar
       return { ...call, intent: { ...call.intent, cwd: `${PROJECT}/sub` } };
     };
     const rooted = policy({ allow: ['Bash'], deny: ['Edit(/.env)'] });
-    expect(decidePermission(inSub('sed -i s/a/b/ ../.env'), rooted)).toMatchObject({ kind: 'deny', rule: 'Edit(/.env)' });
-    expect(decidePermission(inSub("awk '{print > \"../.env\"}' in.txt"), rooted).kind).toBe('deny');
-    expect(decidePermission(inSub('find ../.env -delete'), rooted).kind).toBe('deny');
+    expect(decideLoaded(inSub('sed -i s/a/b/ ../.env'), rooted)).toMatchObject({ kind: 'deny', rule: 'Edit(/.env)' });
+    expect(decideLoaded(inSub("awk '{print > \"../.env\"}' in.txt"), rooted).kind).toBe('deny');
+    expect(decideLoaded(inSub('find ../.env -delete'), rooted).kind).toBe('deny');
     // From the sub-folder, `.env` is sub/.env, which a rule anchored at the root does not name; from the root, `../.env` is outside it.
-    expect(decidePermission(inSub('sed -i s/a/b/ .env'), rooted).kind).toBe('allow');
-    expect(decidePermission(bash('sed -i s/a/b/ ../.env'), rooted).kind).toBe('allow');
-    expect(decidePermission(bash('sed -i s/a/b/ .env'), rooted).kind).toBe('deny');
+    expect(decideLoaded(inSub('sed -i s/a/b/ .env'), rooted).kind).toBe('allow');
+    expect(decideLoaded(bash('sed -i s/a/b/ ../.env'), rooted).kind).toBe('allow');
+    expect(decideLoaded(bash('sed -i s/a/b/ .env'), rooted).kind).toBe('deny');
     // A glob resolved from the folder the command runs in.
-    expect(decidePermission(inSub('sed -i s/a/b/ *.txt'), policy({ allow: ['Bash'], deny: ['Edit(sub)'] })).kind).toBe('deny');
-    expect(decidePermission(inSub('sed -i s/a/b/ *.txt'), policy({ allow: ['Bash'], deny: ['Edit(lib)'] })).kind).toBe('allow');
+    expect(decideLoaded(inSub('sed -i s/a/b/ *.txt'), policy({ allow: ['Bash'], deny: ['Edit(sub)'] })).kind).toBe('deny');
+    expect(decideLoaded(inSub('sed -i s/a/b/ *.txt'), policy({ allow: ['Bash'], deny: ['Edit(lib)'] })).kind).toBe('allow');
   });
 
   test('ask rules for Edit see them too', () => {
-    expect(decidePermission(bash('sed -i s/a/b/ .env'), policy({ allow: ['Bash'], ask: ['Edit(.env)'] })).kind).toBe('ask');
+    expect(decideLoaded(bash('sed -i s/a/b/ .env'), policy({ allow: ['Bash'], ask: ['Edit(.env)'] })).kind).toBe('ask');
   });
 });
 

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { decidePermission, ruleForCall, unmatchableReason } from '../../../src/tools/permissions/index.ts';
+import { ruleForCall, unmatchableReason } from '../../../src/tools/permissions/index.ts';
+import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 import { bash, HOME, policy, PROJECT, testDeniedByRm, testOpaqueAsks } from './helpers.ts';
 
-const kind = (command: string, allow: string[], deny: string[] = []) => decidePermission(bash(command), policy({ allow, deny })).kind;
+const kind = (command: string, allow: string[], deny: string[] = []) => decideLoaded(bash(command), policy({ allow, deny })).kind;
 
 describe('deny rules see commands written to slip past them', () => {
   const deny = ['Bash(rm:*)'];
@@ -151,7 +152,7 @@ describe('only listed syntax can be approved by a rule', () => {
   ];
   for (const [command, reason] of unmatchable) {
     test(`${JSON.stringify(command)} asks: ${reason}`, () => {
-      const decision = decidePermission(bash(command), policy({ allow }));
+      const decision = decideLoaded(bash(command), policy({ allow }));
       expect(decision).toMatchObject({ kind: 'ask', cause: 'unmatchable_command' });
       expect(decision.reason).toStartWith(`running "${command}" needs approval: ${reason}`);
       expect(unmatchableReason(command)).toBe(reason);

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { decidePermission } from '../../../src/tools/permissions/index.ts';
+import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 import { bash, policy } from './helpers.ts';
 
 const kind = (command: string, allow: string[], deny: string[] = [], mode: 'default' | 'acceptEdits' = 'default') =>
-  decidePermission(bash(command), policy({ allow, deny, mode })).kind;
+  decideLoaded(bash(command), policy({ allow, deny, mode })).kind;
 
 describe('Bash allow rules cannot be stretched by chaining', () => {
   const allow = ['Bash(git status:*)'];
@@ -158,7 +158,7 @@ describe('Bash deny rules', () => {
   ];
   for (const command of denied) {
     test(`denies ${JSON.stringify(command)}`, () => {
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny, mode: 'default' }))).toEqual({
+      expect(decideLoaded(bash(command), policy({ allow: ['Bash'], deny, mode: 'default' }))).toEqual({
         kind: 'deny',
         reason: 'denied by the rule "Bash(rm:*)"',
         rule: 'Bash(rm:*)',
@@ -174,12 +174,12 @@ describe('Bash deny rules', () => {
   }
 
   test('deny beats allow and bypass', () => {
-    expect(decidePermission(bash('git push --force'), policy({ allow: ['Bash'], deny: ['Bash(git push:*)'], mode: 'bypassPermissions' })).kind).toBe('deny');
+    expect(decideLoaded(bash('git push --force'), policy({ allow: ['Bash'], deny: ['Bash(git push:*)'], mode: 'bypassPermissions' })).kind).toBe('deny');
     expect(kind('anything', ['Bash'], ['Bash'])).toBe('deny');
   });
 
   test('Edit deny rules catch redirection targets', () => {
-    expect(decidePermission(bash('echo KEY=1 > .env'), policy({ allow: ['Bash'], deny: ['Edit(.env)'] }))).toEqual({
+    expect(decideLoaded(bash('echo KEY=1 > .env'), policy({ allow: ['Bash'], deny: ['Edit(.env)'] }))).toEqual({
       kind: 'deny',
       reason: 'denied by the rule "Edit(.env)"',
       rule: 'Edit(.env)',
@@ -195,7 +195,7 @@ describe('commands whose name is only known at run time', () => {
   });
 
   test('with Bash deny rules in force, a bare Bash allow asks instead of guessing', () => {
-    expect(decidePermission(bash('$X -rf x'), policy({ allow: ['Bash'], deny: ['Bash(rm:*)'] }))).toEqual({
+    expect(decideLoaded(bash('$X -rf x'), policy({ allow: ['Bash'], deny: ['Bash(rm:*)'] }))).toEqual({
       kind: 'ask',
       reason: 'running "$X -rf x" needs approval: a command name in it is only known when it runs, so the deny rules cannot be checked',
       cause: 'unmatchable_command',

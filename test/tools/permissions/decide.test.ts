@@ -1,6 +1,7 @@
 import { PERMISSION_MODES } from '../../../src/contracts/index.ts';
 import { describe, expect, test } from 'bun:test';
-import { decidePermission, type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 import { bash, edit, fetchCall, grep, HOME, policy, PROJECT, read } from './helpers.ts';
 
 describe('mode × effect, no rules, paths inside the roots', () => {
@@ -23,7 +24,7 @@ describe('mode × effect, no rules, paths inside the roots', () => {
   });
   for (const mode of PERMISSION_MODES) {
     test(mode, () => {
-      const got = Object.fromEntries(Object.entries(calls).map(([effect, call]) => [effect, decidePermission(call, policy({ mode })).kind]));
+      const got = Object.fromEntries(Object.entries(calls).map(([effect, call]) => [effect, decideLoaded(call, policy({ mode })).kind]));
       expect(got).toEqual(table[mode] ?? {});
     });
   }
@@ -31,14 +32,14 @@ describe('mode × effect, no rules, paths inside the roots', () => {
 
 describe('decisions in detail', () => {
   test('plan mode denies with a reason and no rule', () => {
-    expect(decidePermission(edit(`${PROJECT}/a.ts`), policy({ mode: 'plan', allow: ['Edit'] }))).toEqual({
+    expect(decideLoaded(edit(`${PROJECT}/a.ts`), policy({ mode: 'plan', allow: ['Edit'] }))).toEqual({
       kind: 'deny',
       reason: 'plan mode allows only read-only tools, and Edit is not one',
     });
   });
 
   test('an edit in default mode asks, suggesting the path rule, its folder and acceptEdits', () => {
-    expect(decidePermission(edit(`${PROJECT}/src/lib/a.ts`), policy())).toEqual({
+    expect(decideLoaded(edit(`${PROJECT}/src/lib/a.ts`), policy())).toEqual({
       kind: 'ask',
       reason: 'Edit changes files and needs approval',
       cause: 'needs_approval',
@@ -51,26 +52,26 @@ describe('decisions in detail', () => {
 
   test('allow rules for paths, relative to the project root', () => {
     const p = policy({ allow: ['Edit(src/**)'] });
-    expect(decidePermission(edit(`${PROJECT}/src/a.ts`), p)).toEqual({
+    expect(decideLoaded(edit(`${PROJECT}/src/a.ts`), p)).toEqual({
       kind: 'allow',
       reason: 'allowed by the rule "Edit(src/**)"',
       approvedPaths: [],
     });
-    expect(decidePermission(edit(`${PROJECT}/test/a.ts`), p).kind).toBe('ask');
+    expect(decideLoaded(edit(`${PROJECT}/test/a.ts`), p).kind).toBe('ask');
     // Claude Code's `/path` is the project root too.
-    expect(decidePermission(edit(`${PROJECT}/src/a.ts`), policy({ allow: ['Edit(/src/**)'] })).kind).toBe('allow');
+    expect(decideLoaded(edit(`${PROJECT}/src/a.ts`), policy({ allow: ['Edit(/src/**)'] })).kind).toBe('allow');
     // A slash-free pattern matches at any depth, as in .gitignore.
-    expect(decidePermission(edit(`${PROJECT}/a/b/c.md`), policy({ allow: ['Edit(*.md)'] })).kind).toBe('allow');
+    expect(decideLoaded(edit(`${PROJECT}/a/b/c.md`), policy({ allow: ['Edit(*.md)'] })).kind).toBe('allow');
     // Allow rules are case-sensitive.
-    expect(decidePermission(edit(`${PROJECT}/SRC/a.ts`), p).kind).toBe('ask');
+    expect(decideLoaded(edit(`${PROJECT}/SRC/a.ts`), p).kind).toBe('ask');
   });
 
   test('a call whose paths are only partly covered is not allowed by the rule', () => {
-    expect(decidePermission(edit(`${PROJECT}/src/a.ts`, `${PROJECT}/b.ts`), policy({ allow: ['Edit(src/**)'] })).kind).toBe('ask');
+    expect(decideLoaded(edit(`${PROJECT}/src/a.ts`, `${PROJECT}/b.ts`), policy({ allow: ['Edit(src/**)'] })).kind).toBe('ask');
   });
 
   test('paths outside the roots ask, naming the paths, unless a rule of the same access covers them', () => {
-    expect(decidePermission(read('/etc/hosts'), policy())).toEqual({
+    expect(decideLoaded(read('/etc/hosts'), policy())).toEqual({
       kind: 'ask',
       reason: '/etc/hosts is outside the allowed folders',
       cause: 'outside_roots',
@@ -79,17 +80,17 @@ describe('decisions in detail', () => {
       broaderRules: ['Read(//etc/**)'],
       acceptEditsWouldAllow: false,
     });
-    expect(decidePermission(read('/etc/hosts'), policy({ allow: ['Read(//etc/**)'] }))).toEqual({
+    expect(decideLoaded(read('/etc/hosts'), policy({ allow: ['Read(//etc/**)'] }))).toEqual({
       kind: 'allow',
       reason: 'allowed by the rule "Read(//etc/**)"',
       approvedPaths: ['/etc/hosts'],
     });
     // `x/**` also covers the folder x itself (to list it).
-    expect(decidePermission(grep('/etc'), policy({ allow: ['Read(//etc/**)'] })).kind).toBe('allow');
+    expect(decideLoaded(grep('/etc'), policy({ allow: ['Read(//etc/**)'] })).kind).toBe('allow');
     // Edit rules do not approve reads, nor Read rules writes.
-    expect(decidePermission(read('/etc/hosts'), policy({ allow: ['Edit(//etc/**)'] })).kind).toBe('ask');
-    expect(decidePermission(edit('/etc/hosts'), policy({ allow: ['Read(//etc/**)'], mode: 'acceptEdits' })).kind).toBe('ask');
-    expect(decidePermission(edit('/etc/hosts'), policy({ allow: ['Edit(//etc/**)'] }))).toEqual({
+    expect(decideLoaded(read('/etc/hosts'), policy({ allow: ['Edit(//etc/**)'] })).kind).toBe('ask');
+    expect(decideLoaded(edit('/etc/hosts'), policy({ allow: ['Read(//etc/**)'], mode: 'acceptEdits' })).kind).toBe('ask');
+    expect(decideLoaded(edit('/etc/hosts'), policy({ allow: ['Edit(//etc/**)'] }))).toEqual({
       kind: 'allow',
       reason: 'allowed by the rule "Edit(//etc/**)"',
       approvedPaths: ['/etc/hosts'],
@@ -97,8 +98,8 @@ describe('decisions in detail', () => {
   });
 
   test('acceptEdits does not reach outside the roots', () => {
-    expect(decidePermission(edit('/tmp/x'), policy({ mode: 'acceptEdits' })).kind).toBe('ask');
-    expect(decidePermission(edit('/tmp/x'), policy({ mode: 'acceptEdits', roots: [PROJECT, '/tmp'] }))).toEqual({
+    expect(decideLoaded(edit('/tmp/x'), policy({ mode: 'acceptEdits' })).kind).toBe('ask');
+    expect(decideLoaded(edit('/tmp/x'), policy({ mode: 'acceptEdits', roots: [PROJECT, '/tmp'] }))).toEqual({
       kind: 'allow',
       reason: 'acceptEdits mode',
       approvedPaths: [],
@@ -106,9 +107,9 @@ describe('decisions in detail', () => {
   });
 
   test('~ rules are under the home folder; a bare Read rule approves every read', () => {
-    expect(decidePermission(read(`${HOME}/.npmrc`), policy({ allow: ['Read(~/.npmrc)'] })).kind).toBe('allow');
-    expect(decidePermission(read(`${HOME}/.ssh/id_rsa`), policy({ allow: ['Read(~/.npmrc)'] })).kind).toBe('ask');
-    expect(decidePermission(read(`${HOME}/.ssh/id_rsa`), policy({ allow: ['Read'] }))).toEqual({
+    expect(decideLoaded(read(`${HOME}/.npmrc`), policy({ allow: ['Read(~/.npmrc)'] })).kind).toBe('allow');
+    expect(decideLoaded(read(`${HOME}/.ssh/id_rsa`), policy({ allow: ['Read(~/.npmrc)'] })).kind).toBe('ask');
+    expect(decideLoaded(read(`${HOME}/.ssh/id_rsa`), policy({ allow: ['Read'] }))).toEqual({
       kind: 'allow',
       reason: 'allowed by the rule "Read"',
       approvedPaths: [`${HOME}/.ssh/id_rsa`],
@@ -116,12 +117,12 @@ describe('decisions in detail', () => {
   });
 
   test('bypass approves every outside path, but deny rules still win', () => {
-    expect(decidePermission(edit('/etc/hosts'), policy({ mode: 'bypassPermissions' }))).toEqual({
+    expect(decideLoaded(edit('/etc/hosts'), policy({ mode: 'bypassPermissions' }))).toEqual({
       kind: 'allow',
       reason: 'bypassPermissions mode',
       approvedPaths: ['/etc/hosts'],
     });
-    expect(decidePermission(read(`${HOME}/.ssh/id_rsa`), policy({ mode: 'bypassPermissions', deny: ['Read(~/.ssh/**)'] }))).toEqual({
+    expect(decideLoaded(read(`${HOME}/.ssh/id_rsa`), policy({ mode: 'bypassPermissions', deny: ['Read(~/.ssh/**)'] }))).toEqual({
       kind: 'deny',
       reason: 'denied by the rule "Read(~/.ssh/**)"',
       rule: 'Read(~/.ssh/**)',
@@ -130,26 +131,26 @@ describe('decisions in detail', () => {
 
   test('path deny rules apply to any tool touching the path, ignoring case', () => {
     const p = policy({ allow: ['Read', 'Edit'], deny: ['Read(.env)', 'Edit(//etc/**)'] });
-    expect(decidePermission(read(`${PROJECT}/.env`), p).kind).toBe('deny');
-    expect(decidePermission(grep(`${PROJECT}/sub/.ENV`), p).kind).toBe('deny');
-    expect(decidePermission(edit(`${PROJECT}/.env`), p).kind).toBe('allow');
-    expect(decidePermission(edit('/etc/passwd'), p).kind).toBe('deny');
+    expect(decideLoaded(read(`${PROJECT}/.env`), p).kind).toBe('deny');
+    expect(decideLoaded(grep(`${PROJECT}/sub/.ENV`), p).kind).toBe('deny');
+    expect(decideLoaded(edit(`${PROJECT}/.env`), p).kind).toBe('allow');
+    expect(decideLoaded(edit('/etc/passwd'), p).kind).toBe('deny');
     const wasm: PermissionCall = {
       toolName: 'image_resize',
       effect: 'write',
       intent: { ruleName: 'image_resize', paths: [{ path: '/etc/x.png', access: 'write' }], summary: 'resize' },
     };
-    expect(decidePermission(wasm, p).kind).toBe('deny');
+    expect(decideLoaded(wasm, p).kind).toBe('deny');
   });
 
   test('deny rules by tool name, with aliases and any case', () => {
-    expect(decidePermission(read(`${PROJECT}/a`), policy({ deny: ['grep'] })).kind).toBe('deny');
-    expect(decidePermission(fetchCall('a.com'), policy({ deny: ['web_fetch'] })).kind).toBe('deny');
-    expect(decidePermission(fetchCall('a.com'), policy({ deny: ['WEBFETCH'] })).kind).toBe('deny');
+    expect(decideLoaded(read(`${PROJECT}/a`), policy({ deny: ['grep'] })).kind).toBe('deny');
+    expect(decideLoaded(fetchCall('a.com'), policy({ deny: ['web_fetch'] })).kind).toBe('deny');
+    expect(decideLoaded(fetchCall('a.com'), policy({ deny: ['WEBFETCH'] })).kind).toBe('deny');
   });
 
   test('WebFetch domains: exact host, *. for subdomains, * for all', () => {
-    const decide = (host: string, rule: string) => decidePermission(fetchCall(host), policy({ allow: [rule] })).kind;
+    const decide = (host: string, rule: string) => decideLoaded(fetchCall(host), policy({ allow: [rule] })).kind;
     expect(decide('example.com', 'WebFetch(domain:example.com)')).toBe('allow');
     expect(decide('EXAMPLE.com', 'WebFetch(domain:example.com)')).toBe('allow');
     expect(decide('docs.example.com', 'WebFetch(domain:example.com)')).toBe('ask');
@@ -159,7 +160,7 @@ describe('decisions in detail', () => {
     expect(decide('example.com', 'WebFetch(domain:*.example.com)')).toBe('ask');
     expect(decide('evilexample.com', 'WebFetch(domain:*.example.com)')).toBe('ask');
     expect(decide('anything.org', 'WebFetch(domain:*)')).toBe('allow');
-    expect(decidePermission(fetchCall('a.com'), policy())).toEqual({
+    expect(decideLoaded(fetchCall('a.com'), policy())).toEqual({
       kind: 'ask',
       reason: 'web_fetch needs approval',
       cause: 'needs_approval',
@@ -172,23 +173,23 @@ describe('decisions in detail', () => {
 
   test('other tools: by name, by subject, MCP servers', () => {
     const task: PermissionCall = { toolName: 'task', effect: 'execute', intent: { ruleName: 'Task', subject: 'explore', paths: [], summary: 'explore' } };
-    expect(decidePermission(task, policy({ allow: ['Task(explore)'] })).kind).toBe('allow');
-    expect(decidePermission(task, policy({ allow: ['Agent(explore)'] })).kind).toBe('allow');
-    expect(decidePermission(task, policy({ allow: ['Task(plan)'] })).kind).toBe('ask');
-    expect(decidePermission(task, policy({ allow: ['Task(exp*)'] })).kind).toBe('allow');
+    expect(decideLoaded(task, policy({ allow: ['Task(explore)'] })).kind).toBe('allow');
+    expect(decideLoaded(task, policy({ allow: ['Agent(explore)'] })).kind).toBe('allow');
+    expect(decideLoaded(task, policy({ allow: ['Task(plan)'] })).kind).toBe('ask');
+    expect(decideLoaded(task, policy({ allow: ['Task(exp*)'] })).kind).toBe('allow');
     const mcp: PermissionCall = { toolName: 'mcp__github__create_issue', effect: 'network', intent: { ruleName: 'mcp__github__create_issue', paths: [], summary: 'x' } };
-    expect(decidePermission(mcp, policy({ allow: ['mcp__github'] })).kind).toBe('allow');
-    expect(decidePermission(mcp, policy({ allow: ['mcp__github__*'] })).kind).toBe('allow');
-    expect(decidePermission(mcp, policy({ allow: ['mcp__git'] })).kind).toBe('ask');
+    expect(decideLoaded(mcp, policy({ allow: ['mcp__github'] })).kind).toBe('allow');
+    expect(decideLoaded(mcp, policy({ allow: ['mcp__github__*'] })).kind).toBe('allow');
+    expect(decideLoaded(mcp, policy({ allow: ['mcp__git'] })).kind).toBe('ask');
   });
 
   test('Bash rules do not allow other tools, and file rules do not allow Bash', () => {
-    expect(decidePermission(bash('cat src/a.ts'), policy({ allow: ['Read', 'Edit(src/**)'] })).kind).toBe('ask');
-    expect(decidePermission(edit(`${PROJECT}/a`), policy({ allow: ['Bash'] })).kind).toBe('ask');
+    expect(decideLoaded(bash('cat src/a.ts'), policy({ allow: ['Read', 'Edit(src/**)'] })).kind).toBe('ask');
+    expect(decideLoaded(edit(`${PROJECT}/a`), policy({ allow: ['Bash'] })).kind).toBe('ask');
   });
 
   test('a Bash call that no rule can approve says why', () => {
-    expect(decidePermission(bash('echo $(whoami)'), policy({ allow: ['Bash(echo:*)'] }))).toEqual({
+    expect(decideLoaded(bash('echo $(whoami)'), policy({ allow: ['Bash(echo:*)'] }))).toEqual({
       kind: 'ask',
       reason: 'running "echo $(whoami)" needs approval: it uses command substitution ($(…) or backticks)',
       cause: 'unmatchable_command',
@@ -200,7 +201,7 @@ describe('decisions in detail', () => {
   });
 
   test('a partly covered Bash chain names the uncovered parts and the rules for them', () => {
-    expect(decidePermission(bash('git status && rm -rf build'), policy({ allow: ['Bash(git status:*)'] }))).toEqual({
+    expect(decideLoaded(bash('git status && rm -rf build'), policy({ allow: ['Bash(git status:*)'] }))).toEqual({
       kind: 'ask',
       reason: 'running "git status && rm -rf build" needs approval: "rm -rf build" is not covered by an allow rule',
       cause: 'needs_approval',
@@ -212,7 +213,7 @@ describe('decisions in detail', () => {
   });
 
   test('a covered Bash command that writes a file asks for the write', () => {
-    expect(decidePermission(bash('git log > log.txt'), policy({ allow: ['Bash(git log:*)'] }))).toEqual({
+    expect(decideLoaded(bash('git log > log.txt'), policy({ allow: ['Bash(git log:*)'] }))).toEqual({
       kind: 'ask',
       reason: `running "git log > log.txt" needs approval: it writes ${PROJECT}/log.txt`,
       cause: 'needs_approval',
@@ -228,18 +229,18 @@ describe('ask rules (permissions.ask)', () => {
   test('an ask rule asks even where an allow rule or the mode would allow; deny still wins; bypass does not ask', () => {
     const push = bash('git push origin main');
     const p = (mode: Parameters<typeof policy>[0] = {}) => policy({ allow: ['Bash'], ask: ['Bash(git push:*)'], ...mode });
-    expect(decidePermission(push, p())).toMatchObject({ kind: 'ask', cause: 'ask_rule', reason: 'the rule "Bash(git push:*)" asks before Bash runs', rules: [] });
-    expect(decidePermission(bash('git status'), p()).kind).toBe('allow');
-    expect(decidePermission(push, p({ deny: ['Bash(git:*)'] })).kind).toBe('deny');
-    expect(decidePermission(push, p({ mode: 'bypassPermissions' })).kind).toBe('allow');
-    expect(decidePermission(push, p({ mode: 'dontAsk' })).kind).toBe('deny');
+    expect(decideLoaded(push, p())).toMatchObject({ kind: 'ask', cause: 'ask_rule', reason: 'the rule "Bash(git push:*)" asks before Bash runs', rules: [] });
+    expect(decideLoaded(bash('git status'), p()).kind).toBe('allow');
+    expect(decideLoaded(push, p({ deny: ['Bash(git:*)'] })).kind).toBe('deny');
+    expect(decideLoaded(push, p({ mode: 'bypassPermissions' })).kind).toBe('allow');
+    expect(decideLoaded(push, p({ mode: 'dontAsk' })).kind).toBe('deny');
   });
 
   test('ask rules match like deny rules: a chained or nested command is caught, and file rules ask for reads', () => {
     const p = policy({ allow: ['Bash'], ask: ['Bash(git push:*)', 'Read(secrets/**)'] });
-    expect(decidePermission(bash('git status && git push'), p).kind).toBe('ask');
-    expect(decidePermission(bash("bash -c 'git push'"), p).kind).toBe('ask');
-    expect(decidePermission(read(`${PROJECT}/secrets/key.pem`), p)).toMatchObject({ kind: 'ask', cause: 'ask_rule' });
-    expect(decidePermission(read(`${PROJECT}/src/a.ts`), p).kind).toBe('allow');
+    expect(decideLoaded(bash('git status && git push'), p).kind).toBe('ask');
+    expect(decideLoaded(bash("bash -c 'git push'"), p).kind).toBe('ask');
+    expect(decideLoaded(read(`${PROJECT}/secrets/key.pem`), p)).toMatchObject({ kind: 'ask', cause: 'ask_rule' });
+    expect(decideLoaded(read(`${PROJECT}/src/a.ts`), p).kind).toBe('allow');
   });
 });

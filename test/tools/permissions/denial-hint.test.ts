@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'bun:test';
-import { decidePermission, denialHint, parseRuleList, type PermissionCall, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
+import { denialHint, parseRuleList, type PermissionCall, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
+import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 import { bash, edit, fetchCall, policy, PROJECT, read } from './helpers.ts';
 
 function hint(call: PermissionCall, p: PermissionPolicy): string {
-  const decision = decidePermission(call, p);
+  const decision = decideLoaded(call, p);
   if (decision.kind === 'allow') throw new Error('expected a refusal');
   return denialHint(call, decision);
 }

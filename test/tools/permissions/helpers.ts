@@ -1,9 +1,10 @@
 import type { PermissionMode } from '../../../src/contracts/index.ts';
 import type { Access, Effect } from '../../../src/tools/index.ts';
 import { expect, test } from 'bun:test';
-import { decidePermission, loadShellParser, parseRuleList, type PermissionCall, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
+import { loadShellParser, parseRuleList, type PermissionCall, type PermissionPolicy } from '../../../src/tools/permissions/index.ts';
+import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 
-// Bash decisions are synchronous once the grammar is loaded; the agent awaits preparePermissionCheck, the tests load it here.
+// decideLoaded (the synchronous core the decision tables test) needs the grammar loaded; code awaits decidePermission, which loads it.
 await loadShellParser();
 
 export const PROJECT = '/work/proj';
@@ -32,8 +33,8 @@ export function bash(command: string): PermissionCall {
 export function testOpaqueAsks(commands: readonly string[]): void {
   for (const command of commands) {
     test(`${JSON.stringify(command)} asks when command deny rules are in force`, () => {
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny: ['Bash(rm:*)'] }))).toMatchObject({ kind: 'ask', cause: 'unmatchable_command' });
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'] })).kind).toBe('allow');
+      expect(decideLoaded(bash(command), policy({ allow: ['Bash'], deny: ['Bash(rm:*)'] }))).toMatchObject({ kind: 'ask', cause: 'unmatchable_command' });
+      expect(decideLoaded(bash(command), policy({ allow: ['Bash'] })).kind).toBe('allow');
     });
   }
 }
@@ -42,7 +43,7 @@ export function testOpaqueAsks(commands: readonly string[]): void {
 export function testDeniedByRm(commands: readonly string[]): void {
   for (const command of commands) {
     test(`denies ${JSON.stringify(command)}`, () => {
-      expect(decidePermission(bash(command), policy({ allow: ['Bash'], deny: ['Bash(rm:*)'] }))).toEqual({
+      expect(decideLoaded(bash(command), policy({ allow: ['Bash'], deny: ['Bash(rm:*)'] }))).toEqual({
         kind: 'deny',
         reason: 'denied by the rule "Bash(rm:*)"',
         rule: 'Bash(rm:*)',

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
-import { decidePermission } from '../../../src/tools/permissions/index.ts';
+import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 import { edit, fetchCall, HOME, policy, PROJECT, read } from './helpers.ts';
 
-const allowed = (rule: string, path: string): boolean => decidePermission(edit(path), policy({ allow: [rule], roots: ['/'] })).kind === 'allow';
+const allowed = (rule: string, path: string): boolean => decideLoaded(edit(path), policy({ allow: [rule], roots: ['/'] })).kind === 'allow';
 
 describe('path rules', () => {
   const cases: [string, string, boolean][] = [
@@ -33,12 +33,12 @@ describe('path rules', () => {
   }
 
   test('deny rules ignore case, allow rules do not', () => {
-    expect(decidePermission(read(`${PROJECT}/Secrets/KEY`), policy({ deny: ['Read(secrets/**)'] })).kind).toBe('deny');
-    expect(decidePermission(read('/ETC/Hosts'), policy({ allow: ['Read(//etc/**)'] })).kind).toBe('ask');
+    expect(decideLoaded(read(`${PROJECT}/Secrets/KEY`), policy({ deny: ['Read(secrets/**)'] })).kind).toBe('deny');
+    expect(decideLoaded(read('/ETC/Hosts'), policy({ allow: ['Read(//etc/**)'] })).kind).toBe('ask');
   });
 
   test('WebFetch subjects given as URLs are reduced to their host', () => {
-    expect(decidePermission(fetchCall('https://Docs.example.com/a?b'), policy({ allow: ['WebFetch(domain:*.example.com)'] })).kind).toBe('allow');
-    expect(decidePermission(fetchCall('https://example.com/'), policy({ deny: ['WebFetch(domain:example.com)'] })).kind).toBe('deny');
+    expect(decideLoaded(fetchCall('https://Docs.example.com/a?b'), policy({ allow: ['WebFetch(domain:*.example.com)'] })).kind).toBe('allow');
+    expect(decideLoaded(fetchCall('https://example.com/'), policy({ deny: ['WebFetch(domain:example.com)'] })).kind).toBe('deny');
   });
 });

@@ -3,7 +3,8 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PERMISSION_MODES } from '../../../src/contracts/index.ts';
-import { decidePermission, denialHint } from '../../../src/tools/permissions/index.ts';
+import { denialHint } from '../../../src/tools/permissions/index.ts';
+import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 import { protectedEntry } from '../../../src/tools/permissions/protected-paths.ts';
 import { PROTECTED_IN_ROOT } from '../../../src/sandbox/index.ts';
 import { tempDir } from '../../support/temp.ts';
@@ -34,16 +35,16 @@ describe('protected paths', () => {
   });
 
   test('a write asks in every mode but bypassPermissions (plan denies, dontAsk denies); a read is free; no rule is suggested', () => {
-    const got = Object.fromEntries(PERMISSION_MODES.map((mode) => [mode, decidePermission(edit(`${PROJECT}/.git/config`), policy({ mode, allow: ['Edit', 'Write'] })).kind]));
+    const got = Object.fromEntries(PERMISSION_MODES.map((mode) => [mode, decideLoaded(edit(`${PROJECT}/.git/config`), policy({ mode, allow: ['Edit', 'Write'] })).kind]));
     expect(got).toEqual({ default: 'ask', acceptEdits: 'ask', plan: 'deny', bypassPermissions: 'allow', dontAsk: 'deny' });
-    expect(decidePermission(read(`${PROJECT}/.git/config`), policy({ mode: 'default' })).kind).toBe('allow');
-    const asked = decidePermission(edit(`${PROJECT}/.mcp.json`), policy({ mode: 'acceptEdits' }));
+    expect(decideLoaded(read(`${PROJECT}/.git/config`), policy({ mode: 'default' })).kind).toBe('allow');
+    const asked = decideLoaded(edit(`${PROJECT}/.mcp.json`), policy({ mode: 'acceptEdits' }));
     expect(asked).toMatchObject({ kind: 'ask', cause: 'protected_path', rules: [], acceptEditsWouldAllow: false });
   });
 
   test('-p is told why and what to do instead', () => {
     const call = edit(`${PROJECT}/.claude/settings.local.json`);
-    const decision = decidePermission(call, policy({ mode: 'acceptEdits' }));
+    const decision = decideLoaded(call, policy({ mode: 'acceptEdits' }));
     if (decision.kind !== 'ask') throw new Error('expected ask');
     expect(denialHint(call, decision)).toBe(
       `Permission denied: Edit would write ${PROJECT}/.claude/settings.local.json, which moat protects (git's config and hooks, the project's settings, commands, agents and skills, .moat/, .mcp.json, .agents/: writing them changes what runs or is allowed next). No rule or mode allows that; moat -p cannot ask. Tell the user what to change in the file and let them make the change, or run moat interactively, where they can approve this one write.`,
@@ -58,6 +59,6 @@ describe('protected paths', () => {
     symlinkSync(join(root, '.git', 'config'), join(root, 'settings.ini'));
     expect(protectedEntry(join(root, 'tools', 'pre-commit'), [root])).toBe('.git/hooks');
     expect(protectedEntry(join(root, 'settings.ini'), [root])).toBe('.git/config');
-    expect(decidePermission(edit(join(root, 'tools', 'pre-commit')), policy({ mode: 'acceptEdits', roots: [root] })).kind).toBe('ask');
+    expect(decideLoaded(edit(join(root, 'tools', 'pre-commit')), policy({ mode: 'acceptEdits', roots: [root] })).kind).toBe('ask');
   });
 });

@@ -1,7 +1,8 @@
 // Permission mode × OS sandbox grants for Bash, the hints -p gives, and redirections resolved where the command runs.
 import { PERMISSION_MODES } from '../../../src/contracts/index.ts';
 import { describe, expect, test } from 'bun:test';
-import { decidePermission, denialHint, type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { denialHint, type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 import { bash, policy, PROJECT } from './helpers.ts';
 
 function sandboxed(command: string, request?: 'workspace-write' | 'off', cwd?: string): PermissionCall {
@@ -10,7 +11,7 @@ function sandboxed(command: string, request?: 'workspace-write' | 'off', cwd?: s
 }
 
 function outcome(call: PermissionCall, opts: Parameters<typeof policy>[0] = {}): string {
-  const d = decidePermission(call, { ...policy(opts), osSandbox: true });
+  const d = decideLoaded(call, { ...policy(opts), osSandbox: true });
   return d.kind === 'allow' ? `allow ${d.sandbox ?? '?'}` : d.kind;
 }
 
@@ -46,7 +47,7 @@ describe('mode × requested grant, sandbox on', () => {
   });
 
   test('the question names the grant and suggests the command rule', () => {
-    expect(decidePermission(sandboxed('make build', 'workspace-write'), { ...policy(), osSandbox: true })).toEqual({
+    expect(decideLoaded(sandboxed('make build', 'workspace-write'), { ...policy(), osSandbox: true })).toEqual({
       kind: 'ask',
       reason: 'running "make build" asks for write access to the working folder',
       cause: 'sandbox_grant',
@@ -60,34 +61,34 @@ describe('mode × requested grant, sandbox on', () => {
 
   test('-p hints: acceptEdits or the rule for writes; the config for no sandbox', () => {
     const write = sandboxed('make build', 'workspace-write');
-    const d = decidePermission(write, { ...policy(), osSandbox: true });
+    const d = decideLoaded(write, { ...policy(), osSandbox: true });
     if (d.kind !== 'ask') throw new Error('expected ask');
     expect(denialHint(write, d)).toBe(
       'Permission denied: running "make build" asks for write access to the working folder, and moat -p cannot ask. Without `sandbox` it runs read-only (it may read files and write only to the temp folder). To allow writes, the user can re-run with --permission-mode acceptEdits or --allowedTools "Bash(make build)" (or "Bash(make build:*)"), or add the rule to [permissions] allow in .moat/config.toml.',
     );
     const off = sandboxed('docker ps', 'off');
-    const o = decidePermission(off, { ...policy(), osSandbox: true });
+    const o = decideLoaded(off, { ...policy(), osSandbox: true });
     if (o.kind !== 'ask') throw new Error('expected ask');
     expect(denialHint(off, o)).toContain('only [sandbox] mode = "off" in the user config');
   });
 
   test('without the sandbox, bash asks as before', () => {
-    expect(decidePermission(sandboxed('make'), policy()).kind).toBe('ask');
+    expect(decideLoaded(sandboxed('make'), policy()).kind).toBe('ask');
   });
 });
 
 describe('redirections resolve against the folder the command runs in', () => {
   test('from a sub-folder, `> ../.env` hits an Edit(.env) deny rule', () => {
     const call = sandboxed('echo x > ../.env', undefined, `${PROJECT}/sub`);
-    expect(decidePermission(call, policy({ deny: ['Edit(/.env)'] }))).toMatchObject({ kind: 'deny', rule: 'Edit(/.env)' });
+    expect(decideLoaded(call, policy({ deny: ['Edit(/.env)'] }))).toMatchObject({ kind: 'deny', rule: 'Edit(/.env)' });
     // The same text from the project root writes outside it: not the denied file.
-    expect(decidePermission(sandboxed('echo x > ../.env', undefined, PROJECT), policy({ deny: ['Edit(/.env)'] })).kind).not.toBe('deny');
+    expect(decideLoaded(sandboxed('echo x > ../.env', undefined, PROJECT), policy({ deny: ['Edit(/.env)'] })).kind).not.toBe('deny');
   });
 
   test('from a sub-folder, an allow check sees the real target', () => {
     const call = sandboxed('echo x > out.txt', undefined, `${PROJECT}/sub`);
-    const d = decidePermission(call, policy({ allow: ['Bash(echo:*)', 'Edit(sub/**)'] }));
+    const d = decideLoaded(call, policy({ allow: ['Bash(echo:*)', 'Edit(sub/**)'] }));
     expect(d.kind).toBe('allow');
-    expect(decidePermission(call, policy({ allow: ['Bash(echo:*)', 'Edit(/out.txt)'] })).kind).toBe('ask');
+    expect(decideLoaded(call, policy({ allow: ['Bash(echo:*)', 'Edit(/out.txt)'] })).kind).toBe('ask');
   });
 });

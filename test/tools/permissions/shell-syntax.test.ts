@@ -199,23 +199,20 @@ describe('readCommandLine agrees with bash', () => {
 });
 
 describe('the grammar loads on the first Bash check, not at start-up', () => {
-  test('parsing rules and deciding other calls leave it unloaded; preparePermissionCheck loads it', () => {
+  test('parsing rules and deciding other calls leave it unloaded; the first Bash decision loads it, with no step to call first', () => {
     const script = `
-      import { decidePermission, parseRuleList, preparePermissionCheck } from './src/tools/permissions/index.ts';
+      import { decidePermission, parseRuleList, ruleForCall } from './src/tools/permissions/index.ts';
       const policy = { mode: 'default', allow: parseRuleList(['Bash(git status)', 'Bash(npm test:*)', 'Read']), deny: parseRuleList(['Bash(rm:*)']), roots: ['/p'], projectRoot: '/p', home: '/h' };
       const bash = { toolName: 'Bash', effect: 'execute', intent: { ruleName: 'Bash', subject: 'git status', paths: [], summary: '' } };
       const read = { toolName: 'Read', effect: 'read', intent: { ruleName: 'Read', subject: '/p/a', paths: [{ path: '/p/a', access: 'read' }], summary: '' } };
-      const bashDecision = () => { try { return decidePermission(bash, policy).kind; } catch (e) { return String(e.message).slice(0, 33); } };
-      const out = [decidePermission(read, policy).kind, bashDecision()];
-      await preparePermissionCheck(read);
-      out.push(bashDecision());
-      await preparePermissionCheck(bash);
-      out.push(bashDecision());
+      const suggest = () => { try { return ruleForCall(bash, '/p', '/h'); } catch (e) { return String(e.message).slice(0, 33); } };
+      const out = [(await decidePermission(read, policy)).kind, suggest()];
+      out.push((await decidePermission(bash, policy)).kind, suggest());
       console.log(JSON.stringify(out));
     `;
     const r = Bun.spawnSync([process.execPath, '-e', script], { cwd: `${import.meta.dir}/../../..`, stderr: 'pipe' });
     expect(r.stderr.toString()).toBe('');
     const unloaded = 'the bash parser is not loaded yet';
-    expect(JSON.parse(r.stdout.toString())).toEqual(['allow', unloaded, unloaded, 'allow']);
+    expect(JSON.parse(r.stdout.toString())).toEqual(['allow', unloaded, 'allow', 'Bash(git status:*)']);
   });
 });

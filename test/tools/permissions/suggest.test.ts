@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { decidePermission, ruleForCall, unmatchableReason, type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { ruleForCall, unmatchableReason, type PermissionCall } from '../../../src/tools/permissions/index.ts';
+import { decideLoaded } from '../../../src/tools/permissions/decide.ts';
 import { bash, edit, fetchCall, HOME, policy, PROJECT, read } from './helpers.ts';
 
 const task: PermissionCall = { toolName: 'task', effect: 'execute', intent: { ruleName: 'Task', subject: 'explore', paths: [], summary: 'x' } };
@@ -39,7 +40,7 @@ describe('ruleForCall', () => {
   test('every stored rule parses back and allows the call it was made for', () => {
     for (const [, call] of cases) {
       const rule = ruleForCall(call, PROJECT, HOME);
-      expect({ rule, kind: decidePermission(call, policy({ allow: [rule] })).kind }).toEqual({ rule, kind: 'allow' });
+      expect({ rule, kind: decideLoaded(call, policy({ allow: [rule] })).kind }).toEqual({ rule, kind: 'allow' });
     }
   });
 
@@ -49,6 +50,6 @@ describe('ruleForCall', () => {
     expect(unmatchableReason('git status')).toBeNull();
     const rule = ruleForCall(bash('echo $(id)'), PROJECT, HOME);
     expect(rule).toBe('Bash(echo $\\(id\\))');
-    expect(decidePermission(bash('echo $(id)'), policy({ allow: [rule] })).kind).toBe('ask');
+    expect(decideLoaded(bash('echo $(id)'), policy({ allow: [rule] })).kind).toBe('ask');
   });
 });

@@ -1,6 +1,6 @@
 /** What the Bash tool does once called: the command run in its own process group inside the OS sandbox, its output capped. */
 import { type ToolContext, type ToolResult } from '../../types.ts';
-import { MAX_BASH_TIMEOUT_MS, type BashInput as Input } from './index.ts';
+import { MAX_BASH_TIMEOUT_MS, type BashInput as Input } from './schema.ts';
 import { OutputBuffer } from './output-buffer.ts';
 import { describeViolations, noNetworkNote, runBash } from './sandboxed-spawn.ts';
 

@@ -5,7 +5,7 @@ import { ToolError, type CallIntent, type IntentContext, type ToolContext, type 
 import { fileKind, readText, requireRead, writeText } from '../shared/file-io.ts';
 import { plural } from '../shared/format.ts';
 import { detectLineEnding, makePatch, toCrlf } from '../shared/patch.ts';
-import type { EditInput } from './index.ts';
+import type { EditInput } from './schema.ts';
 
 function countOccurrences(haystack: string, needle: string): number {
   let count = 0;

@@ -1,20 +1,8 @@
 /** The Edit tool: replaces exact text in a file and returns the diff (the edit itself is in execute.ts). */
-import { z } from 'zod';
-import { once } from '../../../util/index.ts';
 import { displayPath, intentPath } from '../../paths.ts';
 import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
-
-const inputSchema = once(() =>
-  z.strictObject({
-    file_path: z.string().describe('The file to modify: absolute, or relative to the working folder.'),
-    old_string: z.string().describe('The exact text to replace, including whitespace and indentation.'),
-    new_string: z.string().describe('The text to replace it with (must differ from old_string).'),
-    replace_all: z.boolean().optional().describe('Replace every occurrence of old_string (default false).'),
-  }),
-);
-
-export type EditInput = z.infer<ReturnType<typeof inputSchema>>;
+import { inputSchema } from './schema.ts';
 
 export const editTool = defineTool({
   name: 'Edit',

@@ -6,7 +6,7 @@ import { plural } from '../shared/format.ts';
 import { globFilter } from '../shared/glob-filter.ts';
 import { resolveSearchPath } from '../shared/search-root.ts';
 import { mtimeOf, walkFiles } from '../shared/walk.ts';
-import { plan, splitStaticPrefix, type GlobInput } from './index.ts';
+import { plan, splitStaticPrefix, type GlobInput } from './schema.ts';
 
 const MAX_GLOB_RESULTS = 200;
 /** Yield to the event loop this often, so an abort can land during a long walk. */

@@ -10,7 +10,7 @@ import { mtimeOf, walkFiles } from '../shared/walk.ts';
 import { FileReader, MAX_GREP_FILE_BYTES } from './file-reader.ts';
 import { KNOWN_TYPES, typeFilter } from './file-types.ts';
 import { formatContent } from './format-content.ts';
-import type { GrepInput as Input, GrepMode as Mode } from './index.ts';
+import type { GrepInput as Input, GrepMode as Mode } from './schema.ts';
 import { compileMatcher, scanMatches, type Matcher, type MatchRange } from './matcher.ts';
 
 /** Default `head_limit` per mode: files listed, content lines, count entries. */

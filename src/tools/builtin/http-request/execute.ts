@@ -2,7 +2,7 @@
 import { policyFetch, type NetworkGrant, type PolicyResponse } from '../../../sandbox/index.ts';
 import { ToolError, type ToolContext, type ToolResult } from '../../types.ts';
 import { convertBody } from '../web-fetch/content.ts';
-import { buildUrl, DEFAULTS, maskedUrl, SECRET_HEADER, type HttpRequestInput, type HttpRequestOptions } from './index.ts';
+import { buildUrl, DEFAULTS, maskedUrl, SECRET_HEADER, type HttpRequestInput, type HttpRequestOptions } from './schema.ts';
 
 /** Answers that may pass on a later try. */
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);

@@ -5,7 +5,7 @@ import { ToolError, type ToolContext, type ToolResult } from '../../types.ts';
 import { formatSize, plural } from '../shared/format.ts';
 import { globFilter } from '../shared/glob-filter.ts';
 import { resolveSearchPath } from '../shared/search-root.ts';
-import type { LsInput } from './index.ts';
+import type { LsInput } from './schema.ts';
 
 const MAX_LS_ENTRIES = 1000;
 

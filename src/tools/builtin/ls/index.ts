@@ -1,21 +1,8 @@
 /** The LS tool: a folder's entries (the listing itself is in execute.ts). */
-import { z } from 'zod';
-import { once } from '../../../util/index.ts';
 import { displayPath, intentPath } from '../../paths.ts';
 import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
-
-const inputSchema = once(() =>
-  z.strictObject({
-    path: z
-      .string()
-      .optional()
-      .describe('The folder to list: absolute, or relative to the working folder. Defaults to the working folder.'),
-    ignore: z.array(z.string()).optional().describe('Glob patterns of entry names to leave out, e.g. ["*.log", "node_modules"].'),
-  }),
-);
-
-export type LsInput = z.infer<ReturnType<typeof inputSchema>>;
+import { inputSchema } from './schema.ts';
 
 export const lsTool = defineTool({
   name: 'LS',

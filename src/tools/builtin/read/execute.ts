@@ -7,7 +7,7 @@ import { readLineWindow } from '../shared/line-window.ts';
 import { BINARY_SNIFF_BYTES, looksBinary, sniffImage } from '../shared/sniff.ts';
 import { errnoCode } from '../../../util/index.ts';
 import { imageDimensions, isMedia, isNotebook, isPdf, mediaMetadata, readNotebook, readPdf } from './documents.ts';
-import { DEFAULT_READ_LIMIT, type ReadInput } from './index.ts';
+import { DEFAULT_READ_LIMIT, type ReadInput } from './schema.ts';
 
 /** PDFs and notebooks are read whole to be parsed; past this they are refused. */
 const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;

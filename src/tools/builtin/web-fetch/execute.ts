@@ -2,7 +2,7 @@
 import { checkUrl, policyFetch, type NetworkGrant, type PolicyResponse } from '../../../sandbox/index.ts';
 import { ToolError, type ToolContext, type ToolResult } from '../../types.ts';
 import { convertBody } from './content.ts';
-import { WEB_FETCH_DEFAULTS, type WebFetchInput, type WebFetchOptions } from './index.ts';
+import { WEB_FETCH_DEFAULTS, type WebFetchInput, type WebFetchOptions } from './schema.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 

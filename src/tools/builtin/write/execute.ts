@@ -4,7 +4,7 @@ import { ToolError, type ToolContext, type ToolResult } from '../../types.ts';
 import { fileKind, readText, requireRead, writeText } from '../shared/file-io.ts';
 import { plural } from '../shared/format.ts';
 import { detectLineEnding, makePatch, toCrlf } from '../shared/patch.ts';
-import { countLines, type WriteInput } from './index.ts';
+import { countLines, type WriteInput } from './schema.ts';
 
 export async function executeWrite(input: WriteInput, ctx: ToolContext): Promise<ToolResult> {
   const target = resolveToolPath(ctx, input.file_path, 'write');

@@ -1,27 +1,9 @@
 /** The Write tool: creates or overwrites a file (the writing itself is in execute.ts). */
-import { z } from 'zod';
-import { once } from '../../../util/index.ts';
 import { displayPath, intentPath } from '../../paths.ts';
 import { defineTool, type ToolResult } from '../../types.ts';
 import { plural } from '../shared/format.ts';
 import description from './description.md' with { type: 'text' };
-
-const PREVIEW_CHARS = 4000;
-
-const inputSchema = once(() =>
-  z.strictObject({
-    file_path: z.string().describe('The file to write: absolute, or relative to the working folder.'),
-    content: z.string().describe('The complete new content of the file.'),
-  }),
-);
-
-export function countLines(text: string): number {
-  if (text === '') return 0;
-  const n = text.split('\n').length;
-  return text.endsWith('\n') ? n - 1 : n;
-}
-
-export type WriteInput = z.infer<ReturnType<typeof inputSchema>>;
+import { PREVIEW_CHARS, countLines, inputSchema } from './schema.ts';
 
 export const writeTool = defineTool({
   name: 'Write',
