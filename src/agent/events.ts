@@ -146,7 +146,9 @@ export type AgentEvent =
       apiDurationMs?: number;
       /** Set when stopReason is 'error'. */
       error?: string;
-      /** The HTTP status of the model request that failed the run, when that is why it ended. */
+      /** The run ended because a model request failed for good (after its retries and any fallback). */
+      requestFailed?: boolean;
+      /** That request's HTTP status, when it had one. */
       apiErrorStatus?: number;
       /** What this run spent per model, when it used any (more than one after a fallback). */
       modelUsage?: Record<string, ModelUsage>;

@@ -15,7 +15,7 @@ import { streamTurnOnChain } from './fallback.ts';
 import { contextWindow, costUsd, modelLimits } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { rewindSession, type RewindOutcome, type RewindRequest } from './session-rewind.ts';
-import { Run } from './run.ts';
+import { Run, type RequestFailure } from './run.ts';
 import {
   MAX_STRUCTURED_OUTPUT_RETRIES,
   STRUCTURED_OUTPUT_INSTRUCTION,
@@ -294,7 +294,7 @@ export class AgentSession {
    * the run's end an error (its first error stays the one reported): the
    * user learns that the session was not saved.
    */
-  private finish(run: Run, stopReason: RunStopReason, error?: string, apiErrorStatus?: number): void {
+  private finish(run: Run, stopReason: RunStopReason, error?: string, failure?: RequestFailure): void {
     if (this.current !== run) return;
     this.turnBase += run.turns;
     this.current = undefined;
@@ -304,7 +304,7 @@ export class AgentSession {
     } catch (e) {
       if (stopReason !== 'error') return run.emit(run.finished('error', errorMessage(e)));
     }
-    run.emit(run.finished(stopReason, error, apiErrorStatus));
+    run.emit(run.finished(stopReason, error, failure));
   }
 
   /** The permission policy for the next call: the settings' rules plus this session's grants. */
@@ -490,7 +490,7 @@ export class AgentSession {
             continue;
           }
         }
-        return this.finish(run, 'error', outcome.error.message, outcome.error.status);
+        return this.finish(run, 'error', outcome.error.message, { status: outcome.error.status });
       }
 
       const message: AssistantMessage = outcome.message;

@@ -10,7 +10,7 @@ import { AgentSession, createSkillTool, TASK_TOOL_NAMES, type AgentSettings, typ
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { scheduleTool } from '../cron/index.ts';
 import type { McpManager } from '../mcp/index.ts';
-import type { ModelRouter } from '../providers/index.ts';
+import type { ModelRouter, Provider } from '../providers/index.ts';
 import { SessionHost } from '../protocol/index.ts';
 import type { Skill } from '../skills/index.ts';
 import { lazyStore, type Store } from '../store/index.ts';
@@ -28,6 +28,8 @@ export interface OpenSessionOptions {
   /** Computed once by the front end (settingsFrom); `--tools` is written into its `onlyTools` here. Sessions opened later start from it as it is then. */
   settings: AgentSettings;
   router: ModelRouter;
+  /** What the sessions' requests go to instead of the router's providers (`moat mcp serve --tools`: the MCP caller). */
+  provider?: Provider;
   env: Env;
   skills: readonly Skill[];
   /** `--tools`: which tools are offered (undefined or "default": all). */
@@ -138,7 +140,7 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
     const only = onlyTools(o.tools, [...registry.names(), ...TASK_TOOL_NAMES]);
     if (only !== undefined) settings.onlyTools = only;
     // The same provider for every front end: the router, with MCP servers starting once the first request is on its way.
-    const provider = startAfterFirstRequest(router, () => startServers(servers, o.warn));
+    const provider = o.provider ?? startAfterFirstRequest(router, () => startServers(servers, o.warn));
     let hooks = settingsHooks(loaded, settings, o.hookCallbacks);
     // Checkpoints before each turn that can change files, in the project's shadow repository (checkpoint-setup.ts).
     const { checkpoints } = checkpointDeps(loaded, store, env, o.warn);

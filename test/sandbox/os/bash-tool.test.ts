@@ -89,6 +89,7 @@ describe.skipIf(!supported)('the Bash tool in the sandbox', () => {
     expect(content).toContain(`bwrap: Can't chdir to ${hidden}: Permission denied`);
     expect(content).not.toContain('(no output)');
     expect(content).not.toContain('command-ran');
+    expect(content).not.toContain('no network');
     expect(r.isError).toBe(true);
     expect(r.display?.type === 'command' ? r.display.output : '').toContain("Can't chdir");
   });

@@ -28,7 +28,11 @@ export async function executeBash(input: Input, ctx: ToolContext): Promise<ToolR
   };
   // The script's first line sends its stderr to stdout; what still arrives on stderr is the sandbox launcher's own
   // (bubblewrap or the seccomp loader failing before the command ran), which would otherwise read as "(no output)".
-  const onStderr = (chunk: Buffer): void => out.push(chunk.toString('utf8'));
+  let launcherFailed = false;
+  const onStderr = (chunk: Buffer): void => {
+    launcherFailed = true;
+    out.push(chunk.toString('utf8'));
+  };
   let ended;
   try {
     // `exec 2>&1` first: one pipe for both streams keeps stdout and stderr in the order they were written.
@@ -47,7 +51,8 @@ export async function executeBash(input: Input, ctx: ToolContext): Promise<ToolR
   else if (ended.exitCode === null) status = `Command killed by ${ended.signal ?? 'a signal'}.`;
   else if (ended.exitCode !== 0) status = `Exit code ${ended.exitCode}`;
   const sandboxNote = refused.length > 0 ? `\n\nRefused by the sandbox:\n${refused.map((r) => `- ${r}`).join('\n')}` : '';
-  const offline = ended.sandboxed && ended.exitCode !== null && ended.exitCode !== 0 && !violations.some((v) => v.kind === 'network') ? noNetworkNote(ctx) : undefined;
+  // A command that never started did not fail for want of network.
+  const offline = ended.sandboxed && !launcherFailed && ended.exitCode !== null && ended.exitCode !== 0 && !violations.some((v) => v.kind === 'network') ? noNetworkNote(ctx) : undefined;
   const grant = ended.sandboxed ? (ctx.sandbox ?? 'read-only') : ctx.processSandbox === undefined ? undefined : 'off';
   return {
     content: `${status === '' ? output : `${output}\n\n${status}`}${sandboxNote}${offline === undefined ? '' : `\n\n${offline}`}`,
