@@ -5,7 +5,8 @@
  * a project's `.mcp.json` server gets from the user's config.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { sandboxSupport } from '../../src/sandbox/index.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
@@ -90,4 +91,94 @@ describe.skipIf(!sandboxed)('grants for MCP servers in the OS sandbox', () => {
     expect(user).toContain('[mcp_servers.proj.sandbox]');
     expect((await moat(['mcp', 'get', 'proj'])).stdout).toContain(`writes: its temp folder, ${sb.cwd}; network: 127.0.0.1 (loopback allowed)`);
   }, 30_000);
+});
+
+/** A package whose bin is a tiny stdio MCP server (raw JSON-RPC, no dependencies): what `npx -y <package>` fetches. */
+const STUB_SERVER = `#!/usr/bin/env node
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+let buf = '';
+process.stdin.on('data', (c) => {
+  buf += c;
+  let i;
+  while ((i = buf.indexOf('\\n')) >= 0) {
+    const line = buf.slice(0, i); buf = buf.slice(i + 1);
+    if (!line.trim()) continue;
+    const m = JSON.parse(line);
+    if (m.method === 'initialize') send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'stub', version: '1.0.0' } } });
+    else if (m.method === 'tools/list') send({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'hello', description: 'Says hello', inputSchema: { type: 'object', properties: {} } }] } });
+    else if (m.method === 'tools/call') send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'hello from the registry package' }] } });
+    else if (m.id !== undefined) send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } });
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+`;
+
+/** A package registry on loopback serving one package, as registry.npmjs.org would (packument and tarball). */
+async function registryStub(root: string): Promise<{ url: string; hits: string[]; stop(): Promise<void> }> {
+  const pkgDir = join(root, 'pkg', 'package');
+  mkdirSync(pkgDir, { recursive: true });
+  writeFileSync(join(pkgDir, 'package.json'), JSON.stringify({ name: 'mcp-hello-stub', version: '1.0.0', bin: { 'mcp-hello-stub': 'index.js' } }));
+  writeFileSync(join(pkgDir, 'index.js'), STUB_SERVER, { mode: 0o755 });
+  const tgz = join(root, 'pkg', 'stub.tgz');
+  expect(Bun.spawnSync(['tar', 'czf', tgz, '-C', join(root, 'pkg'), 'package']).exitCode).toBe(0);
+  const bytes = readFileSync(tgz);
+  const hits: string[] = [];
+  let base = '';
+  const srv = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch(req): Response {
+      const path = new URL(req.url).pathname;
+      hits.push(path);
+      if (path === '/mcp-hello-stub') {
+        return Response.json({
+          name: 'mcp-hello-stub',
+          'dist-tags': { latest: '1.0.0' },
+          versions: {
+            '1.0.0': {
+              name: 'mcp-hello-stub',
+              version: '1.0.0',
+              bin: { 'mcp-hello-stub': 'index.js' },
+              dist: { tarball: `${base}/mcp-hello-stub/-/mcp-hello-stub-1.0.0.tgz`, shasum: createHash('sha1').update(bytes).digest('hex'), integrity: `sha512-${createHash('sha512').update(bytes).digest('base64')}` },
+            },
+          },
+        });
+      }
+      if (path === '/mcp-hello-stub/-/mcp-hello-stub-1.0.0.tgz') return new Response(bytes);
+      return new Response('{}', { status: 404 });
+    },
+  });
+  base = `http://127.0.0.1:${srv.port}`;
+  return { url: `${base}/`, hits, stop: () => srv.stop(true) };
+}
+
+describe.skipIf(!sandboxed || Bun.which('npx') === null)('npx -y <package> in the sandbox, against a registry stub on loopback', () => {
+  test('refused without grants (the start-up failure says so); works once the registry host, loopback and the npm cache are granted', async () => {
+    const registry = await registryStub(dirname(sb.cwd));
+    try {
+      const env = `npm_config_registry=${registry.url}`;
+      expect((await moat(['mcp', 'add', 'bare', '-e', env, '--', 'npx', '-y', 'mcp-hello-stub'])).code).toBe(0);
+      server.script(reply().text('Hi.'));
+      const bare = await moat(['-p', 'hi']);
+      expect(bare.code).toBe(0);
+      // No network in the sandbox: npm never reaches the registry, and the failure says what the server may do and how to grant more.
+      expect(bare.stderr).toMatch(/^moat: MCP server bare failed: (did not finish starting|the server exited while starting).* \(in the OS sandbox — network: none; writes: its temp folder; if it needs more, grant it in the user config: \[mcp_servers\.bare\.sandbox\] network_allow = \["<host>"\], allow_write = \["<path>"\]\)\n$/);
+      expect(registry.hits).toEqual([]);
+
+      const npmCache = join(sb.home, '.npm');
+      mkdirSync(npmCache, { recursive: true });
+      expect((await moat(['mcp', 'remove', 'bare'])).code).toBe(0);
+      // A host without a port means its scheme's default ports: a registry on another port is named with it.
+      const add = await moat(['mcp', 'add', 'hello', '-e', env, '--allow-network', new URL(registry.url).host, '--allow-loopback', '--allow-write', npmCache, '--', 'npx', '-y', 'mcp-hello-stub']);
+      expect(add).toMatchObject({ code: 0, stderr: '' });
+      callAtOnce('mcp__hello__hello', {});
+      // npx installing under a loaded machine can take more than the default 10 s start-up wait.
+      const r = await runMoat(['-p', 'say hello', '--allowedTools', 'mcp__hello'], { cwd: sb.cwd, env: { ...sb.env, MCP_TIMEOUT: '60000' } });
+      expect({ ...r, hits: registry.hits }).toMatchObject({ code: 0, stderr: '' });
+      expect(registry.hits).toContain('/mcp-hello-stub/-/mcp-hello-stub-1.0.0.tgz');
+      expect(lastResult()).toContain('hello from the registry package');
+    } finally {
+      await registry.stop();
+    }
+  }, 120_000);
 });
