@@ -81,6 +81,21 @@ function readMcpJson(file: string): { mcpServers: Record<string, unknown> } & Re
   }
 }
 
+/**
+ * `--allow-write <path>`, `--allow-network <host>`, `--allow-loopback`: what a
+ * local server may do inside its sandbox besides reading, as its
+ * `[mcp_servers.<name>.sandbox]` table. Paths are made absolute here (against
+ * the folder the user typed them in), so the table means the same from anywhere.
+ */
+function sandboxGrants(transport: string, opts: McpAddOptions): { allow_write: string[]; network_allow: string[]; allow_loopback?: true } | undefined {
+  const write = (opts.allowWrite ?? []).map((p) => resolve(opts.cwd ?? process.cwd(), p));
+  const network = opts.allowNetwork ?? [];
+  if (write.length === 0 && network.length === 0 && opts.allowLoopback !== true) return undefined;
+  if (transport !== 'stdio') throw new MoatError('usage', '--allow-write, --allow-network and --allow-loopback are grants for a local (stdio) server, which runs in the OS sandbox');
+  if (opts.allowLoopback === true && network.length === 0) throw new MoatError('usage', '--allow-loopback lets the hosts of --allow-network be loopback addresses: give the host too (--allow-network 127.0.0.1)');
+  return { allow_write: write, network_allow: network, ...(opts.allowLoopback === true ? { allow_loopback: true } : {}) };
+}
+
 async function mcpAdd(name: string, target: string | undefined, rest: string[], opts: McpAddOptions): Promise<number> {
   if (!SERVER_NAME.test(name)) throw new MoatError('usage', `"${name}" is not a server name: letters, digits, _ and - (it becomes part of tool names)`);
   const transport = opts.transport ?? 'stdio';
@@ -97,10 +112,13 @@ async function mcpAdd(name: string, target: string | undefined, rest: string[], 
       throw new MoatError('usage', `${target}: not an http:// or https:// URL`);
     }
   }
+  const sandbox = sandboxGrants(transport, opts);
   if (scope === 'project') {
     const file = join(loaded.projectRoot, '.mcp.json');
     const json = readMcpJson(file);
     if (name in json.mcpServers) throw new MoatError('usage', `${name} is already in ${file}: moat mcp remove ${name} --scope project first`);
+    // A project file cannot grant: the grants go into the user's own config, as an override of the project's server.
+    if (sandbox !== undefined) appendTomlServer(loaded.files.user, name, { sandbox });
     json.mcpServers[name] =
       transport === 'stdio'
         ? { command: target, args: rest, ...(Object.keys(vars).length > 0 ? { env: vars } : {}) }
@@ -108,7 +126,7 @@ async function mcpAdd(name: string, target: string | undefined, rest: string[], 
     writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
     // The user added it themselves: approved for this folder.
     approveMcpServers(loaded.projectRoot, [name], moatPaths(env).configDir);
-    out(`Added ${name} to ${file}\n`);
+    out(`Added ${name} to ${file}${sandbox === undefined ? '' : `; its grants to ${loaded.files.user}`}\n`);
     return 0;
   }
   const file = loaded.files.user;
@@ -116,7 +134,7 @@ async function mcpAdd(name: string, target: string | undefined, rest: string[], 
   if (removeTomlServer(existing, name) !== undefined) throw new MoatError('usage', `${name} is already in ${file}: moat mcp remove ${name} first`);
   const table: Record<string, unknown> =
     transport === 'stdio'
-      ? { command: target, args: rest, ...(Object.keys(vars).length > 0 ? { env: vars } : {}) }
+      ? { command: target, args: rest, ...(Object.keys(vars).length > 0 ? { env: vars } : {}), ...(sandbox === undefined ? {} : { sandbox }) }
       : { url: target, ...(transport === 'sse' ? { transport: 'sse' } : {}), ...(Object.keys(headers).length > 0 ? { http_headers: headers } : {}) };
   appendTomlServer(file, name, table);
   out(`Added ${name} to ${file}\n`);
@@ -263,7 +281,7 @@ async function mcpGet(name: string, opts: { cwd?: string }): Promise<number> {
     if (s === undefined || c === undefined) throw new MoatError('not_found', `no MCP server called ${name}`);
     out(`${name}\n  status: ${stateText(s)}\n  scope: ${s.scope} (${s.origin})\n  transport: ${s.transport}\n`);
     if (c.transport === 'stdio') {
-      out(`  command: ${[c.command, ...c.args].join(' ')}\n  sandbox: ${sandboxText(s)}; writes: its temp folder${c.sandbox.allowWrite.map((p) => `, ${p}`).join('')}; network: ${c.sandbox.networkAllow.length === 0 ? 'none' : c.sandbox.networkAllow.join(', ')}\n`);
+      out(`  command: ${[c.command, ...c.args].join(' ')}\n  sandbox: ${sandboxText(s)}; writes: its temp folder${c.sandbox.allowWrite.map((p) => `, ${p}`).join('')}; network: ${c.sandbox.networkAllow.length === 0 ? 'none' : c.sandbox.networkAllow.join(', ')}${c.sandbox.allowLoopback === true ? ' (loopback allowed)' : ''}\n`);
     } else if (c.transport !== 'sdk') {
       out(`  url: ${c.url}\n`);
     }

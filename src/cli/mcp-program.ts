@@ -9,6 +9,9 @@ export interface McpAddOptions {
   env?: string[];
   header?: string[];
   cwd?: string;
+  allowWrite?: string[];
+  allowNetwork?: string[];
+  allowLoopback?: boolean;
 }
 
 /** The `moat mcp …` actions. */
@@ -35,6 +38,9 @@ export function registerMcpCommand(program: Command, handlers: McpHandlers, setE
     .addOption(new Option('-s, --scope <scope>', 'user (~/.config/moat/config.toml, default) or project (.mcp.json)').choices(['user', 'project']))
     .option('-e, --env <NAME=VALUE>', 'an environment variable for a local server (repeatable)', collect)
     .option('-H, --header <Name: value>', 'an HTTP header for a remote server (repeatable)', collect)
+    .option('--allow-write <path>', 'a folder or file a local server may write, inside its sandbox (repeatable)', collect)
+    .option('--allow-network <host>', 'a host a local server may reach, e.g. registry.npmjs.org or *.github.com (repeatable)', collect)
+    .option('--allow-loopback', 'the --allow-network hosts may be loopback addresses (a local proxy, such as mcp-remote)')
     .option(...cwdOption)
     .action(async (name: string, target: string | undefined, rest: string[], opts: McpAddOptions) => setExit(await handlers.mcpAdd(name, target, rest, opts)));
   mcp

@@ -7,7 +7,7 @@ import { errorMessage, signalTree } from '../util/index.ts';
 import { httpStatus, needsLogin } from './http-errors.ts';
 import { loadSdk, type McpSdk } from './sdk.ts';
 import type { StoredOAuthProvider } from './oauth.ts';
-import type { McpServerConfig } from './server-config.ts';
+import type { McpServerConfig, StdioServerConfig } from './server-config.ts';
 import { httpTransport, launchStdio, type LaunchOptions, type StdioLaunch } from './transports.ts';
 
 export type ServerState =
@@ -84,6 +84,18 @@ export function stderrReason(tail: string): string {
     if (error !== undefined) return error.trim().slice(0, 300);
   }
   return lines.slice(-3).map((l) => l.trim()).join(' | ').slice(0, 300);
+}
+
+/**
+ * What a sandboxed server that failed to start was allowed, and how to allow
+ * more: most servers that fail in the sandbox (npx fetching a package, a
+ * server writing its data file) fail for want of a grant, and say only
+ * ENOTFOUND, EROFS or nothing at all.
+ */
+export function sandboxHint(config: StdioServerConfig): string {
+  const s = config.sandbox;
+  const has = `network: ${s.networkAllow.length === 0 ? 'none' : s.networkAllow.join(', ')}; writes: its temp folder${s.allowWrite.map((p) => `, ${p}`).join('')}`;
+  return ` (in the OS sandbox — ${has}; if it needs more, grant it in the user config: [mcp_servers.${config.name}.sandbox] network_allow = ["<host>"], allow_write = ["<path>"])`;
 }
 
 /** Header names that carry credentials: a 401 with one of them set means it was refused. */
@@ -180,6 +192,7 @@ export class McpConnection {
       const stderr = this.stdio?.stderrTail();
       await this.closeClient();
       this.state = startFailure(this.config, e, stderr);
+      if (this.state.status === 'failed' && this.sandboxed === true && this.config.transport === 'stdio') this.state.error += sandboxHint(this.config);
     } finally {
       clearTimeout(timer);
       this.o.onChange();

@@ -85,7 +85,7 @@ function baseOf(name: string, scope: ServerScope, origin: string, d: ServerDefau
   };
 }
 
-const DEFAULT_SANDBOX = { enabled: true, allowWrite: [], networkAllow: [] };
+const DEFAULT_SANDBOX = { enabled: true, allowWrite: [], networkAllow: [], allowLoopback: false };
 
 /**
  * One Claude Code entry, checked by its schema (`.mcp.json`, `~/.claude.json`,
@@ -138,8 +138,8 @@ function applyOverride(server: McpServerConfig, o: TomlEntry, baseDir: string): 
   if (out.transport === 'stdio' && o.sandbox !== undefined) {
     out.sandbox =
       o.sandbox === false
-        ? { enabled: false, allowWrite: [], networkAllow: [] }
-        : { enabled: true, allowWrite: o.sandbox.allow_write.map((p) => resolve(baseDir, p)), networkAllow: o.sandbox.network_allow };
+        ? { enabled: false, allowWrite: [], networkAllow: [], allowLoopback: false }
+        : { enabled: true, allowWrite: o.sandbox.allow_write.map((p) => resolve(baseDir, p)), networkAllow: o.sandbox.network_allow, allowLoopback: o.sandbox.allow_loopback };
   }
   if (out.transport === 'http' || out.transport === 'sse') {
     if (o.http_headers !== undefined) out.headers = { ...out.headers, ...o.http_headers };

@@ -13,6 +13,8 @@ export interface ServerSandbox {
   allowWrite: string[];
   /** Host patterns the server may reach; [] = no network. */
   networkAllow: string[];
+  /** Its granted hosts may be loopback addresses (a local proxy such as mcp-remote's): a grant of its own, never implied by a host. */
+  allowLoopback?: boolean;
 }
 
 interface Common {
@@ -136,6 +138,7 @@ export const tomlEntryShape = once(() =>
         z.strictObject({
           allow_write: z.array(nonEmpty()).default([]),
           network_allow: z.array(nonEmpty()).default([]),
+          allow_loopback: z.boolean().default(false),
         }),
       ])
       .optional(),

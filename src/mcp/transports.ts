@@ -63,6 +63,7 @@ export function serverPolicy(server: StdioServerConfig, settings: ServerSandboxS
     allowNetwork: [...server.sandbox.networkAllow],
     denyNetwork: [...settings.denyNetwork],
     allowUnixSockets: [],
+    ...(server.sandbox.allowLoopback === true ? { allowLoopback: true } : {}),
   };
 }
 
