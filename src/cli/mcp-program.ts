@@ -14,6 +14,7 @@ export interface McpAddOptions {
 /** The `moat mcp …` actions. */
 export interface McpHandlers {
   mcpAdd(name: string, target: string | undefined, rest: string[], opts: McpAddOptions): Promise<number>;
+  mcpAddJson(name: string, json: string, opts: { scope?: 'user' | 'project'; cwd?: string }): Promise<number>;
   mcpRemove(name: string, opts: { scope?: 'user' | 'project'; cwd?: string }): Promise<number>;
   mcpList(opts: { cwd?: string }): Promise<number>;
   mcpGet(name: string, opts: { cwd?: string }): Promise<number>;
@@ -36,6 +37,12 @@ export function registerMcpCommand(program: Command, handlers: McpHandlers, setE
     .option('-H, --header <Name: value>', 'an HTTP header for a remote server (repeatable)', collect)
     .option(...cwdOption)
     .action(async (name: string, target: string | undefined, rest: string[], opts: McpAddOptions) => setExit(await handlers.mcpAdd(name, target, rest, opts)));
+  mcp
+    .command('add-json <name> <json>')
+    .description('add a server from its JSON entry as in .mcp.json (or - to read it from stdin), as claude mcp add-json does')
+    .addOption(new Option('-s, --scope <scope>', 'user (~/.config/moat/config.toml, default) or project (.mcp.json)').choices(['user', 'project']))
+    .option(...cwdOption)
+    .action(async (name: string, json: string, opts: { scope?: 'user' | 'project'; cwd?: string }) => setExit(await handlers.mcpAddJson(name, json, opts)));
   mcp
     .command('list')
     .description('every server: status, tool count, transport, sandboxed or not')

@@ -18,7 +18,7 @@ import { builtinTools, ToolRegistry, type AnyTool } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { checkpointDeps } from './checkpoint-setup.ts';
-import { attachMcp, startServers, type McpFlags, type ProgramServers } from './mcp-setup.ts';
+import { attachMcp, startServers, startUncachedServers, type McpFlags, type ProgramServers } from './mcp-setup.ts';
 import { startAfterFirstRequest } from './mcp-start.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
@@ -110,7 +110,7 @@ export function onlyTools(spec: string | undefined, known: readonly string[]): s
 export async function assembleSession(o: OpenSessionOptions): Promise<SessionAssembly> {
   const { settings, env, router } = o;
   let loaded = o.loaded;
-  const agents = subagentSetup(settings.cwd, env, { maxConcurrent: loaded.config.maxConcurrentAgents, maxDepth: loaded.config.maxAgentDepth }, o.extraAgents);
+  const agents = subagentSetup(settings.cwd, env, { maxConcurrent: loaded.config.maxConcurrentAgents, maxDepth: loaded.config.maxAgentDepth }, o.extraAgents, settings.settingSources);
   // Opened on first use: a new session writes nothing before its first request is on its way (AgentSession.open).
   const store = lazyStore(o.persist === false ? ':memory:' : moatPaths(env).dbFile);
   let wasm: { close(): void } | undefined;
@@ -153,6 +153,12 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
       agentNames: (agents.support.catalog?.list() ?? []).map((d) => d.name),
       apiKeySource: (model) => router.providers[router.resolve(model).provider]?.apiKeyEnv ?? 'none',
       open: (how = {}) => {
+        // Without a screen, a prompt's first request waits (each within its start-up timeout) for the servers
+        // no earlier run left a tool list for, so that their tools are in it; servers with a list start after it.
+        if (o.interactive !== true) {
+          const servers = startUncachedServers(mcp, o.warn);
+          how = { ...how, ready: how.ready === undefined ? servers : Promise.all([how.ready, servers]) };
+        }
         const { host, agent } = SessionHost.open(
           (ask) =>
             AgentSession.open(
