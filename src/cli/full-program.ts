@@ -51,7 +51,7 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       '  moat mcp add <name> -- <cmd> [args…]       a local server (--transport http <name> <url>: a remote one)',
       '  moat mcp list | get <name> | remove <name> servers, their status, tools and sandbox',
       '  moat mcp login | logout <name>             OAuth for a remote server',
-      '  moat mcp serve [--port N]                  moat as an MCP server: a moat tool other agents call (stdio; HTTP on loopback)',
+      '  moat mcp serve [--port N] [--tools]        moat as an MCP server: a moat tool other agents call (stdio; HTTP on loopback); --tools: Read, Edit, Bash… too',
       '',
       'Scheduled jobs:',
       '  moat cron add "<cron>" "<task>" [--name N] a job: each run an unattended moat -p (--timeout, --model, --worktree…)',

@@ -300,12 +300,14 @@ export class McpConnection {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    opts: { signal: AbortSignal; onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void },
+    opts: { signal: AbortSignal; toolUseId?: string; onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void },
   ): Promise<CallToolResult> {
     const client = this.requireClient();
+    // The model's call id, under the key Claude Code sends it with: servers written for it (claude-code-acp's) tie their updates to it.
+    const meta = opts.toolUseId === undefined ? {} : { _meta: { 'claudecode/toolUseId': opts.toolUseId } };
     try {
       // Connected: the SDK is loaded.
-      const result = await client.callTool({ name, arguments: args }, (await loadSdk()).CallToolResultSchema, {
+      const result = await client.callTool({ name, arguments: args, ...meta }, (await loadSdk()).CallToolResultSchema, {
         signal: opts.signal,
         timeout: this.config.toolTimeoutMs,
         resetTimeoutOnProgress: false,

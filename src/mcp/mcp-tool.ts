@@ -57,6 +57,7 @@ export function mcpTool(connection: ToolTarget, def: McpTool): AnyTool {
       try {
         result = await connection.callTool(def.name, input, {
           signal: ctx.signal,
+          toolUseId: ctx.toolUseId,
           onProgress: (progress, total, message) => {
             const of = total === undefined ? `${progress}` : `${progress}/${total}`;
             ctx.onUpdate({ type: 'text', text: `${of}${message === undefined ? '' : ` ${message}`}` });

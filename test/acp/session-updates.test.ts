@@ -27,6 +27,29 @@ describe('UpdateMapper', () => {
     ]);
   });
 
+  test("a command in the editor's terminal shows the terminal, not a copy of its output; a failure adds why", () => {
+    const terminals = new Map([['t2', 'term-7']]);
+    const m = new UpdateMapper('/work', terminals);
+    const running = { type: 'command' as const, command: 'ls', exitCode: null, durationMs: 0, output: '' };
+    expect(m.map({ type: 'tool_update', toolUseId: 't2', display: running })).toEqual([{ sessionUpdate: 'tool_call_update', toolCallId: 't2', content: [{ type: 'terminal', terminalId: 'term-7' }] }]);
+    const done = { ...running, exitCode: 0, output: 'a.txt' };
+    expect(m.map({ type: 'tool_finished', toolUseId: 't2', name: 'Bash', content: 'a.txt', isError: false, display: done, durationMs: 5 })).toEqual([
+      { sessionUpdate: 'tool_call_update', toolCallId: 't2', status: 'completed', content: [{ type: 'terminal', terminalId: 'term-7' }], rawOutput: 'a.txt' },
+    ]);
+    terminals.set('t3', 'term-8');
+    expect(m.map({ type: 'tool_finished', toolUseId: 't3', name: 'Bash', content: 'Exit code 1', isError: true, display: { ...done, exitCode: 1 }, durationMs: 5 })).toEqual([
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 't3',
+        status: 'failed',
+        content: [{ type: 'terminal', terminalId: 'term-8' }, { type: 'content', content: { type: 'text', text: 'Exit code 1' } }],
+        rawOutput: 'Exit code 1',
+      },
+    ]);
+    // A call without a terminal is shown as before.
+    expect(m.map({ type: 'tool_update', toolUseId: 't4', display: done })[0]).toMatchObject({ content: [{ type: 'content' }] });
+  });
+
   test('a Read names its line; a failed call shows why; a command its output; the todo list is the plan', () => {
     const m = new UpdateMapper('/work');
     expect(m.map({ type: 'tool_call_ready', toolUseId: 'r', name: 'Read', input: { file_path: '/abs/f.ts', offset: 40 } })[0]).toMatchObject({ kind: 'read', locations: [{ path: '/abs/f.ts', line: 40 }] });

@@ -49,6 +49,17 @@ describe('cancellation', () => {
     }
   });
 
+  test('a call carries the model’s call id in _meta under Claude Code’s key (servers written for Claude Code, like claude-code-acp’s, need it)', async () => {
+    const m = await started('rec', 'record');
+    try {
+      await tool(m, 'mcp__rec__ok').execute({}, toolContext());
+      const call = (await received(m)).find((r) => r.method === 'tools/call' && r.params?.name === 'ok') as { params?: { _meta?: Record<string, unknown> } } | undefined;
+      expect(call?.params?._meta?.['claudecode/toolUseId']).toBe('toolu_test');
+    } finally {
+      await m.close();
+    }
+  });
+
   test('a call that finishes normally sends no cancellation', async () => {
     const m = await started('rec', 'record');
     try {
