@@ -29,6 +29,8 @@ export interface OpenedSession {
   describe(): Record<string, unknown>;
   /** A text prompt as `-p` would send it: `/name args` expanded into the custom command or skill. */
   expand(text: string): Promise<string>;
+  /** `mcp_status`'s answer: each MCP server's status in the SDK's McpServerStatus shape. */
+  mcpStatus(): Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -287,7 +289,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
         return respond(line.request_id, {});
       }
       case 'mcp_status':
-        return respond(line.request_id, { response: { mcpServers: [] } });
+        return respond(line.request_id, { response: { mcpServers: (await open(undefined)).mcpStatus() } });
       case 'rewind_files': {
         // The SDK's RewindFilesResult: a refusal is an answer (canRewind false), not a failed request.
         const req2 = { checkpointId: req.user_message_id, code: true, conversation: false, dryRun: req.dry_run ?? false, force: req.force ?? false };

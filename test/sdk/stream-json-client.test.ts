@@ -91,7 +91,7 @@ async function drive(first: unknown[], answer: (line: Record<string, unknown>) =
           }),
         permissionPrompt,
       );
-      return { host, mapper: new OutputMapper({ apiKeySource: 'test', version: '0' }), describe: () => ({ commands: [] }), expand: async (text: string) => text, close: async () => {} };
+      return { host, mapper: new OutputMapper({ apiKeySource: 'test', version: '0' }), describe: () => ({ commands: [] }), mcpStatus: () => [], expand: async (text: string) => text, close: async () => {} };
     },
   });
   return { outcome, out: io.out, hooks: hooksSeen };
