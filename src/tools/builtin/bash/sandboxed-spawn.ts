@@ -4,7 +4,7 @@
  * never with the provider keys or a BASH_ENV/ENV start-up file. And what the
  * sandbox refused, worded for the model: what was blocked and how to ask.
  */
-import { runSandboxed, SandboxUnavailableError, type RunSandboxedOptions, type RunSandboxedResult, type SandboxViolation } from '../../../sandbox/index.ts';
+import { prepareSandboxed, runSandboxed, SandboxUnavailableError, type PrepareSandboxedOptions, type RunSandboxedOptions, type RunSandboxedResult, type SandboxedCommand, type SandboxViolation } from '../../../sandbox/index.ts';
 import { existsSync } from 'node:fs';
 import { processScope } from '../../process-grants.ts';
 import { ToolError, type ToolContext } from '../../types.ts';
@@ -12,8 +12,15 @@ import { findBash, INSTALL_GIT_BASH } from './find-bash.ts';
 
 export type BashRun = Pick<RunSandboxedOptions, 'timeoutMs' | 'killGraceMs' | 'onStdout' | 'onStderr'>;
 
-/** Runs `script` with bash at the level the permission gate chose; refusals to run are ToolErrors worded for the model. */
-export async function runBash(script: string, ctx: ToolContext, run: BashRun): Promise<RunSandboxedResult> {
+interface BashPlan {
+  argv: string[];
+  settings: ToolContext['processSandbox'];
+  level: 'off' | NonNullable<ToolContext['sandbox']>;
+  options: PrepareSandboxedOptions;
+}
+
+/** bash, its environment and the level the permission gate chose; refusals to run are ToolErrors worded for the model. */
+function planBash(script: string, ctx: ToolContext): BashPlan {
   const bash = findBash({ platform: process.platform, env: process.env, which: (name) => Bun.which(name) ?? undefined, exists: existsSync });
   if (bash === undefined) throw new ToolError(`Cannot run the command: ${INSTALL_GIT_BASH}. Tell the user.`);
   const env = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
@@ -23,22 +30,45 @@ export async function runBash(script: string, ctx: ToolContext, run: BashRun): P
   if (level === 'off' && settings?.mode === 'required') {
     throw new ToolError('Cannot run the command outside the sandbox: [sandbox] mode = "required" in the user config, so sandbox: "off" is refused even when approved. Run it inside the sandbox (leave out sandbox, or use "workspace-write"), or tell the user what it needs.');
   }
+  const options: PrepareSandboxedOptions = {
+    cwd: ctx.cwd,
+    env,
+    ...processScope(settings, ctx.roots, ctx.cwd),
+    // It was allowed without a question because the sandbox would hold it: without one, it must not run.
+    requireSandbox: settings?.active === true,
+  };
+  return { argv: [bash, '-c', script], settings, level, options };
+}
+
+/** The sandbox's and the system's refusals to start, worded for the model. */
+function startError(e: unknown, plan: BashPlan, cwd: string): unknown {
+  if (e instanceof SandboxUnavailableError) {
+    return new ToolError(`Cannot run the command: ${e.message}.${plan.settings?.mode === 'required' ? '' : ' Tell the user; sandbox: "off" would run it unsandboxed after asking.'}`);
+  }
+  if ((e as NodeJS.ErrnoException).code === 'ENOENT') return new ToolError(`Cannot run the command: the working folder ${cwd} or bash itself was not found.`);
+  return e;
+}
+
+/** Runs `script` with bash at the level the permission gate chose; refusals to run are ToolErrors worded for the model. */
+export async function runBash(script: string, ctx: ToolContext, run: BashRun): Promise<RunSandboxedResult> {
+  const plan = planBash(script, ctx);
   try {
-    return await runSandboxed([bash, '-c', script], settings, level, {
-      cwd: ctx.cwd,
-      env,
-      ...processScope(settings, ctx.roots, ctx.cwd),
-      // It was allowed without a question because the sandbox would hold it: without one, it must not run.
-      requireSandbox: settings?.active === true,
-      signal: ctx.signal,
-      ...run,
-    });
+    return await runSandboxed(plan.argv, plan.settings, plan.level, { ...plan.options, signal: ctx.signal, ...run });
   } catch (e) {
-    if (e instanceof SandboxUnavailableError) {
-      throw new ToolError(`Cannot run the command: ${e.message}.${settings?.mode === 'required' ? '' : ' Tell the user; sandbox: "off" would run it unsandboxed after asking.'}`);
-    }
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`Cannot run the command: the working folder ${ctx.cwd} or bash itself was not found.`);
-    throw e;
+    throw startError(e, plan, ctx.cwd);
+  }
+}
+
+/**
+ * The same preparation as runBash — same grants, level and refusals — for a caller that starts the prepared
+ * command itself (an editor's terminal); it must call `finish()` when the command is over.
+ */
+export async function prepareBash(script: string, ctx: ToolContext): Promise<SandboxedCommand> {
+  const plan = planBash(script, ctx);
+  try {
+    return await prepareSandboxed(plan.argv, plan.settings, plan.level, plan.options);
+  } catch (e) {
+    throw startError(e, plan, ctx.cwd);
   }
 }
 
