@@ -268,6 +268,34 @@ describe('Claude Code programs on moat', () => {
     differs(b, 'project-settings-need-trust', 'an untrusted folder\'s settings.local.json allow rules, env and hooks wait for trust; Claude Code applies them in -p');
   });
 
+  test(".mcp.json servers Claude Code's dialog approved in .claude/settings.local.json start once the folder is trusted", async () => {
+    const b = '.mcp.json approvals in settings.local.json';
+    const marker = join(dirname(sb.cwd), 'started');
+    writeFileSync(join(sb.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: 'sh', args: ['-c', `echo yes > ${marker}; exec sleep 30`] } } }));
+    mkdirSync(join(sb.cwd, '.claude'), { recursive: true });
+    writeFileSync(join(sb.cwd, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['repo'] }));
+    // A sandboxed server writes only its own temp folder: the user's config lets this one leave its mark (it approves nothing).
+    mkdirSync(join(sb.home, '.config', 'moat'), { recursive: true });
+    writeFileSync(join(sb.home, '.config', 'moat', 'config.toml'), `[mcp_servers.repo.sandbox]\nallow_write = [${JSON.stringify(dirname(sb.cwd))}]\n`);
+    server.script(reply().wait(1000).text('Hi.'));
+    const untrusted = await runMoat(['-p', 'hello'], { cwd: sb.cwd, env: sb.env });
+    expect(untrusted.stderr).toContain('MCP server repo (.mcp.json) not started');
+    expect(existsSync(marker)).toBe(false);
+    writeFileSync(join(sb.home, '.claude.json'), JSON.stringify({ projects: { [sb.cwd]: { hasTrustDialogAccepted: true } } }));
+    server.script(reply().wait(1000).text('Hi again.'));
+    const trusted = await runMoat(['-p', 'hello'], { cwd: sb.cwd, env: sb.env });
+    expect(trusted.code).toBe(0);
+    expect(trusted.stderr).not.toContain('not started');
+    expect(existsSync(marker)).toBe(true);
+    differs(b, 'project-settings-need-trust', 'the approval counts only in a trusted folder; Claude Code reads it in any folder');
+  }, 30_000);
+
+  test('moat --help lists the exit codes', async () => {
+    const help = await runMoat(['--help'], { cwd: sb.cwd, env: sb.env });
+    for (const line of ['Exit codes:', '3    --max-turns reached', '4    --max-budget-usd reached', '130  interrupted']) expect(help.stdout).toContain(line);
+    differs('exit codes', 'exit-codes', 'usage errors exit 2, --max-turns 3, --max-budget-usd 4; Claude Code exits 1 for each');
+  });
+
   test('every difference observed is listed in docs/claude-code-compat.md', () => {
     const doc = readFileSync(resolve(import.meta.dir, '../../docs/claude-code-compat.md'), 'utf8');
     const section = doc.split('## Differences the compat test checks')[1]?.split('\n## ')[0] ?? '';
