@@ -358,6 +358,11 @@ export class AgentSession {
     });
   }
 
+  /** Which MCP servers' instructions the system prompt holds: it is rebuilt only when they change (the prompt cache stays). */
+  private serverInstructionsKey(): string {
+    return this.registry.instructions().map((i) => `${i.from}\0${i.text}`).join('\0');
+  }
+
   /** The system prompt of the next request. */
   private async systemPrompt(): Promise<string> {
     const { settings } = this;
@@ -371,6 +376,7 @@ export class AgentSession {
       // Skills and agent definitions: listed by name and description only.
       skills: settings.skills,
       agents: settings.agents,
+      serverInstructions: this.registry.instructions(),
     });
   }
 
@@ -412,7 +418,8 @@ export class AgentSession {
     this.persist(userMessage, run.turn + 1);
     emit({ type: 'user_message', message: userMessage, checkpointId: checkpointId(run.turn + 1) });
 
-    const system = await this.systemPrompt();
+    let system = await this.systemPrompt();
+    let instructionsKey = this.serverInstructionsKey();
     // Built once per run: the tool context of every call in it.
     const contextSource = {
       sessionId: this.id,
@@ -437,6 +444,11 @@ export class AgentSession {
       if (run.meter.exhausted()) return this.finish(run, 'budget');
       // The tool list can change between turns (ToolSearch found some; a drop-in tool came or went).
       const offered = run.turns === 0 ? first : run.tools(this.offeredTools(), registry);
+      // An MCP server that connected during the run: its instructions come with its tools, from this request on.
+      if (run.turns > 0 && this.serverInstructionsKey() !== instructionsKey) {
+        system = await this.systemPrompt();
+        instructionsKey = this.serverInstructionsKey();
+      }
       if (needsCompaction(run.lastUsage, run.chain.current, this.deps.models)) {
         await this.compactHistory({ system, specs: offered.specs, signal, run, trigger: 'auto' });
         run.lastUsage = undefined;

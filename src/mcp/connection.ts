@@ -81,6 +81,8 @@ export class McpConnection {
   prompts: Prompt[] = [];
   resources: Resource[] = [];
   sandboxed: boolean | undefined;
+  /** What the server said about using its tools (initialize's `instructions`). */
+  instructions: string | undefined;
   unsandboxedReason: string | undefined;
   /** How it is actually reached: 'sse' after a fallback. */
   transportUsed: McpServerConfig['transport'];
@@ -137,6 +139,8 @@ export class McpConnection {
       const sdk = await loadSdk();
       await Promise.race([this.open(sdk, timeoutMs), timeout]);
       await Promise.race([this.loadLists(), timeout]);
+      const instructions = this.client?.getInstructions()?.trim();
+      this.instructions = instructions === '' ? undefined : instructions;
       this.state = { status: 'connected' };
     } catch (e) {
       const stderr = this.stdio?.stderrTail();

@@ -1,6 +1,6 @@
 // All MCP servers of one moat process: started in the background and in parallel, their tools a live source for the registry.
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { AnyTool, ToolSource } from '../tools/index.ts';
+import type { AnyTool, SourceInstructions, ToolSource } from '../tools/index.ts';
 import type { ConnectionOptions, McpConnection, ServerState } from './connection.ts';
 import type { McpServerConfig } from './server-config.ts';
 
@@ -203,6 +203,11 @@ export class McpManager implements ToolSource {
       out.push(...this.resourceToolList);
     }
     return out;
+  }
+
+  /** ToolSource: the instructions of every connected server that sent some, under the server's name. */
+  instructions(): SourceInstructions[] {
+    return this.connected().flatMap((c) => (c.instructions === undefined ? [] : [{ from: c.config.name, text: c.instructions }]));
   }
 
   /** Every server; one whose connection does not exist yet (none started) in its first state, with nothing listed. */

@@ -39,13 +39,18 @@ function lastToolResult(i: number): string {
 describe('real MCP servers, end to end', () => {
   test('a server named "my.server" is accepted and its tools are mcp__my_server__*, as in Claude Code', async () => {
     server.script(
-      reply().wait(2000).toolUse('ToolSearch', { query: 'select:mcp__my_server__echo' }).stop('tool_use'),
+      // The model thinks a while: the server connects meanwhile (5 s: server-everything's start under load took 2-3 s).
+      reply().wait(5000).toolUse('ToolSearch', { query: 'select:mcp__my_server__echo' }).stop('tool_use'),
       reply().toolUse('mcp__my_server__echo', { message: 'dotted' }).stop('tool_use'),
       reply().text('Done.'),
     );
     const r = await moat(['-p', 'echo', '--mcp-config', config('my.server'), '--allowedTools', 'mcp__my_server']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(lastToolResult(2)).toContain('Echo: dotted');
+    // The server's initialize instructions are in the system prompt once it is connected, under its name.
+    const system = systemText(body(1));
+    expect(system).toContain('# MCP Server Instructions');
+    expect(system).toContain('## my.server\n# Everything Server – Server Instructions');
   }, 30_000);
 
   test('moat mcp add-json: user scope (a config.toml table), project scope (.mcp.json as given), stdin, and a bad entry', async () => {
