@@ -99,6 +99,7 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     authProvider: async (server) => (await import('./mcp-auth.ts')).mcpAuthProvider(server, o.env),
     onFailure: (name, error) => o.warn(`MCP server ${name} failed: ${error}`),
     onNotice: (name, line) => o.warn(`MCP server ${name} ${line}`),
+    resultsDir: moatPaths(o.env).toolResultsDir,
     ...(o.program === undefined ? {} : { programTransport: o.program.transport }),
   });
   registry.addSource(manager);

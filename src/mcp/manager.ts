@@ -23,6 +23,8 @@ export interface ManagerOptions extends Omit<ConnectionOptions, 'onChange' | 'ro
   roots: readonly string[];
   /** Project servers waiting for the user's approval: listed, not started. */
   needsApproval?: readonly string[];
+  /** Where results too big for the model, and binary parts, are saved as files (the model is given the path). */
+  resultsDir?: string;
   /** Called once per server that fails or needs login (the TUI status line, -p's stderr). */
   onFailure?(name: string, error: string): void;
 }
@@ -193,7 +195,7 @@ export class McpManager implements ToolSource {
     for (const conn of this.connected()) {
       let cached = this.toolCache.get(conn);
       if (cached === undefined || cached.from !== conn.tools) {
-        cached = { from: conn.tools, tools: conn.tools.filter((t) => toolAllowed(conn.config, t)).map((t) => code.mcpTool(conn, t)) };
+        cached = { from: conn.tools, tools: conn.tools.filter((t) => toolAllowed(conn.config, t)).map((t) => code.mcpTool(conn, t, this.o.resultsDir)) };
         this.toolCache.set(conn, cached);
       }
       out.push(...cached.tools);

@@ -1,11 +1,13 @@
 // One tool of an MCP server → one moat Tool named mcp__<server>__<tool>, its schema passed through as the server gave it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { needsLogin, type McpConnection } from './connection.ts';
 import { normalizeServerName } from './server-config.ts';
-import { mapToolResult } from './tool-result.ts';
+import { mapToolResult, type ResultSaver } from './tool-result.ts';
 
 /** Anthropic's limit for a tool name; longer names are cut and given a short hash so two never collide. */
 const MAX_NAME = 64;
@@ -32,7 +34,25 @@ function summaryOf(server: string, tool: string, input: Record<string, unknown>)
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-export function mcpTool(connection: McpConnection, def: McpTool): AnyTool {
+/**
+ * Files for one call's saved output, in `<resultsDir>/<session>/`: private
+ * to the user, named after the call so two never collide.
+ */
+function callSaver(resultsDir: string, sessionId: string, toolUseId: string): ResultSaver {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
+  return {
+    save(suffix, data) {
+      const dir = join(resultsDir, safe(sessionId));
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const file = join(dir, `${safe(toolUseId)}-${suffix}`);
+      writeFileSync(file, data, { mode: 0o600 });
+      return file;
+    },
+  };
+}
+
+/** `resultsDir`: where results too big for the model, and binary parts, are saved; none: they are cut or described. */
+export function mcpTool(connection: McpConnection, def: McpTool, resultsDir?: string): AnyTool {
   const server = connection.config.name;
   const name = mcpToolName(server, def.name);
   const readOnly = connection.config.trustAnnotations && def.annotations?.readOnlyHint === true;
@@ -64,7 +84,8 @@ export function mcpTool(connection: McpConnection, def: McpTool): AnyTool {
         if (needsLogin(e)) throw new ToolError(`${name} failed: the server wants a new login; the user can run moat mcp login ${server}`);
         throw new ToolError(`${name} failed: ${errorMessage(e)}`);
       }
-      return mapToolResult(result, { tool: name, maxTokens: connection.config.maxOutputTokens });
+      const saver = resultsDir === undefined ? undefined : callSaver(resultsDir, ctx.sessionId, ctx.toolUseId);
+      return mapToolResult(result, { tool: name, maxTokens: connection.config.maxOutputTokens, ...(saver === undefined ? {} : { saver }) });
     },
   }) as unknown as AnyTool;
 }

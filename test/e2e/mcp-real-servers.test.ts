@@ -70,4 +70,34 @@ describe('real MCP servers, end to end', () => {
     expect(await moat(['mcp', 'add-json', 'bad', '{nope'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^moat: mcp add-json bad: not valid JSON: .+\n$/) });
     expect(await moat(['mcp', 'add-json', 'my.server', entry])).toMatchObject({ code: 2, stderr: expect.stringContaining('is not a server name') });
   }, 60_000);
+
+  test('a result over the cap is saved whole to a file the model is given, and reads back with Read (no question in -p); an embedded binary resource is saved to a file too', async () => {
+    const sessionId = '7f0c3a52-5a0e-4c7b-9d61-2b1d7d1c9a10';
+    const big = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'y'.repeat(90)}`).join('\n');
+    const original = 'hello gzip from a data URI\n'.repeat(50);
+    const dataUri = `data:text/plain;base64,${Buffer.from(original).toString('base64')}`;
+    const dir = join(sb.home, '.local', 'share', 'moat', 'tool-results', sessionId);
+    const saved = join(dir, 'toolu_big-output.txt');
+    server.script(
+      reply().wait(5000).toolUse('ToolSearch', { query: 'select:mcp__ev__echo,mcp__ev__gzip-file-as-resource' }).stop('tool_use'),
+      reply().toolUse('mcp__ev__echo', { message: big }, { id: 'toolu_big' }).stop('tool_use'),
+      reply().toolUse('Read', { file_path: saved, offset: 2001, limit: 2 }).stop('tool_use'),
+      reply().toolUse('mcp__ev__gzip-file-as-resource', { name: 'greeting.txt.gz', data: dataUri, outputType: 'resource' }, { id: 'toolu_gz' }).stop('tool_use'),
+      reply().text('Done.'),
+    );
+    const r = await moat(['-p', 'go', '--session-id', sessionId, '--mcp-config', config('ev'), '--allowedTools', 'mcp__ev']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    // The model got the path and a preview, not 300,000 characters cut at the cap; the file holds all of it.
+    const told = lastToolResult(2);
+    expect(told).toContain(`over the 25000-token limit for one result. The whole output was saved to ${saved}`);
+    expect(told).toContain('line 0 yyy');
+    expect(told.length).toBeLessThan(3000);
+    expect(readFileSync(saved, 'utf8')).toBe(`Echo: ${big}`);
+    expect(lastToolResult(3)).toContain('line 2000 yyy');
+    // The gzip blob: saved with its own extension, and it is the real gzip of the data.
+    const gz = lastToolResult(4);
+    const m = /saved to (\S+\.gz)\]/.exec(gz);
+    expect(m?.[1]).toBe(join(dir, 'toolu_gz-1.gz'));
+    expect(new TextDecoder().decode(Bun.gunzipSync(readFileSync(m?.[1] ?? '')))).toBe(original);
+  }, 60_000);
 });
