@@ -39,6 +39,9 @@ export class McpCallError extends Error {
   }
 }
 
+/** A crashed stdio server is started again no sooner than this after it exited (a crash loop costs a second, not a spin). */
+export const RESTART_BACKOFF_MS = 1000;
+
 /** How long a tool's result waits for lists its server said changed during the call (a list answers in milliseconds). */
 const REFRESH_WAIT_MS = 2000;
 
@@ -89,6 +92,12 @@ export class McpConnection {
   private client: Client | undefined;
   private stdio: StdioLaunch | undefined;
   private starting: Promise<void> | undefined;
+  /** When the stdio server exited on its own while connected; undefined once restarted (or never). */
+  private crashedAt: number | undefined;
+  /** The one restart after a crash, under way or done: at most one per connection (a reconnect allows another). */
+  private restarting: Promise<void> | undefined;
+  /** Said once to the model, with the result of the call that restarted the server. */
+  private restartNotice: string | undefined;
   /** Notices already given (each once per server). */
   private readonly noted = new Set<string>();
   /** Lists being re-read after a list_changed notification: a tool call's result waits for them (below). */
@@ -203,7 +212,9 @@ export class McpConnection {
       this.client = undefined;
       if (this.state.status === 'connected') {
         const stderr = this.stdio?.stderrTail();
-        this.state = { status: 'failed', error: `the server exited${stderr ? ` — stderr: ${stderr.split('\n').slice(-3).join(' | ')}` : ''}` };
+        if (this.config.transport === 'stdio' && this.restarting === undefined) this.crashedAt = Date.now();
+        const again = this.crashedAt !== undefined && this.restarting === undefined ? '; it is restarted on the next call' : '';
+        this.state = { status: 'failed', error: `the server exited${stderr ? ` — stderr: ${stderr.split('\n').slice(-3).join(' | ')}` : ''}${again}` };
         this.o.onChange();
       }
       void this.stdio?.finish();
@@ -255,6 +266,7 @@ export class McpConnection {
     args: Record<string, unknown>,
     opts: { signal: AbortSignal; onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void },
   ): Promise<CallToolResult> {
+    if (this.restartable()) await this.restart();
     const client = this.requireClient();
     try {
       // Connected: the SDK is loaded.
@@ -277,6 +289,34 @@ export class McpConnection {
       if (this.state.status === 'failed' && !opts.signal.aborted) throw new McpCallError(`MCP server ${this.config.name}: ${this.state.error} (connection closed)`);
       throw e;
     }
+  }
+
+  /** A stdio server that exited on its own and has not been restarted yet: its tools stay offered, and the next call starts it again. */
+  restartable(): boolean {
+    return this.crashedAt !== undefined && this.restarting === undefined && this.state.status === 'failed';
+  }
+
+  /** The restart after a crash, once: after the backoff, a fresh process; the model is told with the next result. */
+  private restart(): Promise<void> {
+    const why = this.state.status === 'failed' ? this.state.error.replace(/; it is restarted on the next call$/, '') : 'it exited';
+    const wait = RESTART_BACKOFF_MS - (Date.now() - (this.crashedAt ?? 0));
+    this.crashedAt = undefined;
+    this.restarting = (async () => {
+      if (wait > 0) await Bun.sleep(wait);
+      await this.closeClient();
+      await this.start();
+      if (this.state.status === 'connected') {
+        this.restartNotice = `[The MCP server ${this.config.name} had exited (${why}); moat restarted it for this call. It is restarted once: if it exits again, its tools are gone for the rest of the session.]`;
+      }
+    })();
+    return this.restarting;
+  }
+
+  /** What the model should hear once about a restart, or undefined. */
+  takeRestartNotice(): string | undefined {
+    const notice = this.restartNotice;
+    this.restartNotice = undefined;
+    return notice;
   }
 
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
@@ -316,6 +356,8 @@ export class McpConnection {
   async reconnect(): Promise<void> {
     await this.starting;
     await this.closeClient();
+    this.crashedAt = undefined;
+    this.restarting = undefined;
     this.tools = [];
     this.prompts = [];
     this.resources = [];

@@ -192,7 +192,9 @@ export class McpManager implements ToolSource {
     const code = this.code;
     if (code === undefined) return [];
     const out: AnyTool[] = [];
-    for (const conn of this.connected()) {
+    // A server that crashed keeps its tools until its one restart: the next call starts it again.
+    for (const conn of this.connections.values()) {
+      if (conn.state.status !== 'connected' && !conn.restartable()) continue;
       let cached = this.toolCache.get(conn);
       if (cached === undefined || cached.from !== conn.tools) {
         cached = { from: conn.tools, tools: conn.tools.filter((t) => toolAllowed(conn.config, t)).map((t) => code.mcpTool(conn, t, this.o.resultsDir)) };

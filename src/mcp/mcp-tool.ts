@@ -85,7 +85,10 @@ export function mcpTool(connection: McpConnection, def: McpTool, resultsDir?: st
         throw new ToolError(`${name} failed: ${errorMessage(e)}`);
       }
       const saver = resultsDir === undefined ? undefined : callSaver(resultsDir, ctx.sessionId, ctx.toolUseId);
-      return mapToolResult(result, { tool: name, maxTokens: connection.config.maxOutputTokens, ...(saver === undefined ? {} : { saver }) });
+      const mapped = mapToolResult(result, { tool: name, maxTokens: connection.config.maxOutputTokens, ...(saver === undefined ? {} : { saver }) });
+      const notice = connection.takeRestartNotice();
+      if (notice === undefined) return mapped;
+      return { ...mapped, content: typeof mapped.content === 'string' ? `${notice}\n${mapped.content}` : [{ type: 'text', text: notice }, ...mapped.content] };
     },
   }) as unknown as AnyTool;
 }
