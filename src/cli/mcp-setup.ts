@@ -2,7 +2,7 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { displayPath, homeOf, moatPaths, projectTrust, type Env, type LoadedConfig } from '../config/index.ts';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { mayDefineServers, McpManager, programServerConfig, serverLoader, type LoadedServers, type ServerSandboxSettings, type ServerSources, type ServerStatus } from '../mcp/index.ts';
+import { mayDefineServers, McpManager, programServerConfig, serverLoader, type Elicit, type LoadedServers, type ServerSandboxSettings, type ServerSources, type ServerStatus } from '../mcp/index.ts';
 import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { sandboxSettingsFrom } from './os-sandbox-setup.ts';
@@ -27,6 +27,8 @@ export interface McpSetupOptions {
   approvalInUi?: boolean;
   /** The driving program's own servers (the Agent SDK's in-process ones), reached through it. */
   program?: ProgramServers;
+  /** Who answers servers' elicitation requests (the TUI's form, the SDK program); none: they are cancelled. */
+  elicit?: Elicit;
 }
 
 /** In-process servers of the program that drives moat over stream-json. */
@@ -101,6 +103,7 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     onNotice: (name, line) => o.warn(`MCP server ${name} ${line}`),
     resultsDir: moatPaths(o.env).toolResultsDir,
     ...(o.program === undefined ? {} : { programTransport: o.program.transport }),
+    ...(o.elicit === undefined ? {} : { elicit: o.elicit }),
   });
   registry.addSource(manager);
   if (o.startNow !== false) startServers(manager, o.warn);

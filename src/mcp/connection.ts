@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ElicitRequest, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../util/index.ts';
 import { loadSdk, sdkIfLoaded, type McpSdk } from './sdk.ts';
 import type { StoredOAuthProvider } from './oauth.ts';
@@ -26,11 +26,20 @@ export interface ConnectionOptions {
   authProvider?(server: McpServerConfig): StoredOAuthProvider | undefined | Promise<StoredOAuthProvider | undefined>;
   /** Tools, prompts, resources or the state changed. */
   onChange(): void;
+  /**
+   * Asks the user (the TUI's form) or the driving program (the Agent SDK's
+   * onElicitation) what a server's `elicitation/create` wants; none: the
+   * request is cancelled, as Claude Code's -p does.
+   */
+  elicit?: Elicit;
   /** Something the server did that the user should know once, though it keeps working (a malformed line skipped). */
   onNotice?(name: string, line: string): void;
   /** The transport to a server of the program driving moat (`transport: 'sdk'`); none: such a server fails. */
   programTransport?(name: string): Transport;
 }
+
+/** Who answers a server's `elicitation/create` (the server's name, the request); its answer goes back to the server. */
+export type Elicit = (server: string, request: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
 
 export class McpCallError extends Error {
   constructor(message: string) {
@@ -125,8 +134,14 @@ export class McpConnection {
   }
 
   private newClient(sdk: McpSdk): Client {
-    const { ListRootsRequestSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } = sdk;
-    const client = new sdk.Client({ name: 'moat', version: this.o.clientVersion }, { capabilities: { roots: { listChanged: true } } });
+    const { ElicitRequestSchema, ListRootsRequestSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } = sdk;
+    // Elicitation is declared (form mode) as Claude Code declares it: without someone to ask, the answer is cancel.
+    const client = new sdk.Client({ name: 'moat', version: this.o.clientVersion }, { capabilities: { roots: { listChanged: true }, elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const elicit = this.o.elicit;
+      if (elicit === undefined || request.params.mode === 'url') return { action: 'cancel' };
+      return elicit(this.config.name, request.params, extra.signal);
+    });
     client.setRequestHandler(ListRootsRequestSchema, () => ({
       roots: this.o.roots().map((p) => ({ uri: Bun.pathToFileURL(p).href, name: basename(p) })),
     }));

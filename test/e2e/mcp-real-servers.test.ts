@@ -2,7 +2,8 @@
  * End to end against the real server-everything (stdio) on dist/moat with the
  * scripted model: what a server sends reaches the model (instructions, large
  * results and binary resources saved to files), names with dots or spaces,
- * `moat mcp add-json`, a crashed server restarted once.
+ * `moat mcp add-json`, elicitation (cancelled in -p, forwarded to the Agent
+ * SDK's onElicitation).
  */
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { join, resolve } from 'node:path';
 import type { FakeAnthropic } from '../support/fake-anthropic.ts';
 import { reply } from '../support/fake-anthropic.ts';
 import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
-import { runMoat, type Sandbox } from '../support/run-moat.ts';
+import { MOAT_BIN, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { query, type ElicitationRequest, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 
 const EVERYTHING_JS = resolve(import.meta.dir, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const config = (name: string) => JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] } } });
@@ -99,5 +101,51 @@ describe('real MCP servers, end to end', () => {
     const m = /saved to (\S+\.gz)\]/.exec(gz);
     expect(m?.[1]).toBe(join(dir, 'toolu_gz-1.gz'));
     expect(new TextDecoder().decode(Bun.gunzipSync(readFileSync(m?.[1] ?? '')))).toBe(original);
+  }, 60_000);
+
+  test("elicitation is declared: server-everything's elicitation tool is offered; in -p the request is cancelled, as in Claude Code", async () => {
+    server.script(
+      reply().wait(5000).toolUse('ToolSearch', { query: 'select:mcp__ev__trigger-elicitation-request' }).stop('tool_use'),
+      reply().toolUse('mcp__ev__trigger-elicitation-request', {}).stop('tool_use'),
+      reply().text('Done.'),
+    );
+    const r = await moat(['-p', 'ask me', '--mcp-config', config('ev'), '--allowedTools', 'mcp__ev']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(body(1).tools.map((t) => t.name)).toContain('mcp__ev__trigger-elicitation-request');
+    expect(lastToolResult(2)).toMatch(/cancel/i);
+  }, 60_000);
+
+  test("the Agent SDK's onElicitation answers a server's elicitation (forwarded as control_request elicitation); its answer reaches the server and the model", async () => {
+    const asked: ElicitationRequest[] = [];
+    server.script(
+      reply().wait(5000).toolUse('ToolSearch', { query: 'select:mcp__ev__trigger-elicitation-request' }).stop('tool_use'),
+      reply().toolUse('mcp__ev__trigger-elicitation-request', {}).stop('tool_use'),
+      reply().text('Done.'),
+    );
+    const q = query({
+      prompt: 'ask me',
+      options: {
+        pathToClaudeCodeExecutable: MOAT_BIN,
+        cwd: sb.cwd,
+        env: sb.env,
+        model: 'claude-sonnet-4-5',
+        mcpServers: { ev: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] } },
+        mcpServersDelivery: 'argv',
+        allowedTools: ['mcp__ev'],
+        onElicitation: async (request) => {
+          asked.push(request);
+          return { action: 'accept', content: { name: 'Ada Lovelace', check: true } };
+        },
+      },
+    });
+    const messages: SDKMessage[] = [];
+    for await (const m of q) messages.push(m);
+    expect(messages.find((m) => m.type === 'result')).toMatchObject({ subtype: 'success' });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ serverName: 'ev', mode: 'form', message: 'Please provide inputs for the following fields:' });
+    expect(Object.keys((asked[0]?.requestedSchema as { properties: object }).properties)).toContain('name');
+    const told = lastToolResult(2);
+    expect(told).toContain('User provided the requested information');
+    expect(told).toContain('Name: Ada Lovelace');
   }, 60_000);
 });
