@@ -74,8 +74,9 @@ export function mcpTool(connection: McpConnection, def: McpTool, resultsDir?: st
         result = await connection.callTool(def.name, input, {
           signal: ctx.signal,
           onProgress: (progress, total, message) => {
-            const of = total === undefined ? `${progress}` : `${progress}/${total}`;
-            ctx.onUpdate({ type: 'text', text: `${of}${message === undefined ? '' : ` ${message}`}` });
+            // As Claude Code shows it: a share when the server gives a total, the count otherwise; its message after.
+            const of = total === undefined || total <= 0 ? `${progress}` : `${Math.round(Math.min(1, progress / total) * 100)}%`;
+            ctx.onUpdate({ type: 'text', text: `${of}${message === undefined ? '' : ` · ${message}`}` });
           },
         });
       } catch (e) {
