@@ -62,6 +62,7 @@ export function loadMcpServers(o: Pick<McpSetupOptions, 'loaded' | 'env' | 'cwd'
     env: o.env,
     userConfigFile: o.loaded.files.user,
     projectConfigFile: o.loaded.files.project,
+    parsedFiles: o.loaded.parsedFiles,
     mcpConfigs: o.flags.configs,
     strict: o.flags.strict,
   };
