@@ -1,7 +1,7 @@
 /** Builds the system prompt: instructions, environment, memory files, skills and agents. */
 import base from './prompts/base.md' with { type: 'text' };
 import type { GitInfo } from '../util/index.ts';
-import { memoryFiles } from './memory-files.ts';
+import { memoryFiles, type InstructionSource } from './memory-files.ts';
 
 export interface SystemPromptInput {
   cwd: string;
@@ -22,6 +22,8 @@ export interface SystemPromptInput {
   serverInstructions?: readonly { from: string; text: string }[];
   /** For `~/.claude/CLAUDE.md` and `@~/…` imports. */
   home?: string;
+  /** `--setting-sources` (the Agent SDK's `settingSources`): which instruction files to read; absent: all. */
+  sources?: readonly InstructionSource[];
 }
 
 export interface PromptSkill {
@@ -51,16 +53,25 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   }
 
   const sections = [input.override ?? base.trim(), `# Environment\n${env.join('\n')}`];
-  const memory = memoryFiles({ cwd: input.cwd, gitRoot: input.git?.root, roots: input.addDirs, ...(input.home === undefined ? {} : { home: input.home }) });
+  const memory = memoryFiles({
+    cwd: input.cwd,
+    gitRoot: input.git?.root,
+    roots: input.addDirs,
+    ...(input.home === undefined ? {} : { home: input.home }),
+    ...(input.sources === undefined ? {} : { sources: input.sources }),
+  });
   if (memory.length > 0) {
     sections.push(
       '# Project instructions\nThese files come from the user and the repository. Follow them; later files are more specific.\n\n' +
         memory.map((m) => `## ${m.path}\n${m.text.trim()}`).join('\n\n'),
     );
   }
-  if (input.skills && input.skills.length > 0) sections.push(skillsSection(input.skills));
-  if (input.agents && input.agents.length > 0) sections.push(agentsSection(input.agents));
-  if (input.serverInstructions && input.serverInstructions.length > 0) sections.push(serverInstructionsSection(input.serverInstructions));
+  // A program's own system prompt is the whole instruction (as in Claude Code): the Skill and Task tools still name what they run.
+  if (input.override === undefined) {
+    if (input.skills && input.skills.length > 0) sections.push(skillsSection(input.skills));
+    if (input.agents && input.agents.length > 0) sections.push(agentsSection(input.agents));
+    if (input.serverInstructions && input.serverInstructions.length > 0) sections.push(serverInstructionsSection(input.serverInstructions));
+  }
   if (input.append) sections.push(input.append);
   return sections.join('\n\n');
 }

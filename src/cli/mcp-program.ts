@@ -1,6 +1,7 @@
 /** The `moat mcp …` subcommands: parsing only, each action calls its handler. */
 import { Option, type Command } from 'commander';
 import { collect } from './option-values.ts';
+import type { McpServeOptions } from './mcp-serve-command.ts';
 
 export interface McpAddOptions {
   transport?: 'stdio' | 'http' | 'sse';
@@ -73,7 +74,11 @@ export function registerMcpCommand(program: Command, handlers: McpHandlers, setE
     .description('serve moat as an MCP server: a moat tool (and moat_reply) other agents call; stdio, or Streamable HTTP on 127.0.0.1 with --port')
     .option('--port <port>', 'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0: a free port)')
     .option('--cwd <dir>', 'where tasks run when a call names no folder (default: the current folder)')
-    .action(async (opts: { port?: string; cwd?: string }) => setExit(await handlers.mcpServe(opts)));
+    .option('--tools', "also offer moat's own tools (Read, Grep, Glob, Edit, Write, Bash…), each call under the mode and rules below; what would be asked is denied")
+    .option('--permission-mode <mode>', 'with --tools: default (ask = deny), acceptEdits, plan or bypassPermissions')
+    .option('--allowed-tools <rules...>', 'with --tools: rules that allow calls, e.g. Edit "Bash(npm test)"')
+    .option('--disallowed-tools <rules...>', 'with --tools: rules that deny calls')
+    .action(async (opts: McpServeOptions) => setExit(await handlers.mcpServe(opts)));
   mcp
     .command('approve [names...]')
     .description("let this project's servers (.mcp.json, .moat/config.toml) start; all pending ones without names")

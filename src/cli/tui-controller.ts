@@ -162,7 +162,9 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     toolsReady = undefined;
   });
   const conversation = (): Message[] => [...current().session.messages()];
-  const agents = subagentControls(assembly.subagents, settings.cwd, log);
+  /** A change made between runs (a worktree merged, a `!cmd`): checkpointed before and after with the next message, so a rewind undoes it. */
+  const recordChange = <T,>(change: () => Promise<T>): Promise<T> => (assembly.checkpoints?.around ? assembly.checkpoints.around(current().session.id, change, log) : change());
+  const agents = subagentControls(assembly.subagents, settings.cwd, log, recordChange);
   const { resourceParts, ...mcp } = mcpControls(assembly.mcp, loaded);
   // The router's notices (images or tools left out for a model) go into the transcript, not under Ink on stderr.
   const noticeListeners = new Set<(level: 'info' | 'warning', text: string) => void>();
@@ -286,7 +288,8 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       for (let i = sessionRules.length - 1; i >= 0; i--) if (sessionRules[i]?.rule === rule && sessionRules[i]?.behavior === behavior) sessionRules.splice(i, 1);
       return true;
     },
-    runShell: (command, signal) => runShell(command, current().session.currentSettings(), signal),
+    // A `!cmd` may write (workspace-write grants): checkpointed before and after, with the next message, so a rewind undoes it.
+    runShell: (command, signal) => recordChange(() => runShell(command, current().session.currentSettings(), signal)),
     listFiles: () => listProjectFiles(settings.cwd),
     cost: () => {
       const t = store.usage.totals(current().session.id);

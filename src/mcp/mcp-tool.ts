@@ -5,7 +5,8 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
-import { needsLogin, type McpConnection } from './connection.ts';
+import type { McpConnection } from './connection.ts';
+import { needsLogin } from './http-errors.ts';
 import { normalizeServerName } from './server-config.ts';
 import { mapToolResult, type ResultSaver } from './tool-result.ts';
 
@@ -34,6 +35,9 @@ function summaryOf(server: string, tool: string, input: Record<string, unknown>)
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
+/** What a tool calls: a connected server, or one still connecting (its list from the last run) that the call waits for. */
+export type ToolTarget = Pick<McpConnection, 'config' | 'callTool'> & Partial<Pick<McpConnection, 'takeRestartNotice'>>;
+
 /**
  * Files for one call's saved output, in `<resultsDir>/<session>/`: private
  * to the user, named after the call so two never collide.
@@ -52,7 +56,7 @@ function callSaver(resultsDir: string, sessionId: string, toolUseId: string): Re
 }
 
 /** `resultsDir`: where results too big for the model, and binary parts, are saved; none: they are cut or described. */
-export function mcpTool(connection: McpConnection, def: McpTool, resultsDir?: string): AnyTool {
+export function mcpTool(connection: ToolTarget, def: McpTool, resultsDir?: string): AnyTool {
   const server = connection.config.name;
   const name = mcpToolName(server, def.name);
   const readOnly = connection.config.trustAnnotations && def.annotations?.readOnlyHint === true;
@@ -87,7 +91,7 @@ export function mcpTool(connection: McpConnection, def: McpTool, resultsDir?: st
       }
       const saver = resultsDir === undefined ? undefined : callSaver(resultsDir, ctx.sessionId, ctx.toolUseId);
       const mapped = mapToolResult(result, { tool: name, maxTokens: connection.config.maxOutputTokens, ...(saver === undefined ? {} : { saver }) });
-      const notice = connection.takeRestartNotice();
+      const notice = connection.takeRestartNotice?.();
       if (notice === undefined) return mapped;
       return { ...mapped, content: typeof mapped.content === 'string' ? `${notice}\n${mapped.content}` : [{ type: 'text', text: notice }, ...mapped.content] };
     },

@@ -1,11 +1,11 @@
 // Builds the SDK transport for one server: stdio through the OS sandbox, Streamable HTTP or SSE through the network policy.
-import type { SandboxMode } from '../contracts/index.ts';
+import type { SandboxMode, SandboxPolicy } from '../contracts/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { DEFAULT_SCRUB_ENV, prepareCommand, type ProcessGrants, type SandboxViolation } from '../sandbox/index.ts';
+import { DEFAULT_SCRUB_ENV, prepareSandboxed, type SandboxViolation } from '../sandbox/index.ts';
 import { policyFetchFor, serverGrant } from './policy-fetch.ts';
 import type { McpSdk } from './sdk.ts';
 import type { HttpServerConfig, StdioServerConfig } from './server-config.ts';
@@ -47,16 +47,20 @@ export interface StdioLaunch {
 }
 
 /**
- * Default for a stdio server: read everything but the deny lists, write only
- * its own temp folder (given to prepareCommand in place of the system one, so
- * not here), no network.
+ * A stdio server's policy: read everything but the deny lists, write only its
+ * own temp folder (given to the sandbox in place of the system one) and its
+ * `allow_write` folders, reach only its `network_allow` hosts — the
+ * workspace-write level of a policy whose folders and hosts are the server's.
  */
-export function serverGrants(server: StdioServerConfig, settings: ServerSandboxSettings): ProcessGrants {
+export function serverPolicy(server: StdioServerConfig, settings: ServerSandboxSettings, mode: SandboxMode = settings.mode): SandboxPolicy {
   return {
+    mode,
+    active: mode !== 'off',
+    scrubEnv: [...settings.scrubEnv],
     allowWrite: [...server.sandbox.allowWrite],
     denyRead: [...settings.denyRead],
     denyWrite: [...settings.denyWrite],
-    allowNetwork: server.sandbox.networkAllow,
+    allowNetwork: [...server.sandbox.networkAllow],
     denyNetwork: [...settings.denyNetwork],
     allowUnixSockets: [],
   };
@@ -88,12 +92,13 @@ export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: Lau
     rmSync(tempDir, { recursive: true, force: true });
   };
   const cwd = server.cwd ?? o.cwd;
-  const grants = serverGrants(server, o.sandbox);
-  if (o.allowPrivateNetwork === true) grants.allowPrivateNetwork = true;
+  const policy = serverPolicy(server, o.sandbox, mode);
+  if (o.allowPrivateNetwork === true) policy.allowPrivateNetwork = true;
   let prepared;
   try {
     // Only the inherited environment is scrubbed: the server's own env (a GITHUB_PERSONAL_ACCESS_TOKEN) is what it needs to work.
-    prepared = await prepareCommand([server.command, ...server.args], { cwd, env: o.env, grants, mode, scrubEnv: [...o.sandbox.scrubEnv], tempDir });
+    // The SDK's transport spawns it: it takes the prepared command line (the same preparation as runSandboxed's).
+    prepared = await prepareSandboxed([server.command, ...server.args], policy, 'workspace-write', { cwd, env: o.env, roots: [], tempDir });
   } catch (e) {
     removeTemp();
     throw e;

@@ -19,6 +19,7 @@ export { atExit } from './exit-cleanup.ts';
 export { answersAndExits, startupOver, startupPolicy } from './jit-policy.ts';
 export { childProcess } from './child-process.ts';
 export { groupStopper, signalGroup, type GroupStopper } from './process-group.ts';
+export { signalTree } from './process-tree.ts';
 export { homeOf, nodeOs } from './node-os.ts';
 export { inputJsonSchema, inputJsonSchemaOf } from './json-schema.ts';
 export { parseDuration } from './duration.ts';

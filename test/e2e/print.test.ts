@@ -331,7 +331,7 @@ describe('exit codes and failures', () => {
     expect(server.requests.length).toBe(2);
   });
 
-  test('529 and 5xx retry with backoff; 401 fails at once with one line', async () => {
+  test('529 and 5xx retry with backoff; 401 fails at once with one line, on stdout as in Claude Code', async () => {
     server.script(httpError(529), httpError(503), reply().text('recovered'));
     expect((await moat(['-p', 'hi'])).stdout).toBe('recovered\n');
     expect(server.requests.length).toBe(3);
@@ -341,8 +341,9 @@ describe('exit codes and failures', () => {
     const r = await moat(['-p', 'hi']);
     expect(r.code).toBe(1);
     expect(server.requests.length).toBe(1);
-    expect(r.stderr.trim().split('\n').length).toBe(1);
-    expect(r.stderr).toContain('401');
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n').length).toBe(1);
+    expect(r.stdout).toContain('401');
   });
 
   test('an error event mid-stream retries the whole request without duplicating output', async () => {

@@ -148,6 +148,25 @@ describe('loadServers', () => {
     expect(r.problems).toEqual(['~/.claude/settings.json: enabledMcpjsonServers: Invalid input: expected array, received string; its MCP approvals are ignored']);
   });
 
+  test("approvals Claude Code's dialog wrote to .claude/settings.local.json count once the folder is trusted (Claude Code's trust record), the shared settings.json's never", () => {
+    const files = {
+      'project/.mcp.json': JSON.stringify({ mcpServers: { a: { command: 'a' }, b: { command: 'b' } } }),
+      'project/.claude/settings.json': JSON.stringify({ enabledMcpjsonServers: ['b'] }),
+      'project/.claude/settings.local.json': JSON.stringify({ enabledMcpjsonServers: ['a'] }),
+    };
+    const untrusted = setup(files);
+    // Trusted by Claude Code, but another folder: nothing changes here.
+    writeFileSync(join(untrusted.home, '.claude.json'), JSON.stringify({ projects: { [join(untrusted.root, 'other')]: { hasTrustDialogAccepted: true } } }));
+    expect(loadServers(untrusted.sources).needsApproval).toEqual(['a', 'b']);
+    const trusted = setup(files);
+    writeFileSync(join(trusted.home, '.claude.json'), JSON.stringify({ projects: { [trusted.project]: { hasTrustDialogAccepted: true } } }));
+    expect(loadServers(trusted.sources).needsApproval).toEqual(['b']);
+    // A record that only looks like trust is none.
+    const fake = setup(files);
+    writeFileSync(join(fake.home, '.claude.json'), JSON.stringify({ projects: { [fake.project]: { hasTrustDialogAccepted: 'yes' } } }));
+    expect(loadServers(fake.sources).needsApproval).toEqual(['a', 'b']);
+  });
+
   test('sandbox grants and overrides: the user may lift the sandbox; a project may not widen a server defined elsewhere', () => {
     const { sources, home, project } = setup({
       'home/.config/moat/config.toml': '[mcp_servers.fs]\ncommand = "fs"\n[mcp_servers.fs.sandbox]\nallow_write = ["out"]\nnetwork_allow = ["api.example.com"]\n\n[mcp_servers.free]\ncommand = "free"\nsandbox = false\n',
