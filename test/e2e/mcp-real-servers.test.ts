@@ -41,8 +41,8 @@ function lastToolResult(i: number): string {
 describe('real MCP servers, end to end', () => {
   test('a server named "my.server" is accepted and its tools are mcp__my_server__*, as in Claude Code', async () => {
     server.script(
-      // The model thinks a while: the server connects meanwhile (5 s: server-everything's start under load took 2-3 s).
-      reply().wait(5000).toolUse('ToolSearch', { query: 'select:mcp__my_server__echo' }).stop('tool_use'),
+      // No think time: on the first run with a server, moat waits for it before the first request (as Claude Code does).
+      reply().toolUse('ToolSearch', { query: 'select:mcp__my_server__echo' }).stop('tool_use'),
       reply().toolUse('mcp__my_server__echo', { message: 'dotted' }).stop('tool_use'),
       reply().text('Done.'),
     );
@@ -81,7 +81,7 @@ describe('real MCP servers, end to end', () => {
     const dir = join(sb.home, '.local', 'share', 'moat', 'tool-results', sessionId);
     const saved = join(dir, 'toolu_big-output.txt');
     server.script(
-      reply().wait(5000).toolUse('ToolSearch', { query: 'select:mcp__ev__echo,mcp__ev__gzip-file-as-resource' }).stop('tool_use'),
+      reply().toolUse('ToolSearch', { query: 'select:mcp__ev__echo,mcp__ev__gzip-file-as-resource' }).stop('tool_use'),
       reply().toolUse('mcp__ev__echo', { message: big }, { id: 'toolu_big' }).stop('tool_use'),
       reply().toolUse('Read', { file_path: saved, offset: 2001, limit: 2 }).stop('tool_use'),
       reply().toolUse('mcp__ev__gzip-file-as-resource', { name: 'greeting.txt.gz', data: dataUri, outputType: 'resource' }, { id: 'toolu_gz' }).stop('tool_use'),
@@ -105,7 +105,7 @@ describe('real MCP servers, end to end', () => {
 
   test("elicitation is declared: server-everything's elicitation tool is offered; in -p the request is cancelled, as in Claude Code", async () => {
     server.script(
-      reply().wait(5000).toolUse('ToolSearch', { query: 'select:mcp__ev__trigger-elicitation-request' }).stop('tool_use'),
+      reply().toolUse('ToolSearch', { query: 'select:mcp__ev__trigger-elicitation-request' }).stop('tool_use'),
       reply().toolUse('mcp__ev__trigger-elicitation-request', {}).stop('tool_use'),
       reply().text('Done.'),
     );
@@ -118,7 +118,7 @@ describe('real MCP servers, end to end', () => {
   test("the Agent SDK's onElicitation answers a server's elicitation (forwarded as control_request elicitation); its answer reaches the server and the model", async () => {
     const asked: ElicitationRequest[] = [];
     server.script(
-      reply().wait(5000).toolUse('ToolSearch', { query: 'select:mcp__ev__trigger-elicitation-request' }).stop('tool_use'),
+      reply().toolUse('ToolSearch', { query: 'select:mcp__ev__trigger-elicitation-request' }).stop('tool_use'),
       reply().toolUse('mcp__ev__trigger-elicitation-request', {}).stop('tool_use'),
       reply().text('Done.'),
     );
