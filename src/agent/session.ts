@@ -31,7 +31,8 @@ export type { AgentDeps, OpenOptions, RunOptions };
 const SESSION_END_TIMEOUT_MS = 10_000;
 
 /** What every step of one run shares, fixed when the run starts (`first`: the tools its first request offers). */
-interface TurnContext { run: Run; first: OfferedTools; system: string; contextSource: ContextSource; provider: Provider; runModel: string; signal: AbortSignal }
+/** `system` and `instructionsKey` change when an MCP server connects during the run and brings instructions. */
+interface TurnContext { run: Run; first: OfferedTools; system: string; instructionsKey: string; contextSource: ContextSource; provider: Provider; runModel: string; signal: AbortSignal }
 
 /**
  * A conversation: its history, its tools, and the loop that runs it. Every
@@ -356,6 +357,11 @@ export class AgentSession {
     });
   }
 
+  /** Which MCP servers' instructions the system prompt holds: it is rebuilt only when they change (the prompt cache stays). */
+  private serverInstructionsKey(): string {
+    return this.registry.instructions().map((i) => `${i.from}\0${i.text}`).join('\0');
+  }
+
   /** The system prompt of the next request. */
   private async systemPrompt(): Promise<string> {
     const { settings } = this;
@@ -370,6 +376,7 @@ export class AgentSession {
       // Skills and agent definitions: listed by name and description only.
       skills: settings.skills,
       agents: settings.agents,
+      serverInstructions: this.registry.instructions(),
     });
   }
 
@@ -425,7 +432,7 @@ export class AgentSession {
       emit,
     };
 
-    const turnContext: TurnContext = { run, first, system, contextSource, provider, runModel, signal };
+    const turnContext: TurnContext = { run, first, system, instructionsKey: this.serverInstructionsKey(), contextSource, provider, runModel, signal };
     for (let resend = false; ; ) {
       const next = await this.step(turnContext, resend);
       if (next.kind === 'finish') return this.finish(run, next.reason, next.error, next.failure);
@@ -440,7 +447,7 @@ export class AgentSession {
    */
   private async step(t: TurnContext, resend: boolean): Promise<Step> {
     const { settings, registry } = this;
-    const { run, first, system, contextSource, provider, runModel, signal } = t;
+    const { run, first, contextSource, provider, runModel, signal } = t;
     const { emit } = run;
     if (signal.aborted) return finish('aborted');
     // A hook answered `continue: false`: the run ends after the step it judged.
@@ -452,6 +459,12 @@ export class AgentSession {
     if (run.meter.exhausted()) return finish('budget');
     // The tool list can change between turns (ToolSearch found some; a drop-in tool came or went).
     const offered = run.turns === 0 || (resend && run.turns === 1) ? first : run.tools(this.offeredTools(), registry);
+    // An MCP server that connected during the run: its instructions come with its tools, from this request on.
+    if (run.turns > 0 && this.serverInstructionsKey() !== t.instructionsKey) {
+      t.system = await this.systemPrompt();
+      t.instructionsKey = this.serverInstructionsKey();
+    }
+    const { system } = t;
     if (needsCompaction(run.lastUsage, run.chain.current, this.deps.models)) {
       await this.compactHistory({ system, specs: offered.specs, signal, run, trigger: 'auto' });
       run.lastUsage = undefined;

@@ -18,6 +18,8 @@ export interface SystemPromptInput {
   skills?: readonly PromptSkill[];
   /** Agent definitions the model can hand a task to (the `task` tool). */
   agents?: readonly PromptAgent[];
+  /** What connected MCP servers said about their tools in `initialize`. */
+  serverInstructions?: readonly { from: string; text: string }[];
   /** For `~/.claude/CLAUDE.md` and `@~/…` imports. */
   home?: string;
   /** `--setting-sources` (the Agent SDK's `settingSources`): which instruction files to read; absent: all. */
@@ -68,6 +70,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   if (input.override === undefined) {
     if (input.skills && input.skills.length > 0) sections.push(skillsSection(input.skills));
     if (input.agents && input.agents.length > 0) sections.push(agentsSection(input.agents));
+    if (input.serverInstructions && input.serverInstructions.length > 0) sections.push(serverInstructionsSection(input.serverInstructions));
   }
   if (input.append) sections.push(input.append);
   return sections.join('\n\n');
@@ -89,4 +92,17 @@ function agentsSection(agents: readonly PromptAgent[]): string {
     'Sub-agents you can hand a self-contained task to with the `Task` tool (choose by its description):',
     ...agents.map((a) => `- ${a.name}: ${a.description}`),
   ].join('\n');
+}
+
+/** Past this, a server's instructions are cut: a server must not be able to fill the context with them. */
+export const SERVER_INSTRUCTIONS_MAX_CHARS = 8000;
+
+/** The `instructions` MCP servers sent at start, each under its server's name, as Claude Code puts them in its prompt. */
+function serverInstructionsSection(list: readonly { from: string; text: string }[]): string {
+  const cut = (t: string) => (t.length > SERVER_INSTRUCTIONS_MAX_CHARS ? `${t.slice(0, SERVER_INSTRUCTIONS_MAX_CHARS)}\n[instructions cut at ${SERVER_INSTRUCTIONS_MAX_CHARS} characters]` : t);
+  return [
+    '# MCP Server Instructions',
+    'The following MCP servers have provided instructions for how to use their tools and resources:',
+    ...list.map((i) => `## ${i.from}\n${cut(i.text.trim())}`),
+  ].join('\n\n');
 }

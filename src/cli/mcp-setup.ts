@@ -2,7 +2,7 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { displayPath, homeOf, moatPaths, projectTrust, type Env, type LoadedConfig } from '../config/index.ts';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { fileToolListCache, mayDefineServers, McpManager, programServerConfig, serverLoader, type LoadedServers, type ServerSandboxSettings, type ServerSources, type ServerStatus } from '../mcp/index.ts';
+import { fileToolListCache, mayDefineServers, McpManager, programServerConfig, serverLoader, type Elicit, type LoadedServers, type ServerSandboxSettings, type ServerSources, type ServerStatus } from '../mcp/index.ts';
 import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { sandboxSettingsFrom } from './os-sandbox-setup.ts';
@@ -27,6 +27,8 @@ export interface McpSetupOptions {
   approvalInUi?: boolean;
   /** The driving program's own servers (the Agent SDK's in-process ones), reached through it. */
   program?: ProgramServers;
+  /** Who answers servers' elicitation requests (the TUI's form, the SDK program); none: they are cancelled. */
+  elicit?: Elicit;
 }
 
 /** In-process servers of the program that drives moat over stream-json. */
@@ -60,6 +62,7 @@ export function loadMcpServers(o: Pick<McpSetupOptions, 'loaded' | 'env' | 'cwd'
     env: o.env,
     userConfigFile: o.loaded.files.user,
     projectConfigFile: o.loaded.files.project,
+    parsedFiles: o.loaded.parsedFiles,
     mcpConfigs: o.flags.configs,
     strict: o.flags.strict,
   };
@@ -99,9 +102,11 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     authProvider: async (server) => (await import('./mcp-auth.ts')).mcpAuthProvider(server, o.env),
     onFailure: (name, error) => o.warn(`MCP server ${name} failed: ${error}`),
     onNotice: (name, line) => o.warn(`MCP server ${name} ${line}`),
+    resultsDir: moatPaths(o.env).toolResultsDir,
     // Lets the first request name a server's tools before it connects (read only for servers that are configured).
     toolCache: fileToolListCache(moatPaths(o.env).cacheDir),
     ...(o.program === undefined ? {} : { programTransport: o.program.transport }),
+    ...(o.elicit === undefined ? {} : { elicit: o.elicit }),
   });
   registry.addSource(manager);
   if (o.startNow !== false) startServers(manager, o.warn);

@@ -19,6 +19,7 @@ import { MoatError } from '../util/index.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { checkpointDeps } from './checkpoint-setup.ts';
 import { attachMcp, startServers, startUncachedServers, type McpFlags, type ProgramServers } from './mcp-setup.ts';
+import type { Elicit } from '../mcp/index.ts';
 import { startAfterFirstRequest } from './mcp-start.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
@@ -42,6 +43,8 @@ export interface OpenSessionOptions {
   mcp?: McpFlags;
   /** The Agent SDK program's in-process servers (stream-json), reached through it. */
   programMcp?: ProgramServers;
+  /** Who answers MCP servers' elicitation requests; none: they are cancelled (as Claude Code's -p does). */
+  elicit?: Elicit;
   /** The built-in tools as the front end runs them (an editor's own file access); default: as they are. */
   builtins?: (tools: AnyTool[]) => AnyTool[];
   warn(line: string): void;
@@ -133,6 +136,7 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
       addDirs: loaded.config.addDirs,
       warn: o.warn,
       ...(o.programMcp === undefined ? {} : { program: o.programMcp }),
+      ...(o.elicit === undefined ? {} : { elicit: o.elicit }),
       // With a screen, servers start at once and project servers are approved there; otherwise once the first request is out.
       ...(o.interactive === true ? { approvalInUi: true } : { startNow: false }),
     });

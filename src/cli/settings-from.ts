@@ -36,7 +36,8 @@ function rulesWithSources(loaded: LoadedConfig, list: 'allow' | 'deny' | 'ask'):
 /** What the configuration grants: rules, extra folders and the OS sandbox policy built from them (also read again on trust). */
 export function grantsFrom(loaded: LoadedConfig, home: string): ReloadableSettings {
   const c = loaded.config;
-  const allow = rulesWithSources(loaded, 'allow');
+  // moat's own saved tool output (a result too big for the model is given as a path there): the model reads it back without asking.
+  const allow = [...rulesWithSources(loaded, 'allow'), ...rules([`Read(/${moatPaths(process.env).toolResultsDir}/**)`], 'tool results')];
   const deny = rulesWithSources(loaded, 'deny');
   const ask = rulesWithSources(loaded, 'ask');
   const processSandbox = processSandboxFrom(loaded, { allow, deny }, home, process.env);

@@ -5,7 +5,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { AgentSettings, RememberRule } from '../agent/index.ts';
 import { addClaudeSettingsRules, approveRules, claudeSettingsPaths, homeOf, moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { OutputMapper } from '../print/index.ts';
-import { programMcpTransport } from '../sdk/index.ts';
+import { programElicitation, programMcpTransport } from '../sdk/index.ts';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ModelRouter } from '../providers/index.ts';
 import { runStreamJsonClient, type OpenedSession as Client } from '../sdk/index.ts';
@@ -99,6 +99,8 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             persist: opts.sessionPersistence,
             // The program's in-process servers, reached through it; servers delivered in initialize join --mcp-config's, read the same way.
             ...(programServers.length === 0 ? {} : { programMcp: { names: programServers, transport: (name: string) => programMcpTransport(name, program) as Transport } }),
+            // A server's elicitation goes to the program (its onElicitation; the SDK declines without one), as in Claude Code.
+            elicit: programElicitation(program),
             mcp: { configs: [...(opts.mcpConfig ?? []), ...(init?.mcpServers === undefined ? [] : [JSON.stringify({ mcpServers: init.mcpServers })])], strict: opts.strictMcpConfig ?? false },
             warn: (line) => err(`moat: ${line}\n`),
             hookCallbacks: hooks,

@@ -469,6 +469,7 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     projectRoot,
     files,
     loadedFiles,
+    parsedFiles: { user, project },
     toolLimits: mergeToolLimits(layers),
     osSandbox: mergeOsSandbox(layers, env),
     checkpoints: mergeCheckpoints(layers),

@@ -15,6 +15,8 @@ export interface MoatPaths {
   userConfigFile: string;
   /** `<dataDir>/moat.db`; the store's defaultDbPath gives the same answer. */
   dbFile: string;
+  /** `<dataDir>/tool-results`: tool output too big for the model (and binary parts), one folder per session; the model may Read it. */
+  toolResultsDir: string;
 }
 
 
@@ -35,6 +37,7 @@ export function moatPaths(env: Env = process.env): MoatPaths {
     cacheDir,
     userConfigFile: join(configDir, 'config.toml'),
     dbFile: join(dataDir, 'moat.db'),
+    toolResultsDir: join(dataDir, 'tool-results'),
   };
 }
 

@@ -1,6 +1,7 @@
 /** The merged configuration types the rest of moat uses. */
 import type { PermissionMode, SandboxConfig } from '../contracts/index.ts';
 import type { FileConfig } from './schema.ts';
+import type { ConfigFile } from './config-file.ts';
 import type { Secret } from './secret.ts';
 import type { Env } from './paths.ts';
 import type { KeymapConfig } from './keymap.ts';
@@ -113,6 +114,13 @@ export interface LoadedConfig {
   files: { user: string; project: string };
   /** The files that existed and were read, lowest precedence first. */
   loadedFiles: string[];
+  /**
+   * The two config.toml files as parsed and checked here (undefined: there is
+   * none; the project's also when it is the user's own): the MCP server loader
+   * takes their `[mcp_servers]` and `[mcp]` tables from these, and reads no
+   * config file again.
+   */
+  parsedFiles: { user: ConfigFile | undefined; project: ConfigFile | undefined };
   /** `[tools.<name>]` limit overrides for WebAssembly tools, and the `[sandbox]` ceiling. */
   toolLimits: ToolLimitsConfig;
   /** `[sandbox] mode/scrub_env`, `[sandbox.filesystem]`, `[sandbox.network]`: the OS sandbox around processes. */

@@ -1,5 +1,5 @@
 // Whether any place MCP servers are configured exists, checked without parsing: most runs have none and skip the server loader.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeSettingsPaths, homeOf } from '../config/index.ts';
 import type { ServerSources } from './load-servers.ts';
@@ -11,22 +11,6 @@ function present(file: string): boolean {
   } catch {
     return true;
   }
-}
-
-/**
- * Whether a TOML file may hold `[mcp_servers]` or `[mcp]`. Both config files
- * were parsed and validated by the config loader already (a broken one stops
- * moat first), so a file that never spells "mcp" has nothing for MCP; `\u` is
- * there because a quoted key may spell it with escapes.
- */
-function mentionsMcp(file: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-  return /mcp|\\u/i.test(text);
 }
 
 /**
@@ -44,5 +28,6 @@ export function mayDefineServers(o: ServerSources): boolean {
   const hasProject = o.projectConfigFile !== o.userConfigFile;
   const claudeFiles = [join(home, '.claude.json'), claudeSettingsPaths(home, o.projectRoot).user, ...(hasProject ? [join(o.projectRoot, '.mcp.json')] : [])];
   if (claudeFiles.some(present)) return true;
-  return [o.userConfigFile, ...(hasProject ? [o.projectConfigFile] : [])].some(mentionsMcp);
+  // The config files as the config loader parsed them: a table there is what counts, not a word in the text.
+  return [o.parsedFiles.user, ...(hasProject ? [o.parsedFiles.project] : [])].some((f) => f !== undefined && (f.data.mcp_servers !== undefined || f.data.mcp !== undefined));
 }

@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ElicitRequest, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, signalTree } from '../util/index.ts';
 import { httpStatus, needsLogin } from './http-errors.ts';
 import { loadSdk, type McpSdk } from './sdk.ts';
@@ -27,11 +27,20 @@ export interface ConnectionOptions {
   authProvider?(server: McpServerConfig): StoredOAuthProvider | undefined | Promise<StoredOAuthProvider | undefined>;
   /** Tools, prompts, resources or the state changed. */
   onChange(): void;
+  /**
+   * Asks the user (the TUI's form) or the driving program (the Agent SDK's
+   * onElicitation) what a server's `elicitation/create` wants; none: the
+   * request is cancelled, as Claude Code's -p does.
+   */
+  elicit?: Elicit;
   /** Something the server did that the user should know once, though it keeps working (a malformed line skipped). */
   onNotice?(name: string, line: string): void;
   /** The transport to a server of the program driving moat (`transport: 'sdk'`); none: such a server fails. */
   programTransport?(name: string): Transport;
 }
+
+/** Who answers a server's `elicitation/create` (the server's name, the request); its answer goes back to the server. */
+export type Elicit = (server: string, request: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
 
 export { needsLogin };
 
@@ -41,6 +50,9 @@ export class McpCallError extends Error {
     this.name = 'McpCallError';
   }
 }
+
+/** A crashed stdio server is started again no sooner than this after it exited (a crash loop costs a second, not a spin). */
+export const RESTART_BACKOFF_MS = 1000;
 
 /** How long a tool's result waits for lists its server said changed during the call (a list answers in milliseconds). */
 const REFRESH_WAIT_MS = 2000;
@@ -125,6 +137,8 @@ export class McpConnection {
   prompts: Prompt[] = [];
   resources: Resource[] = [];
   sandboxed: boolean | undefined;
+  /** What the server said about using its tools (initialize's `instructions`). */
+  instructions: string | undefined;
   unsandboxedReason: string | undefined;
   /** The name and version the server gave in initialize (once connected). */
   serverInfo: { name: string; version: string } | undefined;
@@ -133,6 +147,12 @@ export class McpConnection {
   private client: Client | undefined;
   private stdio: StdioLaunch | undefined;
   private starting: Promise<void> | undefined;
+  /** When the stdio server exited on its own while connected; undefined once restarted (or never). */
+  private crashedAt: number | undefined;
+  /** The one restart after a crash, under way or done: at most one per connection (a reconnect allows another). */
+  private restarting: Promise<void> | undefined;
+  /** Said once to the model, with the result of the call that restarted the server. */
+  private restartNotice: string | undefined;
   /** Set by close(): a start still under way spawns nothing more. */
   private closing = false;
   /** Notices already given (each once per server). */
@@ -162,8 +182,14 @@ export class McpConnection {
   }
 
   private newClient(sdk: McpSdk): Client {
-    const { ListRootsRequestSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } = sdk;
-    const client = new sdk.Client({ name: 'moat', version: this.o.clientVersion }, { capabilities: { roots: { listChanged: true } } });
+    const { ElicitRequestSchema, ListRootsRequestSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } = sdk;
+    // Elicitation is declared (form mode) as Claude Code declares it: without someone to ask, the answer is cancel.
+    const client = new sdk.Client({ name: 'moat', version: this.o.clientVersion }, { capabilities: { roots: { listChanged: true }, elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const elicit = this.o.elicit;
+      if (elicit === undefined || request.params.mode === 'url') return { action: 'cancel' };
+      return elicit(this.config.name, request.params, extra.signal);
+    });
     client.setRequestHandler(ListRootsRequestSchema, () => ({
       roots: this.o.roots().map((p) => ({ uri: Bun.pathToFileURL(p).href, name: basename(p) })),
     }));
@@ -185,6 +211,8 @@ export class McpConnection {
       const sdk = await loadSdk();
       await Promise.race([this.open(sdk, timeoutMs), timeout]);
       await Promise.race([this.loadLists(), timeout]);
+      const instructions = this.client?.getInstructions()?.trim();
+      this.instructions = instructions === '' ? undefined : instructions;
       const info = this.client?.getServerVersion();
       this.serverInfo = info === undefined ? undefined : { name: info.name, version: info.version };
       this.state = { status: 'connected' };
@@ -250,7 +278,9 @@ export class McpConnection {
       this.client = undefined;
       if (this.state.status === 'connected') {
         const stderr = stderrReason(this.stdio?.stderrTail() ?? '');
-        this.state = { status: 'failed', error: `the server exited${stderr ? ` — stderr: ${stderr}` : ''}` };
+        if (this.config.transport === 'stdio' && this.restarting === undefined) this.crashedAt = Date.now();
+        const again = this.crashedAt !== undefined && this.restarting === undefined ? '; it is restarted on the next call' : '';
+        this.state = { status: 'failed', error: `the server exited${stderr ? ` — stderr: ${stderr}` : ''}${again}` };
         this.o.onChange();
       }
       void this.stdio?.finish();
@@ -302,6 +332,7 @@ export class McpConnection {
     args: Record<string, unknown>,
     opts: { signal: AbortSignal; toolUseId?: string; onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void },
   ): Promise<CallToolResult> {
+    if (this.restartable()) await this.restart();
     const client = this.requireClient();
     // The model's call id, under the key Claude Code sends it with: servers written for it (claude-code-acp's) tie their updates to it.
     const meta = opts.toolUseId === undefined ? {} : { _meta: { 'claudecode/toolUseId': opts.toolUseId } };
@@ -326,6 +357,34 @@ export class McpConnection {
       if (this.state.status === 'failed' && !opts.signal.aborted) throw new McpCallError(`MCP server ${this.config.name}: ${this.state.error} (connection closed)`);
       throw e;
     }
+  }
+
+  /** A stdio server that exited on its own and has not been restarted yet: its tools stay offered, and the next call starts it again. */
+  restartable(): boolean {
+    return this.crashedAt !== undefined && this.restarting === undefined && this.state.status === 'failed';
+  }
+
+  /** The restart after a crash, once: after the backoff, a fresh process; the model is told with the next result. */
+  private restart(): Promise<void> {
+    const why = this.state.status === 'failed' ? this.state.error.replace(/; it is restarted on the next call$/, '') : 'it exited';
+    const wait = RESTART_BACKOFF_MS - (Date.now() - (this.crashedAt ?? 0));
+    this.crashedAt = undefined;
+    this.restarting = (async () => {
+      if (wait > 0) await Bun.sleep(wait);
+      await this.closeClient();
+      await this.start();
+      if (this.state.status === 'connected') {
+        this.restartNotice = `[The MCP server ${this.config.name} had exited (${why}); moat restarted it for this call. It is restarted once: if it exits again, its tools are gone for the rest of the session.]`;
+      }
+    })();
+    return this.restarting;
+  }
+
+  /** What the model should hear once about a restart, or undefined. */
+  takeRestartNotice(): string | undefined {
+    const notice = this.restartNotice;
+    this.restartNotice = undefined;
+    return notice;
   }
 
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
@@ -382,6 +441,8 @@ export class McpConnection {
   async reconnect(): Promise<void> {
     await this.starting;
     await this.closeClient();
+    this.crashedAt = undefined;
+    this.restarting = undefined;
     this.tools = [];
     this.prompts = [];
     this.resources = [];

@@ -21,7 +21,7 @@ export {
 } from './server-config.ts';
 export { McpManager, type ServerStatus, type ManagerOptions } from './manager.ts';
 export { fileToolListCache, cacheKey, type ToolListCache, type CachedToolList } from './tool-list-cache.ts';
-export { McpConnection, McpCallError, type ServerState, type ConnectionOptions } from './connection.ts';
+export { McpConnection, McpCallError, type Elicit, type ServerState, type ConnectionOptions } from './connection.ts';
 export { mcpToolName, mcpTool } from './mcp-tool.ts';
 export { mapToolResult } from './tool-result.ts';
 export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL, resourceContent } from './resource-tools.ts';

@@ -2,7 +2,7 @@
 import { formatIssue, issueMessage, issuePath, type IssueLike } from '../contracts/index.ts';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { homeOf, lineOfPath, readConfigFile, type ConfigFile, type Env } from '../config/index.ts';
+import { homeOf, lineOfPath, type ConfigFile, type Env } from '../config/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { expandMap, expandVars } from './expand-vars.ts';
 import { claudeApprovals, serverDefaults, type ServerDefaults } from './claude-compat.ts';
@@ -26,6 +26,8 @@ export interface ServerSources {
   userConfigFile: string;
   /** `.moat/config.toml` at the project root */
   projectConfigFile: string;
+  /** Both files as the config loader parsed and checked them (LoadedConfig.parsedFiles): read once, there. */
+  parsedFiles: { user: ConfigFile | undefined; project: ConfigFile | undefined };
   /** `--mcp-config` values, each a file or JSON text. */
   mcpConfigs?: readonly string[];
   /** `--strict-mcp-config`: only the `--mcp-config` servers. */
@@ -358,22 +360,13 @@ function claudeUserServers(projectRoot: string): (json: unknown) => unknown {
  */
 export function loadServers(o: ServerSources): LoadedServers {
   const c = new Collector(o.env);
-  const safeToml = (file: string, shown: string): ConfigFile | undefined => {
-    try {
-      return readConfigFile(file, shown);
-    } catch (e) {
-      // The main config loader has already refused a broken file; this only guards the standalone `moat mcp`.
-      c.problems.push(errorMessage(e));
-      return undefined;
-    }
-  };
   if (o.strict !== true) {
     const claudeJson = join(homeOf(o.env), '.claude.json');
     c.claudeFile(claudeJson, DISPLAY_HOME(claudeJson, o.env), 'claude-user', o.cwd, claudeUserServers(o.projectRoot));
-    c.tomlFile(safeToml(o.userConfigFile, DISPLAY_HOME(o.userConfigFile, o.env)), 'user', homeOf(o.env));
+    c.tomlFile(o.parsedFiles.user, 'user', homeOf(o.env));
     if (o.projectConfigFile !== o.userConfigFile) {
       c.claudeFile(join(o.projectRoot, '.mcp.json'), '.mcp.json', 'project', o.projectRoot);
-      c.tomlFile(safeToml(o.projectConfigFile, '.moat/config.toml'), 'project', o.projectRoot);
+      c.tomlFile(o.parsedFiles.project, 'project', o.projectRoot);
     }
   }
   for (const value of o.mcpConfigs ?? []) readFlagConfig(value, o.cwd, c);

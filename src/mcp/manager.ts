@@ -1,6 +1,6 @@
 // All MCP servers of one moat process: started in the background and in parallel, their tools a live source for the registry.
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { AnyTool, ToolSource } from '../tools/index.ts';
+import type { AnyTool, SourceInstructions, ToolSource } from '../tools/index.ts';
 import type { ConnectionOptions, McpConnection, ServerState } from './connection.ts';
 import type { McpServerConfig } from './server-config.ts';
 import type { CachedToolList, ToolListCache } from './tool-list-cache.ts';
@@ -26,6 +26,8 @@ export interface ManagerOptions extends Omit<ConnectionOptions, 'onChange' | 'ro
   roots: readonly string[];
   /** Project servers waiting for the user's approval: listed, not started. */
   needsApproval?: readonly string[];
+  /** Where results too big for the model, and binary parts, are saved as files (the model is given the path). */
+  resultsDir?: string;
   /** Called once per server that fails or needs login (the TUI status line, -p's stderr); not for failures caused by close(). */
   onFailure?(name: string, error: string): void;
   /** Tool lists from earlier runs: offered while their servers connect, and saved once each server has answered. */
@@ -228,10 +230,11 @@ export class McpManager implements ToolSource {
     const out: AnyTool[] = [];
     for (const config of this.servers.values()) {
       const conn = this.connections.get(config.name);
-      if (conn !== undefined && code !== undefined && conn.state.status === 'connected') {
+      // A server that crashed keeps its tools until its one restart: the next call starts it again.
+      if (conn !== undefined && code !== undefined && (conn.state.status === 'connected' || conn.restartable())) {
         let cached = this.toolCache.get(conn);
         if (cached === undefined || cached.from !== conn.tools) {
-          cached = { from: conn.tools, tools: conn.tools.filter((t) => toolAllowed(conn.config, t)).map((t) => code.mcpTool(conn, t)) };
+          cached = { from: conn.tools, tools: conn.tools.filter((t) => toolAllowed(conn.config, t)).map((t) => code.mcpTool(conn, t, this.o.resultsDir)) };
           this.toolCache.set(conn, cached);
         }
         out.push(...cached.tools);
@@ -257,8 +260,12 @@ export class McpManager implements ToolSource {
     let tools = this.cachedTools.get(config.name);
     if (tools === undefined) {
       const { mcpTool } = require('./mcp-tool.ts') as typeof import('./mcp-tool.ts');
-      const target = { config, callTool: async (...a: Parameters<McpConnection['callTool']>) => (await this.connectionOnceSettled(config.name, a[2].signal)).callTool(...a) };
-      tools = list.tools.filter((t) => toolAllowed(config, t)).map((t) => mcpTool(target, t));
+      const target = {
+        config,
+        callTool: async (...a: Parameters<McpConnection['callTool']>) => (await this.connectionOnceSettled(config.name, a[2].signal)).callTool(...a),
+        takeRestartNotice: () => this.connections.get(config.name)?.takeRestartNotice(),
+      };
+      tools = list.tools.filter((t) => toolAllowed(config, t)).map((t) => mcpTool(target, t, this.o.resultsDir));
       this.cachedTools.set(config.name, tools);
     }
     return tools;
@@ -289,6 +296,11 @@ export class McpManager implements ToolSource {
       if (signal.aborted) aborted();
     });
     return conn;
+  }
+
+  /** ToolSource: the instructions of every connected server that sent some, under the server's name. */
+  instructions(): SourceInstructions[] {
+    return this.connected().flatMap((c) => (c.instructions === undefined ? [] : [{ from: c.config.name, text: c.instructions }]));
   }
 
   /** Every server; one whose connection does not exist yet (none started) in its first state, with nothing listed. */

@@ -1,4 +1,6 @@
 // One tool of an MCP server → one moat Tool named mcp__<server>__<tool>, its schema passed through as the server gave it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
@@ -6,7 +8,7 @@ import { errorMessage } from '../util/index.ts';
 import type { McpConnection } from './connection.ts';
 import { needsLogin } from './http-errors.ts';
 import { normalizeServerName } from './server-config.ts';
-import { mapToolResult } from './tool-result.ts';
+import { mapToolResult, type ResultSaver } from './tool-result.ts';
 
 /** Anthropic's limit for a tool name; longer names are cut and given a short hash so two never collide. */
 const MAX_NAME = 64;
@@ -34,9 +36,27 @@ function summaryOf(server: string, tool: string, input: Record<string, unknown>)
 }
 
 /** What a tool calls: a connected server, or one still connecting (its list from the last run) that the call waits for. */
-export type ToolTarget = Pick<McpConnection, 'config' | 'callTool'>;
+export type ToolTarget = Pick<McpConnection, 'config' | 'callTool'> & Partial<Pick<McpConnection, 'takeRestartNotice'>>;
 
-export function mcpTool(connection: ToolTarget, def: McpTool): AnyTool {
+/**
+ * Files for one call's saved output, in `<resultsDir>/<session>/`: private
+ * to the user, named after the call so two never collide.
+ */
+function callSaver(resultsDir: string, sessionId: string, toolUseId: string): ResultSaver {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
+  return {
+    save(suffix, data) {
+      const dir = join(resultsDir, safe(sessionId));
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const file = join(dir, `${safe(toolUseId)}-${suffix}`);
+      writeFileSync(file, data, { mode: 0o600 });
+      return file;
+    },
+  };
+}
+
+/** `resultsDir`: where results too big for the model, and binary parts, are saved; none: they are cut or described. */
+export function mcpTool(connection: ToolTarget, def: McpTool, resultsDir?: string): AnyTool {
   const server = connection.config.name;
   const name = mcpToolName(server, def.name);
   const readOnly = connection.config.trustAnnotations && def.annotations?.readOnlyHint === true;
@@ -59,8 +79,9 @@ export function mcpTool(connection: ToolTarget, def: McpTool): AnyTool {
           signal: ctx.signal,
           toolUseId: ctx.toolUseId,
           onProgress: (progress, total, message) => {
-            const of = total === undefined ? `${progress}` : `${progress}/${total}`;
-            ctx.onUpdate({ type: 'text', text: `${of}${message === undefined ? '' : ` ${message}`}` });
+            // As Claude Code shows it: a share when the server gives a total, the count otherwise; its message after.
+            const of = total === undefined || total <= 0 ? `${progress}` : `${Math.round(Math.min(1, progress / total) * 100)}%`;
+            ctx.onUpdate({ type: 'text', text: `${of}${message === undefined ? '' : ` · ${message}`}` });
           },
         });
       } catch (e) {
@@ -69,7 +90,11 @@ export function mcpTool(connection: ToolTarget, def: McpTool): AnyTool {
         if (needsLogin(e)) throw new ToolError(`${name} failed: the server wants a new login; the user can run moat mcp login ${server}`);
         throw new ToolError(`${name} failed: ${errorMessage(e)}`);
       }
-      return mapToolResult(result, { tool: name, maxTokens: connection.config.maxOutputTokens });
+      const saver = resultsDir === undefined ? undefined : callSaver(resultsDir, ctx.sessionId, ctx.toolUseId);
+      const mapped = mapToolResult(result, { tool: name, maxTokens: connection.config.maxOutputTokens, ...(saver === undefined ? {} : { saver }) });
+      const notice = connection.takeRestartNotice?.();
+      if (notice === undefined) return mapped;
+      return { ...mapped, content: typeof mapped.content === 'string' ? `${notice}\n${mapped.content}` : [{ type: 'text', text: notice }, ...mapped.content] };
     },
   }) as unknown as AnyTool;
 }

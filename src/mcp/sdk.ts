@@ -24,6 +24,7 @@ async function importSdk() {
     StdioClientTransport: stdio.StdioClientTransport,
     CallToolResultSchema: types.CallToolResultSchema,
     ListRootsRequestSchema: types.ListRootsRequestSchema,
+    ElicitRequestSchema: types.ElicitRequestSchema,
     PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
     ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,

@@ -3,3 +3,4 @@ export { runStreamJsonClient, toDecision, type OpenedSession, type StreamJsonCli
 export { hookCallbacks, type HookCallbackSet, type SendHookCallback } from './hook-callbacks.ts';
 export { InputLine, InitializeRequest, PermissionResult, type UserInput } from './messages.ts';
 export { programMcpTransport, type SendControlRequest, type ProgramMcpTransport } from './mcp-bridge.ts';
+export { programElicitation, type ElicitationAsk, type ElicitationAnswer } from './elicitation.ts';

@@ -1,6 +1,6 @@
 /** The tools layer's public surface: registry, built-ins, permissions, WASM tools, process sandbox. */
 export * from './types.ts';
-export { ToolRegistry, toolInputJsonSchema, TOOL_SEARCH_THRESHOLD, MCP_DEFER_SHARE, type ToolSource } from './registry.ts';
+export { ToolRegistry, toolInputJsonSchema, TOOL_SEARCH_THRESHOLD, MCP_DEFER_SHARE, type ToolSource, type SourceInstructions } from './registry.ts';
 export { TOOL_SEARCH_NAME, searchTools } from './tool-search.ts';
 export { runWithPolicy, isIdempotent, type ToolRunPolicy } from './run-policy.ts';
 export { runParsedTool, unknownToolResult, abortedToolResult, invalidInputMessage, ABORTED_TOOL_MESSAGE } from './run-tool.ts';

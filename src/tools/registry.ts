@@ -23,6 +23,14 @@ export function toolInputJsonSchema(tool: AnyTool): Record<string, unknown> {
  */
 export interface ToolSource {
   tools(): readonly AnyTool[];
+  /** What the source's providers say about using their tools (MCP servers' `instructions`), for the system prompt. */
+  instructions?(): readonly SourceInstructions[];
+}
+
+/** One provider's instructions: who gave them, and the text. */
+export interface SourceInstructions {
+  from: string;
+  text: string;
 }
 
 /** Past this many tools, the model sees the core tools plus ToolSearch instead of every drop-in (WebAssembly) tool. */
@@ -78,6 +86,11 @@ export class ToolRegistry {
   /** Core tools: the built-ins and the session's own tools, parents' first. */
   core(): AnyTool[] {
     return [...(this.parent?.core() ?? []), ...this.own.values()];
+  }
+
+  /** Every source's instructions (parents' first), read live: a server that connects later adds its own. */
+  instructions(): SourceInstructions[] {
+    return [...(this.parent?.instructions() ?? []), ...this.sources.flatMap((s) => s.instructions?.() ?? [])];
   }
 
   /** Tools from sources, minus any whose name a core tool or an earlier source already has. */

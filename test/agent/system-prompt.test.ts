@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { memoryFiles } from '../../src/agent/memory-files.ts';
-import { buildSystemPrompt } from '../../src/agent/system-prompt.ts';
+import { buildSystemPrompt, SERVER_INSTRUCTIONS_MAX_CHARS } from '../../src/agent/system-prompt.ts';
 import { tempDir } from '../support/temp.ts';
 
 describe('system prompt', () => {
@@ -52,5 +52,23 @@ describe('system prompt', () => {
     expect(p.startsWith('ONLY THIS')).toBe(true);
     expect(p).toContain('Git repository: no');
     expect(p).not.toContain('You are moat');
+  });
+
+  test("MCP servers' instructions: a section under each server's name, after the skills, before --append-system-prompt; an overlong one is cut", () => {
+    const cwd = tempDir();
+    const p = buildSystemPrompt({
+      cwd,
+      addDirs: [],
+      git: undefined,
+      append: 'APPENDED',
+      serverInstructions: [
+        { from: 'my.server', text: '  Call get-sum for sums.\n' },
+        { from: 'flood', text: 'x'.repeat(SERVER_INSTRUCTIONS_MAX_CHARS + 500) },
+      ],
+    });
+    expect(p).toContain('# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## my.server\nCall get-sum for sums.\n\n## flood\n');
+    expect(p).toContain(`${'x'.repeat(SERVER_INSTRUCTIONS_MAX_CHARS)}\n[instructions cut at ${SERVER_INSTRUCTIONS_MAX_CHARS} characters]\n\nAPPENDED`);
+    expect(p).not.toContain('x'.repeat(SERVER_INSTRUCTIONS_MAX_CHARS + 1));
+    expect(buildSystemPrompt({ cwd, addDirs: [], git: undefined, serverInstructions: [] })).not.toContain('MCP Server Instructions');
   });
 });

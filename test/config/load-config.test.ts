@@ -76,6 +76,7 @@ describe('loadConfig', () => {
       projectRoot: w.repo,
       files: { user: w.userFile, project: w.projectFile },
       loadedFiles: [],
+      parsedFiles: { user: undefined, project: undefined },
       toolLimits: { tools: {}, runs: {}, sandbox: DEFAULT_SANDBOX_CEILING },
       osSandbox: { mode: 'auto', scrubEnv: undefined, scrubEnvExtra: [], allowWrite: [], denyRead: [], denyWrite: [], allowNetwork: [], denyNetwork: [], allowUnixSockets: [], allowLoopback: false, limits: {} },
       checkpoints: { enabled: true, keepDays: 30, maxFileBytes: 10 * 1024 * 1024 },

@@ -15,6 +15,7 @@ describe('moatPaths', () => {
       cacheDir: '/home/u/.cache/moat',
       userConfigFile: '/home/u/.config/moat/config.toml',
       dbFile: '/home/u/.local/share/moat/moat.db',
+      toolResultsDir: '/home/u/.local/share/moat/tool-results',
     });
   });
 
@@ -26,6 +27,7 @@ describe('moatPaths', () => {
       cacheDir: '/home/u/.cache/moat',
       userConfigFile: '/c/moat/config.toml',
       dbFile: '/d/moat/moat.db',
+      toolResultsDir: '/d/moat/tool-results',
     });
     // The store computes the same database path on its own.
     expect(defaultDbPath(env)).toBe(moatPaths(env).dbFile);

@@ -51,3 +51,26 @@ test("a project's MCP server: approved at start, connected in /mcp, its prompt a
   await s.waitFor('A fine city.', { timeoutMs: 15_000 });
   expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('Lisbon');
 }, 60_000);
+
+test("a long MCP call's progress notifications show on its tool card while it runs", async () => {
+  const sb = makeSandbox(server.url);
+  folder = dirname(sb.cwd);
+  const config = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] } } });
+  const env: Record<string, string> = { ...sb.env };
+  delete env.NO_COLOR;
+  session = new TmuxSession(`${MOAT_BIN} --mcp-config '${config}' --allowedTools mcp__everything; sleep 60`, { cols: 120, rows: 40, cwd: sb.cwd, env });
+  const s = session;
+  await s.waitFor('Ask moat to do something');
+  server.script(
+    // The model thinks a while: the server connects meanwhile.
+    reply().wait(5000).toolUse('ToolSearch', { query: 'select:mcp__everything__trigger-long-running-operation' }).stop('tool_use'),
+    reply().toolUse('mcp__everything__trigger-long-running-operation', { duration: 8, steps: 4 }).stop('tool_use'),
+    reply().text('All steps done.'),
+  );
+  await s.typeAndWait('run the long operation');
+  s.keys('Enter');
+  // server-everything sends progress every 2 s of the 8: the card shows the share while the call runs.
+  await s.waitFor(/(25|50|75)%/, { timeoutMs: 20_000 });
+  expect(s.screen()).not.toContain('All steps done.');
+  await s.waitFor('All steps done.', { timeoutMs: 20_000 });
+}, 60_000);

@@ -60,7 +60,7 @@ describe('server-everything over stdio', () => {
     const r = await tool('mcp__everything__trigger-long-running-operation').execute({ duration: 0.3, steps: 3 }, toolContext(undefined, updates));
     expect(r.content).toContain('Long running operation completed');
     // The last notification may race the result (the SDK drops progress once the answer is in); the order never changes.
-    expect(updates.slice(0, 2)).toEqual([{ type: 'text', text: '1/3' }, { type: 'text', text: '2/3' }]);
+    expect(updates.slice(0, 2)).toEqual([{ type: 'text', text: '33%' }, { type: 'text', text: '67%' }]);
     expect(updates.length).toBeLessThanOrEqual(3);
   });
 

@@ -3,7 +3,17 @@ import { describe, expect, test } from 'bun:test';
 import { resolve } from 'node:path';
 import type { McpManager } from '../../src/mcp/index.ts';
 import { builtinTools, decidePermission, parseRuleList, ToolRegistry, type AnyTool } from '../../src/tools/index.ts';
+import { RESTART_BACKOFF_MS } from '../../src/mcp/connection.ts';
 import { everything, manager, stdioServer, toolContext } from './support.ts';
+
+/** Polls a condition the manager reaches on its own (a server's exit is seen a moment after the call failed). */
+async function waitFor(fn: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!fn()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await Bun.sleep(10);
+  }
+}
 
 const HOSTILE = resolve(import.meta.dir, 'fixtures/hostile-server.ts');
 const hostile = (mode: string, over = {}) => stdioServer(mode.replace(/[^a-z]/g, ''), process.execPath, [HOSTILE, mode], over);
@@ -37,14 +47,27 @@ describe('hostile MCP servers', () => {
     }
   });
 
-  test('a server that crashes mid-call: that call is an error naming the exit, the server shows failed', async () => {
-    const m = await started(manager([hostile('crash')]));
+  test('a stdio server that crashes mid-call: that call says so; the next call restarts it once (after the backoff) and the model is told; a second crash is final', async () => {
+    const failures: string[] = [];
+    const m = await started(manager([hostile('crash')], process.cwd(), { failures }));
     try {
-      await expect(toolOf(m, 'mcp__crash__boom').execute({}, toolContext())).rejects.toThrow(/^mcp__crash__boom failed: MCP server crash: the server exited.*\(connection closed\)$/);
-      await Bun.sleep(50);
-      expect(m.status()[0]?.state.status).toBe('failed');
-      // The tools of a dead server leave the registry.
+      await expect(toolOf(m, 'mcp__crash__boom').execute({}, toolContext())).rejects.toThrow(/^mcp__crash__boom failed: MCP server crash: the server exited.*; it is restarted on the next call \(connection closed\)$/);
+      await waitFor(() => m.status()[0]?.state.status === 'failed');
+      // Its tools stay offered: the model can call again.
+      expect(m.tools().map((t) => t.name)).toContain('mcp__crash__ok');
+      const t0 = performance.now();
+      const again = await toolOf(m, 'mcp__crash__ok').execute({}, toolContext());
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(RESTART_BACKOFF_MS - 200);
+      expect(again.content).toMatch(/^\[The MCP server crash had exited \(the server exited.*\); moat restarted it for this call\. It is restarted once: .*\]\nfine$/);
+      expect(m.status()[0]?.state).toEqual({ status: 'connected' });
+      // Told once: the next result is the server's alone.
+      expect((await toolOf(m, 'mcp__crash__ok').execute({}, toolContext())).content).toBe('fine');
+      await expect(toolOf(m, 'mcp__crash__boom').execute({}, toolContext())).rejects.toThrow(/the server exited/);
+      await waitFor(() => m.status()[0]?.state.status === 'failed');
+      expect(m.status()[0]?.state).toMatchObject({ status: 'failed', error: expect.not.stringContaining('restarted') });
+      // The tools of a server gone for good leave the registry.
       expect(m.tools()).toEqual([]);
+      expect(failures).toHaveLength(2);
     } finally {
       await m.close();
     }

@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SERVER_SANDBOX, loadServers, mayDefineServers, McpManager, type ServerSources } from '../../src/mcp/index.ts';
 import { tempDir } from '../support/temp.ts';
-import { everything, manager, stdioServer } from './support.ts';
+import { everything, manager, parsedFiles, stdioServer } from './support.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,6 +32,7 @@ function setup(files: Record<string, string>, over: Partial<ServerSources> = {})
     env: { HOME: join(root, 'home') },
     userConfigFile: join(root, 'home/.config/moat/config.toml'),
     projectConfigFile: join(root, 'project/.moat/config.toml'),
+    parsedFiles: parsedFiles(join(root, 'home/.config/moat/config.toml'), join(root, 'project/.moat/config.toml')),
     ...over,
   };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config/index.ts';
 import { loadServers, mcpToolName, type ServerSources } from '../../src/mcp/index.ts';
 import { tempDir } from '../support/temp.ts';
+import { parsedFiles } from './support.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -29,6 +30,7 @@ function setup(files: Record<string, string>) {
     env: { HOME: home, GH_TOKEN: 'tok123' },
     userConfigFile: join(home, '.config/moat/config.toml'),
     projectConfigFile: join(project, '.moat/config.toml'),
+    parsedFiles: parsedFiles(join(home, '.config/moat/config.toml'), join(project, '.moat/config.toml')),
   };
   return { root, home, project, sources };
 }

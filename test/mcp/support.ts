@@ -1,4 +1,6 @@
 /** Shared pieces of the MCP tests: server configs for real npm servers, a manager, and a tool context. */
+import { readConfigFile } from '../../src/config/index.ts';
+import type { ServerSources } from '../../src/mcp/index.ts';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVER_SANDBOX, McpManager, type LaunchOptions, type McpServerConfig, type StdioServerConfig, type HttpServerConfig } from '../../src/mcp/index.ts';
 import type { ToolContext, ToolDisplay } from '../../src/tools/index.ts';
@@ -54,5 +56,13 @@ export function toolContext(signal: AbortSignal = new AbortController().signal, 
     todos: { get: () => [], set: () => undefined },
     bashTimeoutMs: 120_000,
     onUpdate: (d) => updates.push(d),
+  };
+}
+
+/** The config files as the config loader hands them to loadServers (parsed once), shown as the loader shows them. */
+export function parsedFiles(userFile: string, projectFile: string): ServerSources['parsedFiles'] {
+  return {
+    user: readConfigFile(userFile, '~/.config/moat/config.toml'),
+    project: projectFile === userFile ? undefined : readConfigFile(projectFile, '.moat/config.toml'),
   };
 }

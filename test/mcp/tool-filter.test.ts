@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadServers } from '../../src/mcp/index.ts';
 import { tempDir } from '../support/temp.ts';
-import { manager, toolContext } from './support.ts';
+import { manager, parsedFiles, toolContext } from './support.ts';
 
 const FIXTURE = resolve(import.meta.dir, 'fixtures/hostile-server.ts');
 
@@ -14,7 +14,7 @@ function fromToml(lines: string) {
   const file = join(home, '.config/moat/config.toml');
   mkdirSync(join(home, '.config/moat'), { recursive: true });
   writeFileSync(file, `[mcp_servers.lc]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([FIXTURE, 'list-changed'])}\n${lines}\n`);
-  const r = loadServers({ cwd: home, projectRoot: home, env: { HOME: home }, userConfigFile: file, projectConfigFile: file });
+  const r = loadServers({ cwd: home, projectRoot: home, env: { HOME: home }, userConfigFile: file, projectConfigFile: file, parsedFiles: parsedFiles(file, file) });
   expect(r.problems).toEqual([]);
   return r.servers;
 }

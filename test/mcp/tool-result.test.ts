@@ -35,3 +35,37 @@ describe('structured content', () => {
     expect(String(r.content)).toContain('[output truncated: mcp__s__t returned about');
   });
 });
+
+describe('saved to files', () => {
+  const saver = () => {
+    const files = new Map<string, string | Uint8Array>();
+    return { files, save: (suffix: string, data: string | Uint8Array) => (files.set(`/r/${suffix}`, data), `/r/${suffix}`) };
+  };
+
+  test('a result over the cap: saved whole, the model gets the path and a preview; one that cannot be saved is cut as before', () => {
+    const s = saver();
+    const text = 'z'.repeat(10_000);
+    const r = mapToolResult({ content: [{ type: 'text', text }] }, { tool: 'mcp__s__t', maxTokens: 100, saver: s });
+    expect(s.files.get('/r/output.txt')).toBe(text);
+    expect(String(r.content)).toStartWith('[mcp__s__t returned 10,000 characters (1 lines), over the 100-token limit for one result. The whole output was saved to /r/output.txt');
+    expect(String(r.content).length).toBeLessThan(2400);
+    const failing = { save: () => { throw new Error('disk full'); } };
+    expect(String(mapToolResult({ content: [{ type: 'text', text }] }, { tool: 'mcp__s__t', maxTokens: 100, saver: failing }).content)).toContain('[output truncated: mcp__s__t returned about');
+    // Within the cap: nothing saved.
+    const small = saver();
+    expect(mapToolResult({ content: [{ type: 'text', text: 'short' }] }, { tool: 'mcp__s__t', maxTokens: 100, saver: small }).content).toBe('short');
+    expect(small.files.size).toBe(0);
+  });
+
+  test('binary content (an embedded blob, audio) is saved with an extension from its type; without a saver it is described', () => {
+    const s = saver();
+    const blob = Buffer.from([1, 2, 3, 250]).toString('base64');
+    const r = mapToolResult(
+      { content: [{ type: 'text', text: 'here' }, { type: 'resource', resource: { uri: 'x://a.gz', mimeType: 'application/gzip', blob } }, { type: 'audio', mimeType: 'audio/wav', data: blob }] },
+      { tool: 'mcp__s__t', maxTokens: 100, saver: s },
+    );
+    expect(r.content).toBe('here\n[resource x://a.gz] [binary application/gzip, 4 bytes, saved to /r/2.gz]\n[audio audio/wav, 4 bytes, saved to /r/3.wav]');
+    expect([...(s.files.get('/r/2.gz') as Uint8Array)]).toEqual([1, 2, 3, 250]);
+    expect(map({ content: [{ type: 'resource', resource: { uri: 'x://a', mimeType: 'application/octet-stream', blob } }] }).content).toBe('[resource x://a] [binary application/octet-stream, 4 bytes, not shown]');
+  });
+});

@@ -149,6 +149,13 @@ describe('tool cards', () => {
     });
   }
 
+  test("a running MCP tool's progress shows on its card", () => {
+    const call: ToolCallView = { id: 'm', name: 'mcp__ev__trigger-long-running-operation', json: '', input: { duration: 6 }, status: 'running', startedAt: 8_000, display: { type: 'text', text: '17% · step 1 of 6' } };
+    const lines = renderToolCard(call, opts);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('17% · step 1 of 6');
+  });
+
   test('the path shows before the input is complete', () => {
     const lines = renderToolCard({ id: 'x', name: 'Read', json: '{"file_path":"/work/project/src/a.ts","off', status: 'streaming' }, opts);
     expect(lines[0]).toContain('Read(src/a.ts)');

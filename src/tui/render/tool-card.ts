@@ -158,6 +158,8 @@ export function renderToolCard(call: ToolCallView, opts: CardOptions): string[] 
       const tail = d.output.replace(/\n$/, '').split('\n').slice(-(opts.liveOutputLines ?? 5));
       body(tail.map((l) => k.dim(l)));
     }
+    // A tool's own progress line (an MCP server's progress notifications: "17% · step 1 of 6").
+    if (call.status === 'running' && d?.type === 'text' && d.text.trim() !== '') body([k.dim(firstLine(d.text))]);
     return lines;
   }
 
