@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { query, type Options, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { makeSandbox, MOAT_BIN, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { makeSandbox, MOAT_BIN, MOAT_TEST_BIN, runMoat, type Sandbox } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
 let sb: Sandbox;
@@ -150,7 +150,8 @@ describe('Claude Code programs on moat', () => {
   test('the API keeps failing: result is the error, api_error_status the status; api_retry names the status and the retries', async () => {
     const b = 'API failure (529 forever)';
     for (let i = 0; i < 5; i++) server.script(httpError(529));
-    const { messages } = await all(query({ prompt: 'hi', options: options() }));
+    // The test build: its retries wait MOAT_TEST_RETRY_BASE_MS, not the real back-off.
+    const { messages } = await all(query({ prompt: 'hi', options: options({ pathToClaudeCodeExecutable: MOAT_TEST_BIN }) }));
     const retries = messages.filter((m) => m.type === 'system' && m.subtype === 'api_retry') as unknown as Record<string, unknown>[];
     expect(retries.length).toBe(4);
     for (const r of retries) expect(r).toMatchObject({ error_status: 529, max_retries: 4, error: 'overloaded' });
@@ -163,14 +164,14 @@ describe('Claude Code programs on moat', () => {
     // Text mode: the error is on stdout, as in Claude Code, and the exit code 1.
     server.requests.length = 0;
     for (let i = 0; i < 5; i++) server.script(httpError(529));
-    const text = await runMoat(['-p', 'hi'], { cwd: sb.cwd, env: sb.env });
+    const text = await runMoat(['-p', 'hi'], { cwd: sb.cwd, env: sb.env, bin: MOAT_TEST_BIN });
     expect(text.code).toBe(1);
     expect(text.stdout).toContain('529');
     expect(text.stderr).toBe('');
     if (!text.stdout.startsWith('API Error:')) differs(b, 'api-error-wording', `stdout says ${JSON.stringify(text.stdout.trim())}`);
 
     // A request that never reached a server (nothing listens on port 9): on stdout too, as Claude Code prints "API Error: Connection refused …".
-    const refused = await runMoat(['-p', 'hi'], { cwd: sb.cwd, env: { ...sb.env, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' } });
+    const refused = await runMoat(['-p', 'hi'], { cwd: sb.cwd, env: { ...sb.env, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' }, bin: MOAT_TEST_BIN });
     expect(refused.code).toBe(1);
     expect(refused.stdout.trim()).not.toBe('');
     expect(refused.stderr).toBe('');
