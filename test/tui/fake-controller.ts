@@ -306,6 +306,6 @@ export function finished(stopReason: 'end_turn' | 'aborted' | 'error', error?: s
 /** Text split into deltas of `size` characters. */
 export function deltas(text: string, size = 7, turn = 1): AgentEvent[] {
   const out: AgentEvent[] = [];
-  for (let i = 0; i < text.length; i += size) out.push({ type: 'text_delta', turn, text: text.slice(i, i + size) });
+  for (let i = 0; i < text.length; i += size) out.push({ type: 'text_delta', turn, index: 0, text: text.slice(i, i + size) });
   return out;
 }
