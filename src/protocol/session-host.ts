@@ -1,15 +1,15 @@
 /** The session protocol's dispatcher: operations in, one ordered event stream out; no agent logic of its own. */
 import type { PermissionMode } from '../contracts/index.ts';
-import { PermissionBroker, type AskPermission, type HookCallbackSet, type ReloadableSettings, type RewindOutcome, type RewindRequest, type RunOptions, type UserPart } from '../agent/index.ts';
+import { PermissionBroker, type AgentEvent, type AskPermission, type HookCallbackSet, type ReloadableSettings, type RewindOutcome, type RewindRequest, type RunOptions, type UserPart } from '../agent/index.ts';
 import { assertNever, AsyncQueue, errorMessage, MoatError } from '../util/index.ts';
-import type { SessionEvent } from './events.ts';
+import { toSessionEvent, type SessionEvent } from './events.ts';
 import type { SessionOp } from './ops.ts';
 
 /** What the host drives: an AgentSession. */
 export interface ProtocolAgent {
-  run(prompt: string | UserPart[], signal: AbortSignal, opts?: RunOptions): AsyncIterable<SessionEvent>;
+  run(prompt: string | UserPart[], signal: AbortSignal, opts?: RunOptions): AsyncIterable<AgentEvent>;
   /** `/compact`: a run of its own that replaces the history with a summary. */
-  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<SessionEvent>;
+  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<AgentEvent>;
   setModel(model: string): void;
   setPermissionMode(mode: PermissionMode): void;
   setThinkingBudget(tokens: number | undefined): void;
@@ -204,7 +204,8 @@ export class SessionHost {
         ? this.agent.compact(next.instructions, controller.signal)
         : this.agent.run(next.content, controller.signal, next.model === undefined ? {} : { model: next.model });
     // Start-up ends at the TUI's first frame, or a second after start (src/util/jit-policy.ts), not at the first answer.
-    for await (const e of events) this.out.push(e);
+    // The one place the agent's events become the protocol's.
+    for await (const e of events) this.out.push(toSessionEvent(e));
   }
 }
 

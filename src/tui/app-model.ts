@@ -6,7 +6,8 @@
  * terminal.
  */
 import type { PermissionMode } from '../contracts/index.ts';
-import type { AgentEvent, PermissionDecision } from '../agent/index.ts';
+import type { PermissionDecision } from '../agent/index.ts';
+import type { SessionEvent } from '../protocol/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { COMMANDS, isBuiltinCommand, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
 import type { ShellResult, TuiController, TuiInfo } from './controller.ts';
@@ -326,7 +327,7 @@ export class AppModel {
   }
 
   /** Shows one run's events until its end; Esc aborts it. */
-  private async follow(events: (signal: AbortSignal) => AsyncIterable<AgentEvent>): Promise<void> {
+  private async follow(events: (signal: AbortSignal) => AsyncIterable<SessionEvent>): Promise<void> {
     const t = this.transcript;
     const abort = new AbortController();
     this.abort = abort;

@@ -5,7 +5,8 @@
  * implement it with a scripted fake.
  */
 import type { PermissionMode } from '../contracts/index.ts';
-import type { AgentEvent, AgentInfo, FileChange, MergeOutcome, Message, PermissionDecision, RewindOutcome, RewindPointView, RewindRequest, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
+import type { SessionEvent } from '../protocol/index.ts';
+import type { AgentInfo, FileChange, MergeOutcome, Message, PermissionDecision, RewindOutcome, RewindPointView, RewindRequest, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
 
 export interface TuiInfo {
   version: string;
@@ -141,9 +142,9 @@ export interface TuiController {
   /** Messages of a resumed session (`--resume` / `--continue`), shown before the first prompt. */
   initialMessages(): Message[];
   /** Runs one prompt; the stream ends with exactly one `run_finished`. */
-  run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<AgentEvent>;
+  run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<SessionEvent>;
   /** `/compact [instructions]`: replaces the conversation with a summary; the stream ends with exactly one `run_finished`. */
-  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<AgentEvent>;
+  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<SessionEvent>;
   respondPermission(requestId: string, decision: PermissionDecision): void;
   setPermissionMode(mode: PermissionMode): void;
   setModel(model: string): void;
