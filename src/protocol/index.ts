@@ -2,4 +2,4 @@
 export type { SessionOp, SessionOpType } from './ops.ts';
 export { toSessionEvent, type SessionEvent, type SessionEventType, type SubagentSessionEvent, type RunFinishedEvent, type PermissionRequestEvent } from './events.ts';
 export { compactOp } from './compact-command.ts';
-export { SessionHost, rewindNotice, type ProtocolAgent } from './session-host.ts';
+export { SessionHost, rewindNotice, type ProtocolAgent, type SessionOwner } from './session-host.ts';

@@ -167,7 +167,7 @@ export class AppModel {
       ],
       onSelect: (v) => {
         if (v !== 'trust') return;
-        this.controller.trustProject();
+        this.controller.submit({ type: 'trust_project' });
         this.transcript.commit({ kind: 'notice', level: 'info', text: 'Trusted this folder: its allow rules, folders, env and hooks apply now (moat trust --revoke takes it back).' });
       },
     });
@@ -375,7 +375,7 @@ export class AppModel {
     this.queued.length = 0;
     // Open permission requests do not watch the signal: answer them, or the agent would wait forever.
     for (const req of this.transcript.permissions.get()) {
-      this.controller.respondPermission(req.requestId, { behavior: 'deny', message: 'The user interrupted the turn.' });
+      this.controller.submit({ type: 'permission_answer', requestId: req.requestId, decision: { behavior: 'deny', message: 'The user interrupted the turn.' } });
     }
     this.transcript.setAborting();
     this.abort.abort();
@@ -419,7 +419,7 @@ export class AppModel {
     const u = this.ui.get();
     const i = this.modes.indexOf(u.mode);
     const mode = this.modes[(i + 1) % this.modes.length] ?? 'default';
-    this.controller.setPermissionMode(mode);
+    this.controller.submit({ type: 'set_permission_mode', mode });
     this.ui.set({ ...u, mode });
   }
 
@@ -429,7 +429,7 @@ export class AppModel {
     if (!req) return;
     this.transcript.resolvePermission(req.requestId, decision.behavior === 'allow');
     this.ui.update((u) => ({ ...u, dialog: { index: 0 } }));
-    this.controller.respondPermission(req.requestId, decision);
+    this.controller.submit({ type: 'permission_answer', requestId: req.requestId, decision });
   }
 
   expand(): void {
@@ -481,7 +481,8 @@ export class AppModel {
       setInfo: (info) => this.setInfo(info),
       showHistory: (id) => {
         try {
-          const messages = this.controller.resume(id);
+          this.controller.submit({ type: 'resume', sessionId: id });
+          const messages = this.controller.conversation();
           this.resetSession();
           this.setInfo(this.controller.info());
           this.transcript.commit({ kind: 'lines', lines: [`Resumed session ${id.slice(0, 8)}:`] });
