@@ -17,5 +17,11 @@ if (argv[0] === '__sandbox-child') {
   process.exit(await runChildMain(argv.slice(1)));
 }
 
+// An editor's terminal starting a Bash call moat prepared for its sandbox (cli/editor-terminal-bash.ts).
+if (argv[0] === '__acp-terminal') {
+  const { runTerminalLaunch } = await import('./cli/acp-terminal-launch.ts');
+  process.exit(await runTerminalLaunch(argv.slice(1)));
+}
+
 const { main } = await import('./cli/index.ts');
 process.exit(await main(argv));

@@ -26,7 +26,7 @@ const ALLOWED: Record<string, string[]> = {
   tools: ['sandbox', 'util', 'contracts'],
   mcp: ['tools', 'sandbox', 'config', 'util', 'contracts'],
   // Scheduled jobs: the scheduler, its store rows, runs as -p processes, the model's Schedule tool.
-  cron: ['tools', 'store', 'util', 'contracts'],
+  cron: ['tools', 'sandbox', 'store', 'util', 'contracts'],
   sandbox: ['util', 'contracts'],
   skills: ['util', 'contracts'],
   // Checkpoints: the shadow git repository, its rows in the store, rewinding code to them.

@@ -4,7 +4,10 @@
  * 1. Start-up: `moat -p` from spawn to the first model request reaching a
  *    local server, with three stdio servers configured (server-everything,
  *    three times) against the same run with none (target: no later; servers
- *    connect in the background).
+ *    connect in the background). The servers' tool lists are cached by a
+ *    first run, so later runs do not wait for them.
+ * 1b. The same with one stdio server and its tool list cached: its tools are
+ *    in the first request (checked), at most 20 ms later than with none.
  * 2. A tool call: moat's MCP tool (McpManager, the server inside the OS
  *    sandbox) against a bare SDK client calling the same tool of an
  *    unsandboxed server over stdio — the server's own time (target: under
@@ -37,33 +40,37 @@ const answer = new TextEncoder().encode(
     .join(''),
 );
 
-/** Milliseconds from spawning `moat -p` to its first model request, per run, for each set of flags; runs alternate so drift falls on all alike. */
-async function firstRequest(variants: string[][]): Promise<number[][]> {
+/**
+ * Milliseconds from spawning `moat -p` to its first model request, per run, for each set of flags; runs alternate so
+ * drift falls on all alike. `warmUp`: run once first (not timed), in the same HOME: it fills the tool-list cache.
+ * `seen`: the tool names of each first request, per variant.
+ */
+async function firstRequest(variants: string[][], warmUp?: string[], seen: string[][] = []): Promise<number[][]> {
   let arrived: ((t: number) => void) | undefined;
+  let body = '';
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
     async fetch(req) {
       arrived?.(performance.now());
-      await req.arrayBuffer();
+      body = await req.text();
       return new Response(answer, { headers: { 'content-type': 'text/event-stream' } });
     },
   });
   const home = mkdtempSync(join(tmpdir(), 'moat-bench-mcp-'));
   const times = variants.map((): number[] => []);
+  const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache'), ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.port}` };
   try {
+    if (warmUp !== undefined) await Bun.spawn([BIN, '-p', 'hi', ...warmUp], { cwd: home, env, stdout: 'ignore', stderr: 'ignore' }).exited;
     for (let i = 0; i < RUNS; i++) {
       for (const [v, extra] of variants.entries()) {
         const when = new Promise<number>((res) => (arrived = res));
         const start = performance.now();
-        const child = Bun.spawn([BIN, '-p', 'hi', ...extra], {
-          cwd: home,
-          env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache'), ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.port}` },
-          stdout: 'ignore',
-          stderr: 'ignore',
-        });
+        const child = Bun.spawn([BIN, '-p', 'hi', ...extra], { cwd: home, env, stdout: 'ignore', stderr: 'ignore' });
         times[v]?.push((await when) - start);
         await child.exited;
+        const tools = (JSON.parse(body) as { tools?: { name: string; description?: string }[] }).tools ?? [];
+        if (i === 0) seen[v] = tools.map((t) => `${t.name} ${t.description ?? ''}`);
       }
     }
   } finally {
@@ -107,8 +114,16 @@ async function toolCalls(): Promise<{ moat: number[]; bare: number[]; sandboxed:
 const config = JSON.stringify({
   mcpServers: Object.fromEntries(['a', 'b', 'c'].map((n) => [n, { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] }])),
 });
-const [none = [], three = []] = await firstRequest([[], ['--mcp-config', config]]);
+const [none = [], three = []] = await firstRequest([[], ['--mcp-config', config]], ['--mcp-config', config]);
 console.log(`first model request after spawn, median of ${RUNS}: no servers ${median(none).toFixed(1)} ms (floor), three stdio servers ${median(three).toFixed(1)} ms = ${(median(three) / median(none)).toFixed(2)}x (target: no later)`);
+
+const one = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] } } });
+const seen: string[][] = [];
+const [floor = [], warm = []] = await firstRequest([[], ['--mcp-config', one]], ['--mcp-config', one], seen);
+const named = (seen[1] ?? []).some((t) => t.includes('mcp__everything__echo'));
+console.log(
+  `first model request, one stdio server with its tool list cached, median of ${RUNS}: no server ${median(floor).toFixed(1)} ms (floor), with it ${median(warm).toFixed(1)} ms = +${(median(warm) - median(floor)).toFixed(1)} ms; its tools in the first request: ${named ? 'yes' : 'NO'} (target: at most +20 ms, tools named)`,
+);
 
 const calls = await toolCalls();
 const added = median(calls.moat) - median(calls.bare);

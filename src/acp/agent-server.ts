@@ -7,6 +7,7 @@ import { errorMessage, MoatError } from '../util/index.ts';
 import { promptParts } from './prompt-parts.ts';
 import { replayUpdates, UpdateMapper } from './session-updates.ts';
 import { toolTitle } from './tool-calls.ts';
+import { clientTerminals, type ClientTerminals, type TerminalsByCall } from './client-terminals.ts';
 
 /** The editor's own file access, when it offers it: unsaved buffers are read, and edits land in the editor. */
 export interface ClientFiles {
@@ -38,6 +39,8 @@ export interface AcpOpenRequest {
   resume?: string;
   /** Present when the client offers `fs/read_text_file` and `fs/write_text_file`; bound to this session's id once it has one. */
   files?: (sessionId: () => string) => ClientFiles;
+  /** Present when the client offers `terminal/*`: commands run in the editor's terminals (through moat's sandbox launcher). */
+  terminals?: (sessionId: () => string) => ClientTerminals;
 }
 
 export interface AcpDeps {
@@ -67,6 +70,8 @@ interface Live {
   mode: PermissionMode;
   model: string;
   running: AbortController | undefined;
+  /** The editor's terminals shown on this session's tool calls. */
+  terminals: TerminalsByCall;
 }
 
 function modeState(mode: PermissionMode): acp.SessionModeState {
@@ -135,13 +140,15 @@ export function acpAgent(deps: AcpDeps): { app: acp.AgentApp; closeAll(): Promis
 
   const open = async (request: AcpOpenRequest, client: acp.AgentContext): Promise<Live> => {
     const files = clientCaps.fs?.readTextFile === true && clientCaps.fs.writeTextFile === true ? clientFiles(client) : undefined;
+    const byCall: TerminalsByCall = new Map();
+    const terminals = clientCaps.terminal === true ? clientTerminals(client, byCall) : undefined;
     let session: AcpSession;
     try {
-      session = await deps.open({ ...request, ...(files === undefined ? {} : { files }) });
+      session = await deps.open({ ...request, ...(files === undefined ? {} : { files }), ...(terminals === undefined ? {} : { terminals }) });
     } catch (e) {
       throw asRequestError(e);
     }
-    const entry: Live = { session, mode: session.permissionMode, model: session.model, running: undefined };
+    const entry: Live = { session, mode: session.permissionMode, model: session.model, running: undefined, terminals: byCall };
     sessions.set(session.id, entry);
     // Offered as slash commands: skills and custom commands, and /compact.
     const availableCommands: acp.AvailableCommand[] = [
@@ -236,7 +243,7 @@ export function acpAgent(deps: AcpDeps): { app: acp.AgentApp; closeAll(): Promis
   /** One prompt's run: its events as updates; questions go to the client while the run waits. */
   async function runTurn(entry: Live, parts: UserPart[], signal: AbortSignal, client: acp.AgentContext): Promise<RunFinishedEvent | undefined> {
     const { session } = entry;
-    const mapper = new UpdateMapper(session.cwd);
+    const mapper = new UpdateMapper(session.cwd, entry.terminals);
     const compact = compactOp(parts);
     const expanded = compact ? { parts } : expandCommand(parts, session.skills);
     const events = compact ? session.host.compact(compact.instructions, signal) : session.host.turn(expanded.parts, signal, expanded.model);

@@ -1,5 +1,5 @@
 /** moat's session events, and a saved conversation, as ACP `session/update` notifications. */
-import type { PlanEntry, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { PlanEntry, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { Message } from '../agent/index.ts';
 import type { SessionEvent } from '../protocol/index.ts';
 import { displayContent, inputDiff, toolKind, toolLocations, toolTitle } from './tool-calls.ts';
@@ -19,7 +19,11 @@ export function planUpdate(items: TodoItems): SessionUpdate {
 export class UpdateMapper {
   private readonly calls = new Map<string, { name: string; input: unknown }>();
 
-  constructor(private readonly cwd: string) {}
+  constructor(
+    private readonly cwd: string,
+    /** Calls whose command runs in an editor terminal: their cards show the terminal, not a copy of its output. */
+    private readonly terminals: ReadonlyMap<string, string> = new Map(),
+  ) {}
 
   /** The updates for one event; most events have none (usage, turn boundaries, the model's raw stream). */
   map(e: SessionEvent): SessionUpdate[] {
@@ -44,12 +48,16 @@ export class UpdateMapper {
         ];
       case 'tool_started':
         return [{ sessionUpdate: 'tool_call_update', toolCallId: e.toolUseId, status: 'in_progress' }];
-      case 'tool_update':
-        return [{ sessionUpdate: 'tool_call_update', toolCallId: e.toolUseId, content: displayContent(e.display, undefined) }];
+      case 'tool_update': {
+        const terminal = this.terminal(e.toolUseId);
+        return [{ sessionUpdate: 'tool_call_update', toolCallId: e.toolUseId, content: terminal ?? displayContent(e.display, undefined) }];
+      }
       case 'tool_finished': {
         const call = this.calls.get(e.toolUseId);
-        // A finished edit keeps showing its diff; a failure shows why.
-        const content = e.isError ? displayContent(undefined, e.content) : displayContent(e.display, e.content);
+        const terminal = this.terminal(e.toolUseId);
+        // A finished edit keeps showing its diff; a failure shows why; a terminal stays on its card (the editor keeps its output after release).
+        const shown = e.isError ? displayContent(undefined, e.content) : displayContent(e.display, e.content);
+        const content = terminal === undefined ? shown : e.isError ? [...terminal, ...shown] : terminal;
         return [
           {
             sessionUpdate: 'tool_call_update',
@@ -65,6 +73,11 @@ export class UpdateMapper {
       default:
         return [];
     }
+  }
+
+  private terminal(toolUseId: string): ToolCallContent[] | undefined {
+    const terminalId = this.terminals.get(toolUseId);
+    return terminalId === undefined ? undefined : [{ type: 'terminal', terminalId }];
   }
 
   /** The title of a call seen in this run (for the permission question). */

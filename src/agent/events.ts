@@ -1,6 +1,6 @@
 /** The agent's typed event stream: what a run tells its front end. */
 import type { SandboxGrant } from '../contracts/index.ts';
-import type { AssistantMessage, ProviderEvent, ToolResultPart, Usage, UserMessage } from '../providers/index.ts';
+import type { AssistantMessage, ProviderErrorKind, ProviderEvent, ToolResultPart, Usage, UserMessage } from '../providers/index.ts';
 import type { CallIntent, ToolDisplay, TodoItem } from '../tools/index.ts';
 import type { WorktreeChanges } from './subagents/worktree.ts';
 
@@ -68,7 +68,8 @@ export type AgentEvent =
    * The provider failed mid-stream and the request is being retried: discard
    * everything streamed since the last `turn_started` (it will be sent again).
    */
-  | { type: 'retry'; turn: number; attempt: number; delayMs: number; message: string }
+  /** `status`: the HTTP status of the failed attempt, when it had one; `kind`: what failed (the provider's error kind). */
+  | { type: 'retry'; turn: number; attempt: number; maxRetries: number; delayMs: number; message: string; kind: ProviderErrorKind; status?: number }
   /**
    * The model stream's structure, in wire order, for front ends that mirror
    * it (stream-json with --include-partial-messages): together with the delta
@@ -125,7 +126,7 @@ export type AgentEvent =
    * turn is being sent to the next model of the fallback chain. As with
    * `retry`, discard what streamed since the last `turn_started`.
    */
-  | { type: 'model_fallback'; turn: number; from: string; to: string; reason: string }
+  | { type: 'model_fallback'; turn: number; from: string; to: string; reason: string; trigger: ProviderErrorKind }
   /** A user-visible problem that did not end the run (e.g. a retry in progress, a skipped config entry). */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
   /**
@@ -153,6 +154,10 @@ export type AgentEvent =
       apiDurationMs?: number;
       /** Set when stopReason is 'error'. */
       error?: string;
+      /** The run ended because a model request failed for good (after its retries and any fallback). */
+      requestFailed?: boolean;
+      /** That request's HTTP status, when it had one. */
+      apiErrorStatus?: number;
       /** What this run spent per model, when it used any (more than one after a fallback). */
       modelUsage?: Record<string, ModelUsage>;
       /** With an output schema: the answer given through StructuredOutput, valid against it. */

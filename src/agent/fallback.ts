@@ -57,7 +57,7 @@ export async function streamTurnOnChain({ chain, request, spend, ...turnRequest 
       const next = chain.advance(outcome.error);
       if (next !== undefined) {
         spend(model, outcome.usage);
-        emit({ type: 'model_fallback', turn, from: model, to: next, reason: outcome.error.message });
+        emit({ type: 'model_fallback', turn, from: model, to: next, reason: outcome.error.message, trigger: outcome.error.kind });
         continue;
       }
     }

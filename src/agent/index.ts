@@ -1,6 +1,6 @@
 /** The agent layer's public surface: sessions, events, hooks, sub-agents and the permission gate. */
 export type * from './events.ts';
-export type { AssistantMessage, Message, ToolResultPart, Usage, UserMessage, UserPart } from '../providers/index.ts';
+export type { AssistantMessage, Message, ProviderErrorKind, ToolResultPart, Usage, UserMessage, UserPart } from '../providers/index.ts';
 export { AgentSession, type AgentDeps, type OpenOptions, type RunOptions } from './session.ts';
 export type { AgentSettings, OutputSchema, ReloadableSettings } from './settings.ts';
 export type { AskPermission, RememberRule, RememberScope } from './permission-gate.ts';
@@ -60,5 +60,6 @@ export type { HookCallback, HookCallbackSet, HookInput, HookJsonOutput, HookOutc
 export { HOOK_STDOUT, mergeHookSets, runHooks, runPreToolUse } from './hooks.ts';
 export { commandHookCallbacks, hookOutput, type CommandHookContext } from './command-hooks.ts';
 export { STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
+export { toolUseResult, type FinishedCall } from './tool-use-result.ts';
 /** `--json-schema`'s validator, loaded only for a run given a schema (output-validator.ts). */
 export const loadOutputValidator = (): Promise<typeof import('./output-validator.ts')> => import('./output-validator.ts');

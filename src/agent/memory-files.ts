@@ -12,7 +12,15 @@ export interface MemoryFile {
   text: string;
 }
 
-const FOLDER_FILES = ['AGENTS.md', 'CLAUDE.md', join('.claude', 'CLAUDE.md'), 'CLAUDE.local.md'];
+/**
+ * Where an instruction file comes from, as Claude Code's `--setting-sources`
+ * names it: `user` (`~/.claude/CLAUDE.md`), `project` (the repository's
+ * shared files), `local` (`CLAUDE.local.md`). A program that names none gets none.
+ */
+export type InstructionSource = 'user' | 'project' | 'local';
+
+const LOCAL_FILE = 'CLAUDE.local.md';
+const FOLDER_FILES = ['AGENTS.md', 'CLAUDE.md', join('.claude', 'CLAUDE.md'), LOCAL_FILE];
 const MEMORY_CAP = 40_000;
 /** Claude Code's limit: an import of an import … five levels deep. */
 const MAX_IMPORT_DEPTH = 5;
@@ -81,7 +89,8 @@ function readCapped(path: string): string | undefined {
  * them. An import must stay inside `roots` (after symlinks: a repository's
  * CLAUDE.md cannot pull in ~/.ssh); each file is read once, so cycles stop.
  */
-export function memoryFiles(o: { cwd: string; gitRoot: string | undefined; home?: string; roots: readonly string[] }): MemoryFile[] {
+export function memoryFiles(o: { cwd: string; gitRoot: string | undefined; home?: string; roots: readonly string[]; sources?: readonly InstructionSource[] }): MemoryFile[] {
+  const from = new Set(o.sources ?? ['user', 'project', 'local']);
   const out: MemoryFile[] = [];
   const seen = new Set<string>();
   const userDir = o.home === undefined ? undefined : join(o.home, '.claude');
@@ -100,12 +109,13 @@ export function memoryFiles(o: { cwd: string; gitRoot: string | undefined; home?
       if (realTarget !== undefined && inside(realTarget, allowed)) visit(target, depth + 1, allowed);
     }
   };
-  if (userDir !== undefined) {
+  if (userDir !== undefined && from.has('user')) {
     const realUserDir = realOrUndefined(userDir);
     if (realUserDir !== undefined) visit(join(userDir, 'CLAUDE.md'), 0, [realUserDir, ...realRoots]);
   }
   for (const folder of foldersFromRootTo(o.gitRoot ?? o.cwd, o.cwd)) {
     for (const name of FOLDER_FILES) {
+      if (!from.has(name === LOCAL_FILE ? 'local' : 'project')) continue;
       const path = join(folder, name);
       if (existsSync(path)) visit(path, 0, realRoots);
     }

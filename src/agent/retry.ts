@@ -25,8 +25,8 @@ import {
 
 export type RetryItem =
   | { kind: 'event'; event: ProviderEvent }
-  /** Attempt `attempt` (1-based count of retries) starts after `delayMs`; discard the failed attempt's output. */
-  | { kind: 'retry'; attempt: number; delayMs: number; error: ProviderError };
+  /** Attempt `attempt` (1-based count of retries, at most `maxRetries`) starts after `delayMs`; discard the failed attempt's output. */
+  | { kind: 'retry'; attempt: number; maxRetries: number; delayMs: number; error: ProviderError };
 
 /** Waits `ms`, returning early when `signal` aborts. Never rejects. */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -81,7 +81,7 @@ export async function* streamWithRetry(
       yield { kind: 'event', event: failure };
       return;
     }
-    yield { kind: 'retry', attempt: retries + 1, delayMs, error: failure.error };
+    yield { kind: 'retry', attempt: retries + 1, maxRetries, delayMs, error: failure.error };
     await sleep(delayMs, signal);
     if (signal.aborted) {
       // The failed attempt's output was discarded with the retry item: nothing partial is left.

@@ -7,6 +7,11 @@ import { ModelChain, tally } from './fallback.ts';
 import { MAX_CONTINUATIONS, type AgentSettings } from './settings.ts';
 import { RunCheckpoint, type TurnCheckpoints } from './turn-checkpoint.ts';
 
+/** A model request that failed for good: why a run ended, with the HTTP status when there was one. */
+export interface RequestFailure {
+  status?: number | undefined;
+}
+
 /** The tools one request offers: the list, its names and the specs sent to the model. */
 export interface OfferedTools {
   readonly tools: readonly AnyTool[];
@@ -115,7 +120,7 @@ export class Run {
     return true;
   }
 
-  finished(stopReason: RunStopReason, error?: string): Extract<AgentEvent, { type: 'run_finished' }> {
+  finished(stopReason: RunStopReason, error?: string, failure?: RequestFailure): Extract<AgentEvent, { type: 'run_finished' }> {
     return {
       type: 'run_finished',
       stopReason,
@@ -126,6 +131,7 @@ export class Run {
       durationMs: Math.round(performance.now() - this.started),
       apiDurationMs: Math.round(this.apiMs),
       ...(error === undefined ? {} : { error }),
+      ...(failure === undefined ? {} : { requestFailed: true, ...(failure.status === undefined ? {} : { apiErrorStatus: failure.status }) }),
       ...(this.perModel.size === 0 ? {} : { modelUsage: Object.fromEntries(this.perModel) }),
       ...(this.structuredOutput === undefined ? {} : { structuredOutput: this.structuredOutput }),
     };

@@ -5,7 +5,7 @@ import type { AgentEvent } from './events.ts';
 import { runHooks, runPreToolUse, type HookCallbackSet, type HookInput, type HookOutcome } from './hooks.ts';
 import type { Run } from './run.ts';
 import type { AgentSettings } from './settings.ts';
-import type { DispatchDeps } from './tool-dispatch.ts';
+import type { DispatchDeps, FinishedToolCall } from './tool-dispatch.ts';
 import { TranscriptFile } from './transcript-file.ts';
 
 /** What the runner reads of its session, at the moment a hook runs (the mode and the hook set change while it lives). */
@@ -52,10 +52,19 @@ export class SessionHookRunner {
             },
           }
         : {}),
-      ...(hooks?.PostToolUse?.length
+      ...(hooks?.PostToolUse?.length || hooks?.PostToolUseFailure?.length
         ? {
-            postToolUse: (c: { toolName: string; toolUseId: string; input: unknown; response: unknown }, signal: AbortSignal) =>
-              this.run(run, 'PostToolUse', { tool_name: c.toolName, tool_input: c.input, tool_response: c.response, tool_use_id: c.toolUseId }, signal, c.toolName),
+            // Claude Code's shapes: a success carries the structured `tool_response`, a failure its `error` text.
+            postToolUse: (c: FinishedToolCall, signal: AbortSignal) =>
+              c.error === undefined
+                ? this.run(run, 'PostToolUse', { tool_name: c.toolName, tool_input: c.input, tool_response: c.response, tool_use_id: c.toolUseId, duration_ms: c.durationMs }, signal, c.toolName)
+                : this.run(
+                    run,
+                    'PostToolUseFailure',
+                    { tool_name: c.toolName, tool_input: c.input, tool_use_id: c.toolUseId, error: c.error, is_interrupt: false, duration_ms: c.durationMs },
+                    signal,
+                    c.toolName,
+                  ),
           }
         : {}),
       ...(hooks?.Notification?.length

@@ -15,7 +15,7 @@ import { streamTurnOnChain } from './fallback.ts';
 import { contextWindow, costUsd, modelLimits } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { rewindSession, type RewindOutcome, type RewindRequest } from './session-rewind.ts';
-import { Run } from './run.ts';
+import { Run, type RequestFailure } from './run.ts';
 import {
   MAX_STRUCTURED_OUTPUT_RETRIES,
   STRUCTURED_OUTPUT_INSTRUCTION,
@@ -294,7 +294,7 @@ export class AgentSession {
    * the run's end an error (its first error stays the one reported): the
    * user learns that the session was not saved.
    */
-  private finish(run: Run, stopReason: RunStopReason, error?: string): void {
+  private finish(run: Run, stopReason: RunStopReason, error?: string, failure?: RequestFailure): void {
     if (this.current !== run) return;
     this.turnBase += run.turns;
     this.current = undefined;
@@ -304,7 +304,7 @@ export class AgentSession {
     } catch (e) {
       if (stopReason !== 'error') return run.emit(run.finished('error', errorMessage(e)));
     }
-    run.emit(run.finished(stopReason, error));
+    run.emit(run.finished(stopReason, error, failure));
   }
 
   /** The permission policy for the next call: the settings' rules plus this session's grants. */
@@ -366,6 +366,7 @@ export class AgentSession {
       addDirs: settings.addDirs,
       git: await this.git,
       home: settings.home,
+      ...(settings.settingSources === undefined ? {} : { sources: settings.settingSources }),
       override: settings.systemPrompt,
       append: settings.outputSchema === undefined ? settings.appendSystemPrompt : [settings.appendSystemPrompt, STRUCTURED_OUTPUT_INSTRUCTION].filter(Boolean).join('\n\n'),
       // Skills and agent definitions: listed by name and description only.
@@ -489,7 +490,7 @@ export class AgentSession {
             continue;
           }
         }
-        return this.finish(run, 'error', outcome.error.message);
+        return this.finish(run, 'error', outcome.error.message, { status: outcome.error.status });
       }
 
       const message: AssistantMessage = outcome.message;
@@ -516,7 +517,8 @@ export class AgentSession {
           this.persist({ role: 'user', content: [{ type: 'text', text: `Stop hook feedback:\n${stop.blockReason}` }] }, turn);
           continue;
         }
-        return this.finish(run, 'end_turn');
+        // A turn that spent past --max-budget-usd ends the run as over budget, even when it was the last one (as in Claude Code).
+        return this.finish(run, run.meter.exhausted() ? 'budget' : 'end_turn');
       }
 
       const { dispatchToolCalls } = await loadToolDispatch();

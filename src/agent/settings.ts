@@ -3,6 +3,7 @@ import type { PermissionMode, SandboxPolicy } from '../contracts/index.ts';
 import type { Rule, ToolRunPolicy } from '../tools/index.ts';
 
 import type { z } from 'zod';
+import type { InstructionSource } from './memory-files.ts';
 import type { PromptAgent, PromptSkill } from './system-prompt.ts';
 
 /** `--json-schema`: the user's JSON Schema, sent to the model as given, and zod's reading of it, which checks the answer (output-validator.ts). */
@@ -35,6 +36,11 @@ export interface AgentSettings {
   home: string;
   systemPrompt?: string;
   appendSystemPrompt?: string;
+  /**
+   * `--setting-sources` (the Agent SDK's `settingSources`): the instruction
+   * files, skills, commands and agents of only these sources are read; absent: all.
+   */
+  settingSources?: readonly InstructionSource[];
   idleTimeoutMs: number;
   bashTimeoutMs: number;
   /** `[tools.<name>] timeout` and `retry`, by tool name. */

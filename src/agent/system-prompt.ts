@@ -1,7 +1,7 @@
 /** Builds the system prompt: instructions, environment, memory files, skills and agents. */
 import base from './prompts/base.md' with { type: 'text' };
 import type { GitInfo } from '../util/index.ts';
-import { memoryFiles } from './memory-files.ts';
+import { memoryFiles, type InstructionSource } from './memory-files.ts';
 
 export interface SystemPromptInput {
   cwd: string;
@@ -20,6 +20,8 @@ export interface SystemPromptInput {
   agents?: readonly PromptAgent[];
   /** For `~/.claude/CLAUDE.md` and `@~/…` imports. */
   home?: string;
+  /** `--setting-sources` (the Agent SDK's `settingSources`): which instruction files to read; absent: all. */
+  sources?: readonly InstructionSource[];
 }
 
 export interface PromptSkill {
@@ -49,15 +51,24 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   }
 
   const sections = [input.override ?? base.trim(), `# Environment\n${env.join('\n')}`];
-  const memory = memoryFiles({ cwd: input.cwd, gitRoot: input.git?.root, roots: input.addDirs, ...(input.home === undefined ? {} : { home: input.home }) });
+  const memory = memoryFiles({
+    cwd: input.cwd,
+    gitRoot: input.git?.root,
+    roots: input.addDirs,
+    ...(input.home === undefined ? {} : { home: input.home }),
+    ...(input.sources === undefined ? {} : { sources: input.sources }),
+  });
   if (memory.length > 0) {
     sections.push(
       '# Project instructions\nThese files come from the user and the repository. Follow them; later files are more specific.\n\n' +
         memory.map((m) => `## ${m.path}\n${m.text.trim()}`).join('\n\n'),
     );
   }
-  if (input.skills && input.skills.length > 0) sections.push(skillsSection(input.skills));
-  if (input.agents && input.agents.length > 0) sections.push(agentsSection(input.agents));
+  // A program's own system prompt is the whole instruction (as in Claude Code): the Skill and Task tools still name what they run.
+  if (input.override === undefined) {
+    if (input.skills && input.skills.length > 0) sections.push(skillsSection(input.skills));
+    if (input.agents && input.agents.length > 0) sections.push(agentsSection(input.agents));
+  }
   if (input.append) sections.push(input.append);
   return sections.join('\n\n');
 }

@@ -7,6 +7,7 @@ import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
 import type { HookOutcome, PreToolUseOutcome } from './hooks.ts';
 import { mayChangeFiles } from './turn-checkpoint.ts';
+import { toolUseResult } from './tool-use-result.ts';
 import { checkPermission, outsideRoots, type AskPermission, type PermissionPolicy, type RememberScope } from './permission-gate.ts';
 
 export const ABORTED_RESULT = 'Aborted by the user before this tool call finished.';
@@ -45,14 +46,28 @@ export interface DispatchDeps {
    * system messages, stdout) and ends the run after this message on `stop`.
    */
   preToolUse?: (call: { toolName: string; toolUseId: string; input: unknown }, signal: AbortSignal) => Promise<PreToolUseOutcome>;
-  /** PostToolUse hooks: a block reason or context they give is added to the result the model sees. */
-  postToolUse?: (call: { toolName: string; toolUseId: string; input: unknown; response: unknown }, signal: AbortSignal) => Promise<HookOutcome>;
+  /**
+   * PostToolUse hooks (`response` is the structured result, as stream-json's
+   * `tool_use_result`) and PostToolUseFailure hooks (`error` is the failure's
+   * text): a block reason or context they give is added to the result the model sees.
+   */
+  postToolUse?: (call: FinishedToolCall, signal: AbortSignal) => Promise<HookOutcome>;
   /** Notification hooks: told when moat waits for the user's approval. */
   notify?: (message: string) => void;
   emit(e: AgentEvent): void;
   record(call: ToolCallRecord): void;
   /** Awaited before a call that can change files runs: the run's checkpoint (turn-checkpoint.ts). */
   beforeChange?: () => Promise<void>;
+}
+
+/** A call that ran, as its after-call hooks see it: `response` when it succeeded, `error` when it failed. */
+export interface FinishedToolCall {
+  toolName: string;
+  toolUseId: string;
+  input: unknown;
+  durationMs: number;
+  response?: unknown;
+  error?: string;
 }
 
 function contentParts(result: ToolResult): (TextPart | ImagePart)[] {
@@ -121,8 +136,13 @@ export async function dispatchToolCalls(
       result = { content: `${call.name} failed: ${errorMessage(e)}`, isError: true };
     }
     if (deps.postToolUse && !signal.aborted) {
-      const hook = await deps.postToolUse({ toolName: call.name, toolUseId: call.id, input, response: contentText(result) }, signal);
-      result = withNotes(result, [...(hook.blockReason === undefined ? [] : [`PostToolUse hook: ${hook.blockReason}`]), ...hook.context]);
+      const text = contentText(result);
+      const failed = result.isError ?? false;
+      const durationMs = Math.round(performance.now() - startedAt);
+      const outcome = failed ? { error: text } : { response: toolUseResult({ content: text, isError: false, display: result.display }, input) };
+      const hook = await deps.postToolUse({ toolName: call.name, toolUseId: call.id, input, durationMs, ...outcome }, signal);
+      const event = failed ? 'PostToolUseFailure' : 'PostToolUse';
+      result = withNotes(result, [...(hook.blockReason === undefined ? [] : [`${event} hook: ${hook.blockReason}`]), ...hook.context]);
     }
     finish(i, call, withNotes(result, preNotes), startedAt);
   };

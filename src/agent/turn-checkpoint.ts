@@ -17,6 +17,8 @@ export interface TurnCheckpoints {
   rewindCode?(sessionId: string, turn: number, o: { force: boolean; dryRun: boolean }): Promise<CodeRewind>;
   /** The session's user messages with what each run changed, for a rewind list. */
   points?(sessionId: string): Promise<RewindPointView[]>;
+  /** A change made between runs (a worktree merged, a `!cmd`): the tree recorded before and after it, with the next user message. */
+  around?<T>(sessionId: string, change: () => Promise<T>, warn: (line: string) => void): Promise<T>;
 }
 
 /** What a code rewind did (or, dry, would do). */

@@ -31,7 +31,16 @@ export async function streamTurn({ provider, request, turn, signal, idleTimeoutM
   for await (const item of streamWithRetry(provider, request, { signal, idleTimeoutMs, baseDelayMs: retryBaseMs })) {
     if (item.kind === 'retry') {
       toolIds = new Map();
-      emit({ type: 'retry', turn, attempt: item.attempt, delayMs: item.delayMs, message: item.error.message });
+      emit({
+        type: 'retry',
+        turn,
+        attempt: item.attempt,
+        maxRetries: item.maxRetries,
+        delayMs: item.delayMs,
+        message: item.error.message,
+        kind: item.error.kind,
+        ...(item.error.status === undefined ? {} : { status: item.error.status }),
+      });
       continue;
     }
     const ev = item.event;

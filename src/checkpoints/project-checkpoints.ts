@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { CheckpointRow, LeftOutFile, Store } from '../store/index.ts';
 import { MoatError } from '../util/index.ts';
+import { ChangeWatch } from './change-watch.ts';
 import { applyRestore, recoverRestore, restoreInterrupted } from './apply-restore.ts';
 import { ShadowGit } from './shadow-git.ts';
 import { snapshot, type Snapshot } from './snapshot.ts';
@@ -51,6 +52,10 @@ export interface CodePlan {
   saved: string | undefined;
 }
 
+/** Past this many loose objects (or packs) a session's start repacks the shadow repository in the background. */
+const LOOSE_OBJECTS_LIMIT = 2000;
+const PACKS_LIMIT = 20;
+
 const ref = (sessionId: string) => `refs/moat/sessions/${sessionId}`;
 
 /**
@@ -60,6 +65,7 @@ const ref = (sessionId: string) => `refs/moat/sessions/${sessionId}`;
  */
 export class ProjectCheckpoints {
   readonly git: ShadowGit;
+  private readonly watch: ChangeWatch;
   private ready: Promise<void> | undefined;
 
   constructor(
@@ -68,6 +74,7 @@ export class ProjectCheckpoints {
     private readonly opts: CheckpointOptions,
   ) {
     this.git = new ShadowGit(shadowDir(opts.root, projectRoot), projectRoot);
+    this.watch = new ChangeWatch(projectRoot, this.git.gitDir);
   }
 
   /** Creates or checks the shadow repository, and finishes a rewind a kill interrupted. */
@@ -94,8 +101,20 @@ export class ProjectCheckpoints {
     return last.afterCommit !== null && last.afterTree !== null ? { commit: last.afterCommit, tree: last.afterTree } : { commit: last.beforeCommit, tree: last.beforeTree };
   }
 
+  /**
+   * Records the tree now. When the watch saw nothing change since the
+   * parent was recorded, that is the answer without reading the tree;
+   * otherwise the watch is armed first (so a change made while git reads
+   * is seen next time) and git reads what changed.
+   */
   private async take(sessionId: string, parent: { commit: string; tree: string } | undefined, message: string): Promise<Snapshot> {
+    const known = this.watch.recorded;
+    if (parent !== undefined && known?.tree === parent.tree && (await this.watch.unchanged())) {
+      return { commit: parent.commit, tree: parent.tree, leftOut: known.leftOut, wrote: false };
+    }
+    const watching = this.watch.usable && (await this.watch.arm(() => this.ignoredPaths()));
     const s = await snapshot(this.git, { parent, maxFileBytes: this.opts.maxFileBytes, message });
+    if (watching) this.watch.recorded = { tree: s.tree, leftOut: s.leftOut };
     if (s.wrote || parent === undefined) await this.git.run(['update-ref', ref(sessionId), s.commit]);
     return s;
   }
@@ -121,6 +140,17 @@ export class ProjectCheckpoints {
       const s = await this.take(sessionId, { commit: row.beforeCommit, tree: row.beforeTree }, `after turn ${turn} of session ${sessionId}`);
       this.store.checkpoints.recordAfter(sessionId, turn, s.commit, s.tree);
     });
+  }
+
+  /**
+   * The turn a change made between runs belongs to: the next user
+   * message's (a `!cmd`'s output goes with that message, and rewinding to
+   * just before it undoes the change). Two such changes before the next
+   * message share its checkpoint: the first one's is the state before.
+   */
+  nextTurn(sessionId: string): number {
+    const lastMessage = this.store.messages.list(sessionId).at(-1)?.turn ?? 0;
+    return lastMessage + 1;
   }
 
   /** The session's user messages, each with what its run changed. */
@@ -188,8 +218,13 @@ export class ProjectCheckpoints {
   /** Folders `.gitignore` excludes: a rewind leaves them as they are, and says so. */
   async ignoredFolders(): Promise<string[]> {
     await this.open();
+    return (await this.ignoredPaths()).filter((p) => p.endsWith('/'));
+  }
+
+  /** Files and folders (ending in `/`) `.gitignore` excludes, a folder named once. */
+  private async ignoredPaths(): Promise<string[]> {
     const out = await this.git.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']);
-    return out.split('\0').filter((p) => p.endsWith('/'));
+    return out.split('\0').filter((p) => p !== '');
   }
 
   /** Forgets a session's checkpoints here: its ref goes, and objects nothing else holds are pruned. */
@@ -208,6 +243,31 @@ export class ProjectCheckpoints {
    */
   async prune(): Promise<void> {
     await this.git.exec(['prune', '--expire=1.hour.ago']);
+  }
+
+  /**
+   * Packs what the sessions' refs and the shadow index reach into one pack
+   * (deltas between versions of a file: a checkpoint costs its changes, not
+   * copies), then prunes. Not under the lock: git lets readers and writers
+   * go on during a repack, and a checkpoint must not wait seconds for one.
+   * Loose objects nothing reaches stay until `prune` may take them.
+   */
+  async repack(): Promise<void> {
+    await this.git.run(['repack', '-a', '-d', '-q', '--no-write-bitmap-index']);
+    await this.prune();
+  }
+
+  /** Repacks when loose objects or packs have piled up since the last time; true when it did. */
+  async maintain(): Promise<boolean> {
+    await this.open();
+    const counts = new Map<string, number>();
+    for (const line of (await this.git.run(['count-objects', '-v'])).split('\n')) {
+      const [k, v] = line.split(': ');
+      if (k !== undefined && v !== undefined) counts.set(k, Number(v));
+    }
+    if ((counts.get('count') ?? 0) < LOOSE_OBJECTS_LIMIT && (counts.get('packs') ?? 0) < PACKS_LIMIT) return false;
+    await this.repack();
+    return true;
   }
 
   private async requireCommit(commit: string): Promise<void> {

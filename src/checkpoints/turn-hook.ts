@@ -20,6 +20,7 @@ export interface TurnHook {
   after(sessionId: string, turn: number): Promise<void>;
   rewindCode(sessionId: string, turn: number, o: { force: boolean; dryRun: boolean }): Promise<{ lines: string[]; filesChanged: string[]; insertions: number; deletions: number; leftOut: string[]; saved: string | undefined }>;
   points(sessionId: string): Promise<{ index: number; turn: number; text: string; summary: string }[]>;
+  around<T>(sessionId: string, change: () => Promise<T>, warn: (line: string) => void): Promise<T>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -37,7 +38,8 @@ export function projectCheckpoints(store: Store, projectRoot: string, dataDir: s
 
 /**
  * Removes checkpoints older than `keepDays` (rows, the refs of sessions left
- * with none, and then unreachable objects), at most once a day per data folder.
+ * with none, then unreachable objects, the rest repacked), at most once a
+ * day per data folder.
  */
 export async function applyRetention(store: Store, root: string, keepDays: number, now = Date.now()): Promise<void> {
   const stamp = join(root, 'last-retention');
@@ -52,14 +54,15 @@ export async function applyRetention(store: Store, root: string, keepDays: numbe
     await pc.git.exec(['update-ref', '-d', `refs/moat/sessions/${g.sessionId}`]);
     projects.add(g.projectRoot);
   }
-  for (const p of projects) await new ProjectCheckpoints(store, p, { root, maxFileBytes: DEFAULT_MAX_FILE_BYTES }).prune();
+  for (const p of projects) await new ProjectCheckpoints(store, p, { root, maxFileBytes: DEFAULT_MAX_FILE_BYTES }).repack();
 }
 
 /**
  * The hook a session records its turns with. The first failure (a damaged
  * or missing shadow repository, git missing) is thrown once — the run says
  * it in one line — and the session goes on without checkpoints. Retention
- * runs once, after the first checkpoint.
+ * runs once, after the first checkpoint, then this project's repository is
+ * repacked if loose objects piled up.
  */
 export function turnHook(pc: ProjectCheckpoints, store: Store, settings: { keepDays: number; maxFileBytes: number }, root: string): TurnHook {
   let off = false;
@@ -79,7 +82,9 @@ export function turnHook(pc: ProjectCheckpoints, store: Store, settings: { keepD
       if (!retained) {
         retained = true;
         // In the background, best effort: a failed clean-up costs disk space, never the session.
-        void applyRetention(store, root, settings.keepDays).catch(() => undefined);
+        void applyRetention(store, root, settings.keepDays)
+          .then(() => pc.maintain())
+          .catch(() => undefined);
       }
       return id;
     },
@@ -103,5 +108,29 @@ export function turnHook(pc: ProjectCheckpoints, store: Store, settings: { keepD
       };
     },
     points: async (sessionId) => (await pc.points(sessionId)).map((p) => ({ index: p.index, turn: p.turn, text: p.text, summary: changeSummary(p) })),
+    /*
+     * A change between runs (a worktree merged, a `!cmd`): recorded before
+     * and after, as part of the next user message's turn, so a rewind
+     * undoes it as moat's own change. Like a turn's calls, the change runs
+     * even when its checkpoint cannot be taken: the warning says so.
+     */
+    around: async (sessionId, change, warn) => {
+      const turn = pc.nextTurn(sessionId);
+      let recorded = false;
+      if (!off) {
+        try {
+          await pc.before(sessionId, turn);
+          recorded = true;
+        } catch (e) {
+          off = true;
+          warn(`checkpoints are off for this session: ${errorMessage(e)}`);
+        }
+      }
+      try {
+        return await change();
+      } finally {
+        if (recorded) await pc.after(sessionId, turn).catch((e: unknown) => warn(`could not record the files after this change: ${errorMessage(e)}`));
+      }
+    },
   };
 }

@@ -4,6 +4,11 @@ import { ndJsonStream, serveAcp, type AcpOpenRequest, type AcpSession, type McpS
 import { EXIT } from './exit-codes.ts';
 import { openClientSession } from './client-session.ts';
 import { editorFileTools } from './editor-file-tools.ts';
+import { editorTerminalTools } from './editor-terminal-bash.ts';
+import { TERMINAL_LAUNCH_SUBCOMMAND } from './acp-terminal-launch.ts';
+import { isCompiledBinary } from '../sandbox/index.ts';
+import { join } from 'node:path';
+import type { AnyTool } from '../tools/index.ts';
 import { modelInfos } from './model-choices.ts';
 import { err, out } from './write-out.ts';
 
@@ -23,16 +28,25 @@ export function mcpConfigOf(servers: readonly McpServer[]): string[] {
 
 const warn = (line: string) => err(`moat: ${line}\n`);
 
+/** What an editor's terminal starts: this moat's hidden launcher (from source under bun, the entry file). */
+function terminalLauncher(): string[] {
+  return isCompiledBinary() ? [process.execPath, TERMINAL_LAUNCH_SUBCOMMAND] : [process.execPath, join(import.meta.dir, '..', 'main.ts'), TERMINAL_LAUNCH_SUBCOMMAND];
+}
+
 async function openForEditor(request: AcpOpenRequest): Promise<AcpSession> {
   let id = '';
   const files = request.files?.(() => id);
+  const terminals = request.terminals?.(() => id);
+  const changes: ((tools: AnyTool[]) => AnyTool[])[] = [];
+  if (files !== undefined) changes.push(editorFileTools(files));
+  if (terminals !== undefined) changes.push(editorTerminalTools(terminals, terminalLauncher()));
   const opened = await openClientSession({
     cwd: request.cwd,
     env: process.env,
     interactive: true,
     mcpConfigs: mcpConfigOf(request.mcpServers),
     ...(request.resume === undefined ? {} : { resume: request.resume }),
-    ...(files === undefined ? {} : { builtins: editorFileTools(files) }),
+    ...(changes.length === 0 ? {} : { builtins: (tools: AnyTool[]) => changes.reduce((all, change) => change(all), tools) }),
     warn,
   });
   const { session } = opened;

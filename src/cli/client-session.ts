@@ -8,7 +8,7 @@ import type { AgentSession } from '../agent/index.ts';
 import type { PermissionMode } from '../contracts/index.ts';
 import { addPermissionRule, approveRules, loadConfig, type Env, type LoadedConfig } from '../config/index.ts';
 import type { WorktreeInfo } from '../print/index.ts';
-import type { ModelRouter } from '../providers/index.ts';
+import type { ModelRouter, Provider } from '../providers/index.ts';
 import type { SessionHost } from '../protocol/index.ts';
 import type { Skill } from '../skills/index.ts';
 import type { AnyTool } from '../tools/index.ts';
@@ -39,6 +39,10 @@ export interface ClientSessionOptions {
   worktree?: { task: string };
   /** The built-in tools as this client runs them (an editor's file access); default: as they are. */
   builtins?: (tools: AnyTool[]) => AnyTool[];
+  /** Requests go here instead of the configured models (`moat mcp serve --tools`: the caller is the model). */
+  provider?: Provider;
+  /** False: kept in memory only, not among the saved sessions. */
+  persist?: boolean;
   warn(line: string): void;
 }
 
@@ -91,7 +95,8 @@ export async function openClientSession(o: ClientSessionOptions): Promise<Client
   const loaded = loadFor({ ...o, cwd });
   const router = modelRouter(loaded, o.env);
   const settings = settingsFrom(loaded, CLIENT_OPTIONS, cwd);
-  checkModels(router, settings, o.warn);
+  // A session whose provider is given (the MCP caller) asks no configured model: it needs no key.
+  if (o.provider === undefined) checkModels(router, settings, o.warn);
   for (const line of loaded.untrusted) o.warn(`${line} ignored until you trust this folder (moat trust)`);
   const skills = loadSkillsReporting(definitionRoots(cwd, o.env));
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
@@ -108,6 +113,8 @@ export async function openClientSession(o: ClientSessionOptions): Promise<Client
       mcp: { configs: o.mcpConfigs ?? [], strict: false },
       warn: o.warn,
       ...(o.builtins === undefined ? {} : { builtins: o.builtins }),
+      ...(o.provider === undefined ? {} : { provider: o.provider }),
+      ...(o.persist === undefined ? {} : { persist: o.persist }),
       ...(o.interactive
         ? {
             answers: {

@@ -71,7 +71,14 @@ export function buildProgram(handlers: Handlers, setExit: (code: number) => void
       'Project commands:',
       '  moat trust [--revoke]                      let this project\'s settings grant permissions and run hooks',
       '',
-      'Exit codes: 0 ok, 1 error, 2 usage/config error, 3 --max-turns reached, 4 budget reached, 130 interrupted.',
+      'Exit codes:',
+      '  0    done (also when the reader closes stdout early)',
+      '  1    the run failed: a model request that kept failing (its error is the result), a hook or tool failure that ended the run',
+      '  2    usage or config error: a bad flag or value, no prompt, an unknown session, a missing API key',
+      '  3    --max-turns reached',
+      '  4    --max-budget-usd reached',
+      '  130  interrupted (Ctrl-C, SIGTERM)',
+      '  (Claude Code exits 1 for 2, 3 and 4: a script that tests for non-zero works with both.)',
     ].join('\n'),
   );
 

@@ -32,7 +32,7 @@ const handlers: Handlers = {
   ...lazy(async () => (await import('./worktrees-command.ts')).worktreesCommands, ['worktreesList', 'worktreesDiff', 'worktreesMerge', 'worktreesRm']),
   ...lazy(async () => (await import('./tool-command.ts')).toolCommands, ['toolList', 'toolValidate', 'toolExec', 'toolInstall', 'toolRm', 'toolInit']),
   ...lazy(async () => (await import('./models-command.ts')).modelsCommands, ['modelsList']),
-  ...lazy(async () => (await import('./mcp-command.ts')).mcpCommands, ['mcpAdd', 'mcpRemove', 'mcpList', 'mcpGet', 'mcpLogin', 'mcpLogout', 'mcpApprove']),
+  ...lazy(async () => (await import('./mcp-command.ts')).mcpCommands, ['mcpAdd', 'mcpAddJson', 'mcpRemove', 'mcpList', 'mcpGet', 'mcpLogin', 'mcpLogout', 'mcpApprove']),
   ...lazy(async () => (await import('./cron-command.ts')).cronCommands, [
     'cronAdd',
     'cronList',

@@ -41,7 +41,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   const paths = moatPaths(env);
   // Skills as in -p (root-command.ts): listed to the model, runnable through the skill tool, and `/name args`
   // in the prompt runs one. A bad SKILL.md is a warning line, printed before the UI takes the terminal.
-  const skills = loadSkillsReporting(definitionRoots(o.settings.cwd, env));
+  const skills = loadSkillsReporting(definitionRoots(o.settings.cwd, env, o.settings.settingSources));
   o.settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   // Before the UI starts a warning is a line on stderr; after, a line in the transcript.
   let controller: StartedTuiController | undefined;

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'smol-toml';
 import pkg from '../../package.json' with { type: 'json' };
 import { loadConfig, projectTrust, moatPaths, approveMcpServers, type LoadedConfig } from '../config/index.ts';
-import { login, logout, McpManager, SERVER_NAME, type McpServerConfig, type ServerStatus } from '../mcp/index.ts';
+import { login, logout, McpManager, SERVER_NAME, serverLoader, type McpServerConfig, type ServerStatus } from '../mcp/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { oauthStore, mcpAuthProvider } from './mcp-auth.ts';
 import { loadMcpServers, mcpSandbox } from './mcp-setup.ts';
@@ -118,6 +118,65 @@ async function mcpAdd(name: string, target: string | undefined, rest: string[], 
     transport === 'stdio'
       ? { command: target, args: rest, ...(Object.keys(vars).length > 0 ? { env: vars } : {}) }
       : { url: target, ...(transport === 'sse' ? { transport: 'sse' } : {}), ...(Object.keys(headers).length > 0 ? { http_headers: headers } : {}) };
+  appendTomlServer(file, name, table);
+  out(`Added ${name} to ${file}\n`);
+  return 0;
+}
+
+/** What `claude mcp add-json` reads from stdin at most. */
+const STDIN_LIMIT = 1024 * 1024;
+
+async function jsonText(arg: string): Promise<string> {
+  if (arg !== '-') return arg;
+  const text = await Bun.stdin.text();
+  if (text.length > STDIN_LIMIT) throw new MoatError('usage', 'the JSON on stdin is over the limit of 1 MiB');
+  if (text.trim() === '') throw new MoatError('usage', 'there is no JSON on stdin: pipe it in, or pass it as the argument');
+  return text;
+}
+
+/**
+ * `moat mcp add-json <name> <json>` (or `-`: the JSON on stdin), as `claude
+ * mcp add-json`: one Claude Code server entry, checked by the same schema as
+ * `.mcp.json`'s. `--scope project` writes it to `.mcp.json` as given; the
+ * user scope writes the same server as a `[mcp_servers.<name>]` table.
+ */
+async function mcpAddJson(name: string, json: string, opts: { scope?: 'user' | 'project'; cwd?: string }): Promise<number> {
+  if (!SERVER_NAME.test(name)) throw new MoatError('usage', `"${name}" is not a server name: letters, digits, _ and - (it becomes part of tool names)`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await jsonText(json));
+  } catch (e) {
+    if (e instanceof MoatError) throw e;
+    throw new MoatError('usage', `mcp add-json ${name}: not valid JSON: ${errorMessage(e)}`);
+  }
+  let entry;
+  try {
+    entry = serverLoader().parseClaudeEntry(raw);
+  } catch (e) {
+    throw new MoatError('usage', `mcp add-json ${name}: ${errorMessage(e)}`);
+  }
+  const { loaded } = context(opts.cwd);
+  if (opts.scope === 'project') {
+    const file = join(loaded.projectRoot, '.mcp.json');
+    const mcpJson = readMcpJson(file);
+    if (name in mcpJson.mcpServers) throw new MoatError('usage', `${name} is already in ${file}: moat mcp remove ${name} --scope project first`);
+    mcpJson.mcpServers[name] = raw;
+    writeFileSync(file, `${JSON.stringify(mcpJson, null, 2)}\n`);
+    approveMcpServers(loaded.projectRoot, [name], moatPaths(env).configDir);
+    out(`Added ${name} to ${file}\n`);
+    return 0;
+  }
+  // config.toml's tables take values as written: a `${VAR}` there would reach the server as those characters.
+  if (JSON.stringify(entry).includes('${')) {
+    throw new MoatError('usage', `mcp add-json ${name}: \${VAR} is expanded in .mcp.json entries only: add it with --scope project, or write the value`);
+  }
+  const file = loaded.files.user;
+  const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (removeTomlServer(existing, name) !== undefined) throw new MoatError('usage', `${name} is already in ${file}: moat mcp remove ${name} first`);
+  const table: Record<string, unknown> =
+    'command' in entry
+      ? { command: entry.command, args: entry.args, ...(Object.keys(entry.env).length > 0 ? { env: entry.env } : {}), ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }) }
+      : { url: entry.url, ...(entry.type === 'sse' ? { transport: 'sse' } : {}), ...(Object.keys(entry.headers).length > 0 ? { http_headers: entry.headers } : {}) };
   appendTomlServer(file, name, table);
   out(`Added ${name} to ${file}\n`);
   return 0;
@@ -259,4 +318,4 @@ async function mcpApprove(names: string[], opts: { cwd?: string }): Promise<numb
   return 0;
 }
 
-export const mcpCommands = { mcpAdd, mcpRemove, mcpList, mcpGet, mcpLogin, mcpLogout, mcpApprove };
+export const mcpCommands = { mcpAdd, mcpAddJson, mcpRemove, mcpList, mcpGet, mcpLogin, mcpLogout, mcpApprove };

@@ -1,6 +1,7 @@
 /** The `moat mcp …` subcommands: parsing only, each action calls its handler. */
 import { Option, type Command } from 'commander';
 import { collect } from './option-values.ts';
+import type { McpServeOptions } from './mcp-serve-command.ts';
 
 export interface McpAddOptions {
   transport?: 'stdio' | 'http' | 'sse';
@@ -13,6 +14,7 @@ export interface McpAddOptions {
 /** The `moat mcp …` actions. */
 export interface McpHandlers {
   mcpAdd(name: string, target: string | undefined, rest: string[], opts: McpAddOptions): Promise<number>;
+  mcpAddJson(name: string, json: string, opts: { scope?: 'user' | 'project'; cwd?: string }): Promise<number>;
   mcpRemove(name: string, opts: { scope?: 'user' | 'project'; cwd?: string }): Promise<number>;
   mcpList(opts: { cwd?: string }): Promise<number>;
   mcpGet(name: string, opts: { cwd?: string }): Promise<number>;
@@ -35,6 +37,12 @@ export function registerMcpCommand(program: Command, handlers: McpHandlers, setE
     .option('-H, --header <Name: value>', 'an HTTP header for a remote server (repeatable)', collect)
     .option(...cwdOption)
     .action(async (name: string, target: string | undefined, rest: string[], opts: McpAddOptions) => setExit(await handlers.mcpAdd(name, target, rest, opts)));
+  mcp
+    .command('add-json <name> <json>')
+    .description('add a server from its JSON entry as in .mcp.json (or - to read it from stdin), as claude mcp add-json does')
+    .addOption(new Option('-s, --scope <scope>', 'user (~/.config/moat/config.toml, default) or project (.mcp.json)').choices(['user', 'project']))
+    .option(...cwdOption)
+    .action(async (name: string, json: string, opts: { scope?: 'user' | 'project'; cwd?: string }) => setExit(await handlers.mcpAddJson(name, json, opts)));
   mcp
     .command('list')
     .description('every server: status, tool count, transport, sandboxed or not')
@@ -66,7 +74,11 @@ export function registerMcpCommand(program: Command, handlers: McpHandlers, setE
     .description('serve moat as an MCP server: a moat tool (and moat_reply) other agents call; stdio, or Streamable HTTP on 127.0.0.1 with --port')
     .option('--port <port>', 'serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0: a free port)')
     .option('--cwd <dir>', 'where tasks run when a call names no folder (default: the current folder)')
-    .action(async (opts: { port?: string; cwd?: string }) => setExit(await handlers.mcpServe(opts)));
+    .option('--tools', "also offer moat's own tools (Read, Grep, Glob, Edit, Write, Bash…), each call under the mode and rules below; what would be asked is denied")
+    .option('--permission-mode <mode>', 'with --tools: default (ask = deny), acceptEdits, plan or bypassPermissions')
+    .option('--allowed-tools <rules...>', 'with --tools: rules that allow calls, e.g. Edit "Bash(npm test)"')
+    .option('--disallowed-tools <rules...>', 'with --tools: rules that deny calls')
+    .action(async (opts: McpServeOptions) => setExit(await handlers.mcpServe(opts)));
   mcp
     .command('approve [names...]')
     .description("let this project's servers (.mcp.json, .moat/config.toml) start; all pending ones without names")

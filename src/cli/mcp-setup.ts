@@ -2,7 +2,7 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { displayPath, homeOf, moatPaths, projectTrust, type Env, type LoadedConfig } from '../config/index.ts';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { mayDefineServers, McpManager, programServerConfig, serverLoader, type LoadedServers, type ServerSandboxSettings, type ServerSources, type ServerStatus } from '../mcp/index.ts';
+import { fileToolListCache, mayDefineServers, McpManager, programServerConfig, serverLoader, type LoadedServers, type ServerSandboxSettings, type ServerSources, type ServerStatus } from '../mcp/index.ts';
 import { parseRuleList, type ToolRegistry } from '../tools/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { sandboxSettingsFrom } from './os-sandbox-setup.ts';
@@ -86,7 +86,7 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
   for (const name of o.approvalInUi === true ? [] : loaded.needsApproval) {
     const s = loaded.servers.find((x) => x.name === name);
     o.warn(
-      `MCP server ${name} (${s?.origin ?? 'project'}) not started: this project's servers need your approval once (start moat in this folder and approve it, or set [mcp] trust_project = true in ${displayPath(o.loaded.files.user, o.cwd, o.env)})`,
+      `MCP server ${name} (${s?.origin ?? 'project'}) not started: this project's servers need your approval once (run moat mcp approve ${name}, approve it in moat's screen, or set [mcp] trust_project = true in ${displayPath(o.loaded.files.user, o.cwd, o.env)})`,
     );
   }
   const programNames = new Set(o.program?.names ?? []);
@@ -98,11 +98,25 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     // Imported when a remote server connects: the OAuth code stays out of a start-up without one.
     authProvider: async (server) => (await import('./mcp-auth.ts')).mcpAuthProvider(server, o.env),
     onFailure: (name, error) => o.warn(`MCP server ${name} failed: ${error}`),
+    onNotice: (name, line) => o.warn(`MCP server ${name} ${line}`),
+    // Lets the first request name a server's tools before it connects (read only for servers that are configured).
+    toolCache: fileToolListCache(moatPaths(o.env).cacheDir),
     ...(o.program === undefined ? {} : { programTransport: o.program.transport }),
   });
   registry.addSource(manager);
   if (o.startNow !== false) startServers(manager, o.warn);
   return manager;
+}
+
+/** McpManager.startUncached, settling (never failing) when the servers did; a failure to start is one warning line. */
+export function startUncachedServers(manager: McpManager | undefined, warn: (line: string) => void): Promise<void> {
+  if (manager === undefined) return Promise.resolve();
+  try {
+    return manager.startUncached().catch((e: unknown) => warn(`MCP: ${errorMessage(e)}`));
+  } catch (e) {
+    warn(`MCP: ${errorMessage(e)}`);
+    return Promise.resolve();
+  }
 }
 
 /** McpManager.startAll, with a failure to start (not of a server: of starting) as one warning line. */
@@ -119,4 +133,25 @@ export function initServers(status: readonly ServerStatus[]): { name: string; st
   return status
     .filter((s) => s.state.status !== 'disabled')
     .map((s) => ({ name: s.name, status: s.state.status === 'connecting' || s.state.status === 'needs-approval' ? 'pending' : s.state.status }));
+}
+
+/**
+ * `mcpServerStatus()` (the SDK's `mcp_status` control request): each server
+ * in the SDK's McpServerStatus shape — status, error, serverInfo once
+ * connected, scope, and the tools it offers.
+ */
+export function sdkServerStatus(status: readonly ServerStatus[]): Record<string, unknown>[] {
+  return status.map((s) => {
+    const state = s.state;
+    const word = state.status === 'connecting' || state.status === 'needs-approval' ? 'pending' : state.status;
+    return {
+      name: s.name,
+      status: word,
+      ...(state.status === 'failed' || state.status === 'needs-auth' ? { error: state.error } : {}),
+      ...(state.status === 'needs-approval' ? { error: `waiting for approval: run moat mcp approve ${s.name}` } : {}),
+      ...(s.serverInfo === undefined ? {} : { serverInfo: s.serverInfo }),
+      scope: s.scope === 'claude-user' ? 'user' : s.scope === 'flag' ? 'dynamic' : s.scope,
+      ...(state.status === 'connected' ? { tools: s.tools.map((name) => ({ name })) } : {}),
+    };
+  });
 }

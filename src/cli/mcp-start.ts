@@ -6,8 +6,14 @@
  */
 import { afterFirstEvent, type Provider } from '../providers/index.ts';
 
-/** With no request by then (stream-json waiting for input), the servers start anyway. */
-const FALLBACK_MS = 100;
+/**
+ * With no request by then (stream-json waiting for input), the servers start
+ * anyway. Not sooner: a -p start-up on a busy machine takes hundreds of
+ * milliseconds, and servers spawned meanwhile compete with it for the CPU;
+ * their tools are in the first request from the cache, and servers without
+ * a cached list start at once anyway (McpManager.startUncached).
+ */
+const FALLBACK_MS = 1000;
 
 export function startAfterFirstRequest(provider: Provider, start: () => void): Provider {
   let started = false;

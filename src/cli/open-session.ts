@@ -10,7 +10,7 @@ import { AgentSession, createSkillTool, TASK_TOOL_NAMES, type AgentSettings, typ
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { scheduleTool } from '../cron/index.ts';
 import type { McpManager } from '../mcp/index.ts';
-import type { ModelRouter } from '../providers/index.ts';
+import type { ModelRouter, Provider } from '../providers/index.ts';
 import { SessionHost, type SessionOwner } from '../protocol/index.ts';
 import type { Skill } from '../skills/index.ts';
 import { lazyStore, type Store } from '../store/index.ts';
@@ -18,7 +18,7 @@ import { builtinTools, ToolRegistry, type AnyTool } from '../tools/index.ts';
 import { MoatError } from '../util/index.ts';
 import { settingsHooks } from './hooks-setup.ts';
 import { checkpointDeps } from './checkpoint-setup.ts';
-import { attachMcp, startServers, type McpFlags, type ProgramServers } from './mcp-setup.ts';
+import { attachMcp, startServers, startUncachedServers, type McpFlags, type ProgramServers } from './mcp-setup.ts';
 import { startAfterFirstRequest } from './mcp-start.ts';
 import { subagentSetup } from './subagent-setup.ts';
 import { attachWasmTools, storeIndex } from './wasm-tools.ts';
@@ -28,6 +28,8 @@ export interface OpenSessionOptions {
   /** Computed once by the front end (settingsFrom); `--tools` is written into its `onlyTools` here. Sessions opened later start from it as it is then. */
   settings: AgentSettings;
   router: ModelRouter;
+  /** What the sessions' requests go to instead of the router's providers (`moat mcp serve --tools`: the MCP caller). */
+  provider?: Provider;
   env: Env;
   skills: readonly Skill[];
   /** `--tools`: which tools are offered (undefined or "default": all). */
@@ -115,7 +117,7 @@ export function onlyTools(spec: string | undefined, known: readonly string[]): s
 export async function assembleSession(o: OpenSessionOptions): Promise<SessionAssembly> {
   const { settings, env, router } = o;
   let loaded = o.loaded;
-  const agents = subagentSetup(settings.cwd, env, { maxConcurrent: loaded.config.maxConcurrentAgents, maxDepth: loaded.config.maxAgentDepth }, o.extraAgents);
+  const agents = subagentSetup(settings.cwd, env, { maxConcurrent: loaded.config.maxConcurrentAgents, maxDepth: loaded.config.maxAgentDepth }, o.extraAgents, settings.settingSources);
   // Opened on first use: a new session writes nothing before its first request is on its way (AgentSession.open).
   const store = lazyStore(o.persist === false ? ':memory:' : moatPaths(env).dbFile);
   let wasm: { close(): void } | undefined;
@@ -145,7 +147,7 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
     const only = onlyTools(o.tools, [...registry.names(), ...TASK_TOOL_NAMES]);
     if (only !== undefined) settings.onlyTools = only;
     // The same provider for every front end: the router, with MCP servers starting once the first request is on its way.
-    const provider = startAfterFirstRequest(router, () => startServers(servers, o.warn));
+    const provider = o.provider ?? startAfterFirstRequest(router, () => startServers(servers, o.warn));
     let hooks = settingsHooks(loaded, settings, o.hookCallbacks);
     // Checkpoints before each turn that can change files, in the project's shadow repository (checkpoint-setup.ts).
     const { checkpoints } = checkpointDeps(loaded, store, env, o.warn);
@@ -158,6 +160,12 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
       agentNames: (agents.support.catalog?.list() ?? []).map((d) => d.name),
       apiKeySource: (model) => router.providers[router.resolve(model).provider]?.apiKeyEnv ?? 'none',
       open: (how = {}, keeper: SessionKeeper = {}) => {
+        // Without a screen, a prompt's first request waits (each within its start-up timeout) for the servers
+        // no earlier run left a tool list for, so that their tools are in it; servers with a list start after it.
+        if (o.interactive !== true) {
+          const servers = startUncachedServers(mcp, o.warn);
+          how = { ...how, ready: how.ready === undefined ? servers : Promise.all([how.ready, servers]) };
+        }
         const { host, agent } = SessionHost.open(
           {
             ...keeper,

@@ -148,7 +148,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   const typed = [promptWords.join(' ').trim(), piped.trim()].filter((s) => s.length > 0).join('\n\n');
   if (!typed) throw new MoatError('usage', 'no prompt: give it as an argument (moat -p "task") or on stdin');
   // Skills: listed to the model, runnable through the skill tool, and `/name args` expands here.
-  const skills = loadSkillsReporting(definitionRoots(cwd, env));
+  const skills = loadSkillsReporting(definitionRoots(cwd, env, settings.settingSources));
   // `/mcp__server__prompt args` is an MCP server's prompt, fetched once the servers are up; anything else may be a skill.
   const mcpPromptCall = /^\/(mcp__\S+)([\s\S]*)$/.exec(typed.trim());
   // `/compact [instructions]` is a command for the session (as in Claude Code), not a prompt or a skill.

@@ -6,6 +6,7 @@ import { parseRuleList, splitRuleList, type Rule } from '../tools/index.ts';
 import { errorMessage, MoatError, homeOf } from '../util/index.ts';
 import { processSandboxFrom } from './os-sandbox-setup.ts';
 import type { RootOptions } from './program.ts';
+import { settingSources } from './settings-flag.ts';
 
 function rules(values: string[], what: string) {
   try {
@@ -65,6 +66,8 @@ export function settingsFrom(loaded: LoadedConfig, opts: RootOptions, cwd: strin
     projectRoot: loaded.projectRoot,
     home,
     systemPrompt: opts.systemPrompt,
+    // --setting-sources: the instruction files, skills, commands and agents of these sources only (settings files are filtered in config).
+    ...(opts.settingSources === undefined ? {} : { settingSources: settingSources(opts.settingSources) }),
     appendSystemPrompt: opts.appendSystemPrompt,
     idleTimeoutMs: c.streamIdleTimeoutMs,
     bashTimeoutMs: c.bashTimeoutMs,

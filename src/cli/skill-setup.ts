@@ -7,8 +7,8 @@ import { err } from './write-out.ts';
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Where skills and agents are looked for, from a working folder. */
-export function definitionRoots(cwd: string, env: Env = process.env): DefinitionRoots {
-  return { projectRoot: findProjectRoot(cwd), configDir: moatPaths(env).configDir, home: homeOf(env) };
+export function definitionRoots(cwd: string, env: Env = process.env, sources?: readonly ('user' | 'project' | 'local')[]): DefinitionRoots {
+  return { projectRoot: findProjectRoot(cwd), configDir: moatPaths(env).configDir, home: homeOf(env), ...(sources === undefined ? {} : { include: sources }) };
 }
 
 /** A bad skill or agent file is one warning line on stderr; the rest load. */

@@ -17,7 +17,7 @@ import type { RootOptions } from './program.ts';
 import { outputSchemaFlag } from './settings-from.ts';
 import { openSession } from './open-session.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
-import { initServers } from './mcp-setup.ts';
+import { initServers, sdkServerStatus } from './mcp-setup.ts';
 import { modelInfos } from './model-choices.ts';
 import { err, runStdout } from './write-out.ts';
 import { gitInfoOf } from './git-prefetch.ts';
@@ -52,7 +52,7 @@ async function* stdinLines(): AsyncIterable<string> {
 
 export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOptions; settings: AgentSettings; router: ModelRouter; env: Env }): Promise<number> {
   const { loaded, opts, settings, env } = o;
-  const skills = loadSkillsReporting(definitionRoots(settings.cwd, env));
+  const skills = loadSkillsReporting(definitionRoots(settings.cwd, env, settings.settingSources));
   const flagAgents = agentsFlag(opts.agents);
   // --debug-file (the SDK adds it when DEBUG_CLAUDE_AGENT_SDK is set): the same lines, appended to that file.
   const debugFile = opts.debugFile;
@@ -152,6 +152,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             pid: process.pid,
             current_permission_mode: session.currentSettings().permissionMode,
           }),
+          mcpStatus: () => sdkServerStatus(assembly.mcp.status()),
           close: async () => {
             for (const f of await opened.close('other')) err(`moat: a SessionEnd hook failed (ignored): ${f}\n`);
           },

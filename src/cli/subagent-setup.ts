@@ -32,8 +32,10 @@ export function subagentSetup(
   limits: { maxConcurrent?: number; maxDepth?: number } = {},
   /** `--agents` or an SDK's initialize: these win over files with the same name. */
   extra: readonly SubagentDefinition[] = [],
+  /** `--setting-sources`: only these sources' agent files. */
+  sources?: readonly ('user' | 'project' | 'local')[],
 ): { support: SubagentSupport; shutdown(): Promise<void> } {
-  const loaded = loadAgentDefinitions(definitionRoots(cwd, env));
+  const loaded = loadAgentDefinitions(definitionRoots(cwd, env, sources));
   reportIssues(loaded.issues);
   const manager = new SubagentManager({ ...limits, controlDir: agentControlDir(env) });
   const names = new Set(extra.map((d) => d.name));

@@ -172,7 +172,9 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     toolsReady = undefined;
   });
   const conversation = (): Message[] => [...session().messages()];
-  const agents = subagentControls(assembly.subagents, settings.cwd, log);
+  /** A change made between runs (a worktree merged, a `!cmd`): checkpointed before and after with the next message, so a rewind undoes it. */
+  const recordChange = <T,>(change: () => Promise<T>): Promise<T> => (assembly.checkpoints?.around ? assembly.checkpoints.around(session().id, change, log) : change());
+  const agents = subagentControls(assembly.subagents, settings.cwd, log, recordChange);
   const { resourceParts, ...mcp } = mcpControls(assembly.mcp, loaded);
   // The router's notices (images or tools left out for a model) go into the transcript, not under Ink on stderr.
   const noticeListeners = new Set<(level: 'info' | 'warning', text: string) => void>();
@@ -254,7 +256,8 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
         (groups ?? []).flatMap((g) => g.hooks.map((h) => ({ event, ...(g.matcher === undefined ? {} : { matcher: g.matcher }), command: h.command, source: h.source, timeoutMs: h.timeoutMs }))),
       ),
     permissionRules: () => loaded.rules.map((r) => ({ rule: r.rule, behavior: r.list, source: r.source.kind === 'file' ? r.source.scope : r.source.kind })),
-    runShell: (command, signal) => runShell(command, session().currentSettings(), signal),
+    // A `!cmd` may write (workspace-write grants): checkpointed before and after, with the next message, so a rewind undoes it.
+    runShell: (command, signal) => recordChange(() => runShell(command, session().currentSettings(), signal)),
     listFiles: () => listProjectFiles(settings.cwd),
     cost: () => {
       const t = store.usage.totals(session().id);

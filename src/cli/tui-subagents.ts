@@ -24,7 +24,16 @@ type SubagentControls = Pick<
   close(): void;
 };
 
-export function subagentControls(support: SubagentSupport | undefined, cwd: string, log: (message: string) => void): SubagentControls {
+/**
+ * `recordChange`: the open session's checkpoint around a change (a merge
+ * writes into the project, and a rewind must undo it as moat's change).
+ */
+export function subagentControls(
+  support: SubagentSupport | undefined,
+  cwd: string,
+  log: (message: string) => void,
+  recordChange: <T>(change: () => Promise<T>) => Promise<T> = (change) => change(),
+): SubagentControls {
   const listeners = new Set<(u: SubagentUpdate) => void>();
   const deliver = (u: SubagentUpdate) => {
     for (const l of listeners) {
@@ -70,7 +79,7 @@ export function subagentControls(support: SubagentSupport | undefined, cwd: stri
     worktreeDiffStat: async (id) => diffWorktree(await findWorktree(cwd, id), true),
     mergeWorktree: async (id) => {
       const item = await findWorktree(cwd, id);
-      return { branch: item.record.branch, outcome: await mergeWorktree(cwd, item) };
+      return { branch: item.record.branch, outcome: await recordChange(() => mergeWorktree(cwd, item)) };
     },
     removeWorktree: async (id, force) => {
       const item = await findWorktree(cwd, id);

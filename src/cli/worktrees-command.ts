@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { deleteWorktree, diffWorktree, findWorktree, listWorktrees, mergeWorktree, type WorktreeItem } from '../agent/index.ts';
 import { EXIT } from './exit-codes.ts';
+import { withMergeCheckpoint } from './merge-checkpoint.ts';
 import { err, out } from './write-out.ts';
 import { formatAge } from '../util/index.ts';
 
@@ -40,7 +41,7 @@ export const worktreesCommands = {
     const cwd = cwdOf(opts);
     const item = await findWorktree(cwd, id);
     const r = item.record;
-    const result = await mergeWorktree(cwd, item);
+    const result = await withMergeCheckpoint(r, cwd, () => mergeWorktree(cwd, item), (line) => err(`moat: ${line}\n`));
     switch (result.kind) {
       case 'merged':
         out(`merged ${r.branch} into the current branch\n${result.summary ? `${result.summary}\n` : ''}`);

@@ -357,7 +357,7 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     loadedFiles.push(files.project);
   }
   let trust: ProjectTrust | undefined;
-  const trustOf = (): ProjectTrust => (trust ??= projectTrust(projectRoot, paths.configDir));
+  const trustOf = (): ProjectTrust => (trust ??= projectTrust(projectRoot, paths.configDir, homeOf(env)));
   const untrusted: string[] = [];
   for (const layer of layers) {
     const dropped = withoutGrants(layer, trustOf);

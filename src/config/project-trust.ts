@@ -1,9 +1,9 @@
 // Which project folders the user has trusted, and which of a project's MCP servers they approved: one file moat writes.
 import { formatIssue } from '../contracts/index.ts';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { once, realPathOrSelf } from '../util/index.ts';
+import { homeOf, once, realPathOrSelf } from '../util/index.ts';
 import { moatPaths } from './paths.ts';
 
 /**
@@ -87,9 +87,59 @@ function update(configDir: string | undefined, projectRoot: string, change: (e: 
 }
 
 /** What the user has granted this project. An unknown project is untrusted with no approved servers. */
-export function projectTrust(projectRoot: string, configDir?: string): ProjectTrust {
+export function projectTrust(projectRoot: string, configDir?: string, home: string = homeOf()): ProjectTrust {
   const entry = readTrustFile(trustFilePath(configDir)).projects[projectKey(projectRoot)];
-  return { trusted: entry?.trusted ?? false, approvedMcpServers: [...(entry?.approvedMcpServers ?? [])], approvedRules: [...(entry?.approvedRules ?? [])] };
+  return {
+    trusted: entry?.trusted === true || claudeCodeTrusted(projectRoot, home),
+    approvedMcpServers: [...(entry?.approvedMcpServers ?? [])],
+    approvedRules: [...(entry?.approvedRules ?? [])],
+  };
+}
+
+/**
+ * Claude Code's own record of the same answer: `hasTrustDialogAccepted` in
+ * this folder's entry of `~/.claude.json`, written when the user accepted its
+ * trust dialog here. The user's file, never the project's; only the folder
+ * itself counts (a trusted parent folder does not trust every clone below it).
+ * A missing or unreadable file trusts nothing.
+ */
+export function claudeCodeTrusted(projectRoot: string, home: string): boolean {
+  const file = join(home, '.claude.json');
+  let version: string;
+  try {
+    const s = statSync(file);
+    version = `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return false;
+  }
+  const key = `${file}\0${projectRoot}\0${version}`;
+  const known = claudeAnswers.get(key);
+  if (known !== undefined) return known;
+  const answer = readClaudeCodeTrust(file, projectRoot);
+  claudeAnswers.set(key, answer);
+  return answer;
+}
+
+/** Start-up asks several times; the file is read again only when it changed (its time and size). */
+const claudeAnswers = new Map<string, boolean>();
+
+function readClaudeCodeTrust(file: string, projectRoot: string): boolean {
+  const keys = [...new Set([projectRoot, projectKey(projectRoot)])];
+  let json: unknown;
+  try {
+    const bytes = readFileSync(file);
+    // Claude Code's file grows with its history (megabytes): decoded and parsed only when it names this folder at all.
+    if (!keys.some((k) => bytes.includes(JSON.stringify(k)))) return false;
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return false;
+  }
+  const projects = typeof json === 'object' && json !== null && 'projects' in json ? json.projects : undefined;
+  if (typeof projects !== 'object' || projects === null) return false;
+  return keys.some((key) => {
+    const entry: unknown = (projects as Record<string, unknown>)[key];
+    return typeof entry === 'object' && entry !== null && 'hasTrustDialogAccepted' in entry && entry.hasTrustDialogAccepted === true;
+  });
 }
 
 /**
@@ -98,7 +148,8 @@ export function projectTrust(projectRoot: string, configDir?: string): ProjectTr
  * where zod's first use would cost more than the answer. Anything but a
  * well-formed `true` is untrusted; loadConfig reports a broken file.
  */
-export function folderTrusted(projectRoot: string, configDir?: string): boolean {
+export function folderTrusted(projectRoot: string, configDir?: string, home: string = homeOf()): boolean {
+  if (claudeCodeTrusted(projectRoot, home)) return true;
   try {
     const json: unknown = JSON.parse(readFileSync(trustFilePath(configDir), 'utf8'));
     const projects = typeof json === 'object' && json !== null && 'projects' in json ? json.projects : undefined;

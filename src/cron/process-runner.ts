@@ -5,7 +5,7 @@
  * which -p answers by saving the finished turns and exiting, then SIGKILL to
  * the whole process group after a grace period.
  */
-import { groupStopper } from '../util/index.ts';
+import { runOwnProcess } from '../sandbox/index.ts';
 import type { CronJob } from '../store/index.ts';
 import type { JobRunner, RunOutcome } from './scheduler.ts';
 
@@ -53,24 +53,24 @@ function outcomeOf(code: number | null, stdout: string, stderr: string): RunOutc
   };
 }
 
+function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
 /** `command`: how to start moat itself (the binary, or bun with the entry file in development). */
 export function processRunner(command: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): JobRunner {
   return async (job, signal) => {
-    const child = Bun.spawn([...command, ...runArgs(job)], {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const r = await runOwnProcess([...command, ...runArgs(job)], definedOnly(env), {
       cwd: job.cwd,
-      env: { ...env },
-      stdin: 'ignore',
-      stdout: 'pipe',
-      stderr: 'pipe',
-      detached: true,
+      killGraceMs: KILL_GRACE_MS,
+      signal,
+      onStdout: (chunk) => out.push(chunk),
+      onStderr: (chunk) => err.push(chunk),
+      // -p ends its own children when it exits; the group is ended only when the run is stopped.
+      endGroupOnExit: false,
     });
-    const group = groupStopper(child.pid, KILL_GRACE_MS);
-    const stop = () => group.stop();
-    if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    signal.removeEventListener('abort', stop);
-    group.dispose();
-    return outcomeOf(code, stdout, stderr);
+    return outcomeOf(r.exitCode, Buffer.concat(out).toString('utf8'), Buffer.concat(err).toString('utf8'));
   };
 }

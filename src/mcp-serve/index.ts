@@ -2,3 +2,4 @@
 export { moatMcpServer, type ServeDeps } from './mcp-server.ts';
 export { serveHttp, serveStdio, type HttpServing } from './transports.ts';
 export type { OpenTask, TaskSession } from './run-task.ts';
+export { toolRunner, type ExposedTool, type ToolCallResult, type ToolHost } from './builtin-tools.ts';

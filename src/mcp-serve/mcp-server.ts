@@ -6,12 +6,15 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { errorMessage } from '../util/index.ts';
 import { resultText, runTask, type OpenTask, type TaskSession } from './run-task.ts';
 import { replyInput, taskInput, taskOutput, type RunOptions } from './task-input.ts';
+import type { ToolCallResult, ExposedTool } from './builtin-tools.ts';
 
 export interface ServeDeps {
   version: string;
   /** Where tasks run when the call names no folder. */
   cwd: string;
   open(o: OpenTask): Promise<TaskSession>;
+  /** `--tools`: moat's own tools offered beside `moat`, each call run under the server's mode and rules. */
+  builtins?: { tools: readonly ExposedTool[]; run(name: string, input: unknown, signal: AbortSignal): Promise<ToolCallResult> };
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -97,6 +100,14 @@ export function moatMcpServer(deps: ServeDeps): { server: McpServer; settled(): 
       return tracked(call(deps, { ...openOptions(deps, options), resume: sessionId }, prompt, extra));
     },
   );
+  const builtins = deps.builtins;
+  if (builtins !== undefined) {
+    for (const tool of builtins.tools) {
+      server.registerTool(tool.name, { description: tool.description, inputSchema: tool.inputSchema, annotations: { readOnlyHint: tool.readOnly } }, (input, extra) =>
+        tracked(builtins.run(tool.name, input, extra.signal).then((r): CallToolResult => ({ content: [{ type: 'text', text: r.text }], isError: r.isError }))),
+      );
+    }
+  }
   return {
     server,
     settled: async () => {

@@ -3,7 +3,7 @@ import { formatIssue } from '../contracts/index.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { claudeSettingsPaths, homeOf, type Env } from '../config/index.ts';
+import { claudeSettingsPaths, folderTrusted, homeOf, moatPaths, type Env } from '../config/index.ts';
 import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './server-config.ts';
 
 /** Every server's defaults; a server's own `startup_timeout_sec`, `tool_timeout_sec` or `max_output_tokens` wins. */
@@ -61,17 +61,21 @@ function readJson(file: string): unknown {
 /**
  * `enableAllProjectMcpServers`, `enabledMcpjsonServers` and
  * `disabledMcpjsonServers` from the user's own files: `~/.claude/settings.json`,
- * and this project's entry in `~/.claude.json` (where Claude Code's approval
- * dialog writes them). Never from the project's `.claude/settings*.json`: a
- * cloned repository must not approve the servers it brings. A value of the
- * wrong kind is one problem line and approves nothing.
+ * and this project's entry in `~/.claude.json`; and from the project's
+ * `.claude/settings.local.json` (where Claude Code's approval dialog writes
+ * them) only once the folder is trusted (`moat trust`, or Claude Code's own
+ * trust record): a cloned repository must not approve the servers it brings.
+ * A value of the wrong kind is one problem line and approves nothing.
  */
 export function claudeApprovals(env: Env, projectRoot: string, problems: string[]): ClaudeApprovals {
   const home = homeOf(env);
   const out = { all: false, enabled: new Set<string>(), disabled: new Set<string>() };
+  const paths = claudeSettingsPaths(home, projectRoot);
   const sources = [
-    { shown: '~/.claude/settings.json', file: claudeSettingsPaths(home, projectRoot).user, pick: (json: unknown) => json },
+    { shown: '~/.claude/settings.json', file: paths.user, pick: (json: unknown) => json },
     { shown: '~/.claude.json', file: join(home, '.claude.json'), pick: (json: unknown) => (json as { projects?: Record<string, unknown> }).projects?.[projectRoot] },
+    // Read only when trusted: until then the project's own file may not start what it names.
+    ...(folderTrusted(projectRoot, moatPaths(env).configDir, home) ? [{ shown: '.claude/settings.local.json', file: paths.local, pick: (json: unknown) => json }] : []),
   ];
   for (const { shown, file, pick } of sources) {
     const json = readJson(file);

@@ -3,8 +3,9 @@ import { basename } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from '../util/index.ts';
-import { loadSdk, sdkIfLoaded, type McpSdk } from './sdk.ts';
+import { errorMessage, signalTree } from '../util/index.ts';
+import { httpStatus, needsLogin } from './http-errors.ts';
+import { loadSdk, type McpSdk } from './sdk.ts';
 import type { StoredOAuthProvider } from './oauth.ts';
 import type { McpServerConfig } from './server-config.ts';
 import { httpTransport, launchStdio, type LaunchOptions, type StdioLaunch } from './transports.ts';
@@ -26,9 +27,13 @@ export interface ConnectionOptions {
   authProvider?(server: McpServerConfig): StoredOAuthProvider | undefined | Promise<StoredOAuthProvider | undefined>;
   /** Tools, prompts, resources or the state changed. */
   onChange(): void;
+  /** Something the server did that the user should know once, though it keeps working (a malformed line skipped). */
+  onNotice?(name: string, line: string): void;
   /** The transport to a server of the program driving moat (`transport: 'sdk'`); none: such a server fails. */
   programTransport?(name: string): Transport;
 }
+
+export { needsLogin };
 
 export class McpCallError extends Error {
   constructor(message: string) {
@@ -40,34 +45,66 @@ export class McpCallError extends Error {
 /** How long a tool's result waits for lists its server said changed during the call (a list answers in milliseconds). */
 const REFRESH_WAIT_MS = 2000;
 
+/** How long a connected stdio server has to exit after its stdin closes, when moat ends, before it is killed. */
+const CLOSE_GRACE_MS = 200;
+
 /** Servers that answer Streamable HTTP's POST with one of these speak the older HTTP+SSE protocol (the spec's fallback rule). */
 const SSE_FALLBACK_STATUS: ReadonlySet<number> = new Set([400, 404, 405]);
-
-function httpStatus(e: unknown): number | undefined {
-  const sdk = sdkIfLoaded();
-  if (sdk !== undefined && (e instanceof sdk.StreamableHTTPError || e instanceof sdk.SseError)) return e.code;
-  return undefined;
-}
-
-/** The server wants a (new) login: no token, an expired one that did not refresh, or more scope than the token has. */
-export function needsLogin(e: unknown): boolean {
-  const sdk = sdkIfLoaded();
-  return (sdk !== undefined && e instanceof sdk.UnauthorizedError) || httpStatus(e) === 401;
-}
 
 /**
  * Why a transport error means the server broke the protocol, or undefined
  * when it does not: a message past the stdio buffer limit (a server flooding
- * stdout), or JSON that is not JSON-RPC 2.0. A line that is not JSON at all is
- * a stray log line on stdout, which Claude Code's client (the same SDK)
- * tolerates, and so does moat.
+ * stdout) ends the connection. A line that is not JSON at all is a stray log
+ * line on stdout, and JSON that is not JSON-RPC 2.0 is skipped by the SDK's
+ * reader, which goes on with the next line: Claude Code's client (the same
+ * SDK) tolerates both, and so does moat (the second is noted once).
  */
-export function protocolViolation(e: unknown): string | undefined {
+export function protocolViolation(e: unknown): { fatal: boolean; message: string } | undefined {
   const message = errorMessage(e);
-  if (/exceeded maximum size/i.test(message)) return `sent an oversized message: ${message}`;
+  if (/exceeded maximum size/i.test(message)) return { fatal: true, message: `sent an oversized message: ${message}` };
   // The SDK checks each message with its zod schema: a ZodError (v3 or v4) carries issues.
-  if (typeof e === 'object' && e !== null && 'issues' in e && Array.isArray((e as { issues: unknown }).issues)) return 'sent a message that is not valid JSON-RPC 2.0';
+  if (typeof e === 'object' && e !== null && 'issues' in e && Array.isArray((e as { issues: unknown }).issues)) {
+    return { fatal: false, message: 'sent a line on stdout that is JSON but not JSON-RPC 2.0; it was skipped' };
+  }
   return undefined;
+}
+
+/**
+ * The server's own account of why it stopped, from its stderr: the error line
+ * of an uncaught exception rather than Node's stack and version trailer, or
+ * else its last three lines.
+ */
+export function stderrReason(tail: string): string {
+  const lines = tail.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '' && !/^Node\.js v\d/.test(l.trim()));
+  const firstFrame = lines.findIndex((l) => /^\s+at\s/.test(l));
+  if (firstFrame > 0) {
+    // The thrown error's line: the last non-frame line before the stack (Node prints the source line and a caret above it).
+    const head = lines.slice(0, firstFrame).filter((l) => !/^\s*\^+\s*$/.test(l));
+    const error = [...head].reverse().find((l) => /^\s*(\[?\w*(Error|Exception)\b|Uncaught|\w+:)/.test(l)) ?? head.at(-1);
+    if (error !== undefined) return error.trim().slice(0, 300);
+  }
+  return lines.slice(-3).map((l) => l.trim()).join(' | ').slice(0, 300);
+}
+
+/** Header names that carry credentials: a 401 with one of them set means it was refused. */
+const CREDENTIAL_HEADER = /authorization|api[-_]?key|token|secret|auth/i;
+
+/** Why a start failed, in the user's terms: the login a server asks for, a header it refused, or the error and the server's own reason. */
+function startFailure(config: McpServerConfig, e: unknown, stderr: string | undefined): ServerState {
+  const reason = stderr ? stderrReason(stderr) : '';
+  if (needsLogin(e)) {
+    // Credentials the user configured were refused: logging in through moat would not change what is sent.
+    const names =
+      config.transport === 'http' || config.transport === 'sse'
+        ? [...new Set([...Object.keys(config.headers).filter((h) => CREDENTIAL_HEADER.test(h)), ...(config.bearerTokenEnvVar === undefined ? [] : ['Authorization'])])]
+        : [];
+    if (names.length > 0) return { status: 'failed', error: `HTTP 401: the server refused the configured header${names.length > 1 ? 's' : ''} ${names.join(', ')} (check ${names.length > 1 ? 'their values' : 'its value'} in ${config.origin})` };
+    return { status: 'needs-auth', error: `needs login: run moat mcp login ${config.name}` };
+  }
+  const message = errorMessage(e).replace(/\s+/g, ' ').slice(0, 300);
+  // The SDK's words for a process that ended before answering initialize.
+  if (/connection closed/i.test(message) && config.transport === 'stdio') return { status: 'failed', error: `the server exited while starting${reason ? `: ${reason}` : ' (nothing on its stderr)'}` };
+  return { status: 'failed', error: message + (reason ? ` — stderr: ${reason}` : '') };
 }
 
 export class McpConnection {
@@ -77,11 +114,17 @@ export class McpConnection {
   resources: Resource[] = [];
   sandboxed: boolean | undefined;
   unsandboxedReason: string | undefined;
+  /** The name and version the server gave in initialize (once connected). */
+  serverInfo: { name: string; version: string } | undefined;
   /** How it is actually reached: 'sse' after a fallback. */
   transportUsed: McpServerConfig['transport'];
   private client: Client | undefined;
   private stdio: StdioLaunch | undefined;
   private starting: Promise<void> | undefined;
+  /** Set by close(): a start still under way spawns nothing more. */
+  private closing = false;
+  /** Notices already given (each once per server). */
+  private readonly noted = new Set<string>();
   /** Lists being re-read after a list_changed notification: a tool call's result waits for them (below). */
   private readonly refreshing = new Set<Promise<void>>();
 
@@ -130,12 +173,13 @@ export class McpConnection {
       const sdk = await loadSdk();
       await Promise.race([this.open(sdk, timeoutMs), timeout]);
       await Promise.race([this.loadLists(), timeout]);
+      const info = this.client?.getServerVersion();
+      this.serverInfo = info === undefined ? undefined : { name: info.name, version: info.version };
       this.state = { status: 'connected' };
     } catch (e) {
       const stderr = this.stdio?.stderrTail();
       await this.closeClient();
-      const message = errorMessage(e).replace(/\s+/g, ' ').slice(0, 300) + (stderr ? ` — stderr: ${stderr.split('\n').slice(-3).join(' | ')}` : '');
-      this.state = needsLogin(e) ? { status: 'needs-auth', error: `needs login: run moat mcp login ${this.config.name}` } : { status: 'failed', error: message };
+      this.state = startFailure(this.config, e, stderr);
     } finally {
       clearTimeout(timer);
       this.o.onChange();
@@ -146,6 +190,7 @@ export class McpConnection {
     const config = this.config;
     if (config.transport === 'stdio') {
       this.stdio = await launchStdio(sdk, config, this.o.launch);
+      if (this.closing) throw new McpCallError('closed');
       this.sandboxed = this.stdio.sandboxed;
       this.unsandboxedReason = this.stdio.unsandboxedReason;
       await this.attach(sdk, this.stdio.transport, timeoutMs);
@@ -175,20 +220,24 @@ export class McpConnection {
     this.client = client;
     transport.onerror = undefined;
     client.onerror = (e) => {
-      // The server broke the protocol: drop the connection, which fails the calls in flight at once
-      // (saying why) instead of leaving them to their timeouts.
+      // The server broke the protocol past repair: drop the connection, which fails the calls in flight
+      // at once (saying why) instead of leaving them to their timeouts.
       const violation = protocolViolation(e);
-      if (violation !== undefined) {
-        this.state = { status: 'failed', error: violation };
-        void this.closeClient().finally(() => this.o.onChange());
+      if (violation === undefined) return;
+      if (!violation.fatal) {
+        if (!this.noted.has(violation.message)) this.o.onNotice?.(this.config.name, violation.message);
+        this.noted.add(violation.message);
+        return;
       }
+      this.state = { status: 'failed', error: violation.message };
+      void this.closeClient().finally(() => this.o.onChange());
     };
     client.onclose = () => {
       if (this.client !== client) return;
       this.client = undefined;
       if (this.state.status === 'connected') {
-        const stderr = this.stdio?.stderrTail();
-        this.state = { status: 'failed', error: `the server exited${stderr ? ` — stderr: ${stderr.split('\n').slice(-3).join(' | ')}` : ''}` };
+        const stderr = stderrReason(this.stdio?.stderrTail() ?? '');
+        this.state = { status: 'failed', error: `the server exited${stderr ? ` — stderr: ${stderr}` : ''}` };
         this.o.onChange();
       }
       void this.stdio?.finish();
@@ -285,15 +334,32 @@ export class McpConnection {
     return this.client;
   }
 
-  private async closeClient(): Promise<void> {
+  /**
+   * `graceMs`: how long a stdio server may take to exit on its own after its
+   * stdin closes before its process tree is killed (the SDK alone waits 2 s,
+   * then signals only the first process); none: the SDK's own pace (a reconnect).
+   */
+  private async closeClient(graceMs?: number): Promise<void> {
     const client = this.client;
     this.client = undefined;
     const stdio = this.stdio;
     this.stdio = undefined;
+    const pid = stdio?.transport.pid;
+    // The whole tree: a sandboxed server's inner processes outlive the first one and hold its pipes open.
+    const kill = (): void => {
+      if (pid !== null && pid !== undefined) signalTree(pid, 'SIGKILL');
+    };
+    const timer = graceMs === undefined || pid === null || pid === undefined ? undefined : setTimeout(kill, graceMs);
     // Started before the client closes: the SDK's close waits on timers that do not keep moat alive,
     // so at exit it may never return; the server's temp folder must not depend on it.
     const finishing = stdio?.finish().catch(() => []);
     if (client !== undefined) await client.close().catch(() => undefined);
+    // A server spawned but not yet attached to a client (close() during its start) is ended here.
+    else if (stdio !== undefined) {
+      kill();
+      await stdio.transport.close().catch(() => undefined);
+    }
+    clearTimeout(timer);
     await finishing;
   }
 
@@ -307,8 +373,14 @@ export class McpConnection {
     await this.start();
   }
 
+  /**
+   * Ends the server for good (moat is ending): one still starting is killed
+   * at once (it has nothing to finish), a connected one gets a moment to exit
+   * on its own when its stdin closes.
+   */
   async close(): Promise<void> {
-    await this.closeClient();
+    this.closing = true;
+    await this.closeClient(this.state.status === 'connecting' ? 0 : CLOSE_GRACE_MS);
     if (this.state.status === 'connected' || this.state.status === 'connecting') this.state = { status: 'failed', error: 'closed' };
   }
 }

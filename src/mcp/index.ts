@@ -20,11 +20,12 @@ export {
   type ServerSandbox,
 } from './server-config.ts';
 export { McpManager, type ServerStatus, type ManagerOptions } from './manager.ts';
+export { fileToolListCache, cacheKey, type ToolListCache, type CachedToolList } from './tool-list-cache.ts';
 export { McpConnection, McpCallError, type ServerState, type ConnectionOptions } from './connection.ts';
 export { mcpToolName, mcpTool } from './mcp-tool.ts';
 export { mapToolResult } from './tool-result.ts';
 export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL, resourceContent } from './resource-tools.ts';
-export { serverGrants, DEFAULT_SERVER_SANDBOX, type LaunchOptions, type ServerSandboxSettings } from './transports.ts';
+export { serverPolicy, DEFAULT_SERVER_SANDBOX, type LaunchOptions, type ServerSandboxSettings } from './transports.ts';
 export { serverGrant, policyFetchFor, NetworkRefusedError } from './policy-fetch.ts';
 export { expandVars, MissingVariableError } from './expand-vars.ts';
 export { OAuthStore, StoredOAuthProvider, authKey, login, loginFetch, logout, sessionAuthProvider, type LoginOptions } from './oauth.ts';

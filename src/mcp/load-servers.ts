@@ -8,8 +8,10 @@ import { expandMap, expandVars } from './expand-vars.ts';
 import { claudeApprovals, serverDefaults, type ServerDefaults } from './claude-compat.ts';
 import {
   claudeEntryShape,
+  type ClaudeEntry,
   claudeFileShape,
-  SERVER_NAME,
+  CONFIG_SERVER_NAME,
+  normalizeServerName,
   tomlEntryShape,
   type McpServerConfig,
   type ServerScope,
@@ -85,15 +87,23 @@ function baseOf(name: string, scope: ServerScope, origin: string, d: ServerDefau
 
 const DEFAULT_SANDBOX = { enabled: true, allowWrite: [], networkAllow: [] };
 
-/** One Claude Code entry → a server, with `${VAR}` expanded. Throws a one-line Error naming the key. */
-function fromClaude(name: string, raw: unknown, scope: ServerScope, origin: string, baseDir: string, env: Env, d: ServerDefaults): McpServerConfig {
+/**
+ * One Claude Code entry, checked by its schema (`.mcp.json`, `~/.claude.json`,
+ * `--mcp-config`, `moat mcp add-json`). Throws a one-line Error naming the key.
+ */
+export function parseClaudeEntry(raw: unknown): ClaudeEntry {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('must be an object');
   const entry = raw as Record<string, unknown>;
   if (entry.command === undefined && entry.url === undefined) throw new Error('needs command (a local server) or url (a remote one)');
   // One branch per shape, so the message is about the keys the entry has.
   const parsed = (entry.command !== undefined ? claudeEntryShape().options[0] : claudeEntryShape().options[1]).safeParse(entry.url !== undefined && entry.type === undefined ? { ...entry, type: 'http' } : entry);
   if (!parsed.success) throw new Error(issueText(parsed.error));
-  const e = parsed.data;
+  return parsed.data;
+}
+
+/** One Claude Code entry → a server, with `${VAR}` expanded. Throws a one-line Error naming the key. */
+function fromClaude(name: string, raw: unknown, scope: ServerScope, origin: string, baseDir: string, env: Env, d: ServerDefaults): McpServerConfig {
+  const e = parseClaudeEntry(raw);
   if ('command' in e) {
     const cwd = e.cwd === undefined ? undefined : expandVars(e.cwd, env);
     return {
@@ -170,6 +180,8 @@ class Collector {
   readonly problems: string[] = [];
   /** Names the user's own config enables explicitly: approval for a project server of that name in -p. */
   readonly userEnabled = new Set<string>();
+  /** Each server's name by the form it takes in tool names. */
+  private readonly byToolName = new Map<string, string>();
   trustProject = false;
 
   readonly defaults: ServerDefaults;
@@ -197,8 +209,9 @@ class Collector {
       return;
     }
     for (const [name, raw] of Object.entries(parsed.data.mcpServers)) {
-      if (!SERVER_NAME.test(name)) {
-        this.problems.push(`${shown}: mcpServers.${name}: a server name may only have letters, digits, _ and - (it becomes part of tool names)`);
+      const bad = this.badName(name);
+      if (bad !== undefined) {
+        this.problems.push(`${shown}: mcpServers.${/^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name)}: ${bad}; server skipped`);
         continue;
       }
       try {
@@ -210,6 +223,20 @@ class Collector {
     }
   }
 
+  /**
+   * Why this name cannot be a server's, or undefined. Two names that make the
+   * same tool names (`my.server` and `my_server`) would call each other's
+   * tools: the one met later is refused.
+   */
+  badName(name: string): string | undefined {
+    if (!CONFIG_SERVER_NAME.test(name)) return 'a server name must be 1 to 128 characters, none of them control characters';
+    const key = normalizeServerName(name);
+    const other = this.byToolName.get(key);
+    if (other !== undefined && other !== name) return `its tool names (mcp__${key}__…) would be those of the server "${other}"`;
+    this.byToolName.set(key, name);
+    return undefined;
+  }
+
   tomlFile(file: ConfigFile | undefined, scope: 'user' | 'project', baseDir: string): void {
     if (file === undefined) return;
     if (scope === 'user' && file.data.mcp?.trust_project === true) this.trustProject = true;
@@ -219,8 +246,9 @@ class Collector {
         const shown = path.map((p) => (/^[A-Za-z0-9_-]+$/.test(p) ? p : JSON.stringify(p))).join('.');
         return `${file.display}:${lineOfPath(file.outline, path)}: ${shown}`;
       };
-      if (!SERVER_NAME.test(name)) {
-        this.problems.push(`${at()}: a server name may only have letters, digits, _ and - (it becomes part of tool names); server skipped`);
+      const bad = this.badName(name);
+      if (bad !== undefined) {
+        this.problems.push(`${at()}: ${bad}; server skipped`);
         continue;
       }
       const parsed = tomlEntryShape().safeParse(raw);

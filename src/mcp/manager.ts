@@ -3,6 +3,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool, ToolSource } from '../tools/index.ts';
 import type { ConnectionOptions, McpConnection, ServerState } from './connection.ts';
 import type { McpServerConfig } from './server-config.ts';
+import type { CachedToolList, ToolListCache } from './tool-list-cache.ts';
 
 export interface ServerStatus {
   name: string;
@@ -13,6 +14,8 @@ export interface ServerStatus {
   sandboxed: boolean | undefined;
   unsandboxedReason: string | undefined;
   state: ServerState;
+  /** What the server called itself in initialize (once connected). */
+  serverInfo: { name: string; version: string } | undefined;
   tools: string[];
   prompts: string[];
   resources: number;
@@ -23,8 +26,10 @@ export interface ManagerOptions extends Omit<ConnectionOptions, 'onChange' | 'ro
   roots: readonly string[];
   /** Project servers waiting for the user's approval: listed, not started. */
   needsApproval?: readonly string[];
-  /** Called once per server that fails or needs login (the TUI status line, -p's stderr). */
+  /** Called once per server that fails or needs login (the TUI status line, -p's stderr); not for failures caused by close(). */
   onFailure?(name: string, error: string): void;
+  /** Tool lists from earlier runs: offered while their servers connect, and saved once each server has answered. */
+  toolCache?: ToolListCache;
 }
 
 /**
@@ -64,6 +69,11 @@ export class McpManager implements ToolSource {
   /** The tool objects per connection and tools list: rebuilt only when a server's list changes. */
   private readonly toolCache = new WeakMap<McpConnection, { from: McpTool[]; tools: AnyTool[] }>();
   private resourceToolList: AnyTool[] | undefined;
+  /** Each server's tool list from its last run (read at construction), and the tools made of it while it connects. */
+  private readonly cachedLists = new Map<string, CachedToolList>();
+  private readonly cachedTools = new Map<string, AnyTool[]>();
+  /** The list last saved per server: saved again only when the server's list object changes. */
+  private readonly savedLists = new Map<string, McpTool[]>();
   private started = false;
   private closed = false;
   private roots: readonly string[];
@@ -78,6 +88,8 @@ export class McpManager implements ToolSource {
     for (const config of this.servers.values()) {
       if (needs.has(config.name)) this.pending.add(config.name);
       this.early.set(config.name, needs.has(config.name) ? { status: 'needs-approval' } : config.enabled ? { status: 'connecting' } : { status: 'disabled' });
+      const cached = config.enabled ? o.toolCache?.get(config) : undefined;
+      if (cached !== undefined) this.cachedLists.set(config.name, cached);
     }
   }
 
@@ -100,6 +112,8 @@ export class McpManager implements ToolSource {
    */
   private start(names: readonly string[]): Promise<void> {
     const fresh = names.filter((n) => !this.begun.has(n));
+    // Nothing to start: the connection code is not loaded for it (a first request waits on this).
+    if (fresh.length === 0 && this.code === undefined && this.loading === undefined) return Promise.resolve();
     for (const n of fresh) this.begun.add(n);
     const run = async () => {
       if (this.closed) return;
@@ -111,6 +125,16 @@ export class McpManager implements ToolSource {
   /** Starts these servers now, ahead of startAll; resolves when each is connected or has failed. */
   startNow(names: readonly string[]): Promise<void> {
     return this.start(names.filter((n) => this.servers.get(n)?.enabled === true && !this.pending.has(n)));
+  }
+
+  /**
+   * Starts the enabled, approved servers no earlier run left a tool list for,
+   * and resolves when each has connected or failed (each within its start-up
+   * timeout): a run's first request waits for them, as Claude Code's does, so
+   * that their tools are in it. Servers with a list start later (startAll).
+   */
+  startUncached(): Promise<void> {
+    return this.startNow([...this.servers.keys()].filter((n) => !this.cachedLists.has(n)));
   }
 
   /**
@@ -157,6 +181,15 @@ export class McpManager implements ToolSource {
 
   private changed(conn: McpConnection): void {
     const s = conn.state;
+    // A run that ends while a server is still starting closed it: that is no failure of the server's.
+    if (this.closed) {
+      for (const l of this.listeners) l();
+      return;
+    }
+    if (s.status === 'connected' && this.o.toolCache !== undefined && this.savedLists.get(conn.config.name) !== conn.tools) {
+      this.savedLists.set(conn.config.name, conn.tools);
+      this.o.toolCache.put(conn.config, conn.serverInfo?.version ?? '', conn.tools);
+    }
     if ((s.status === 'failed' || s.status === 'needs-auth') && !this.reported.has(conn.config.name)) {
       this.reported.add(conn.config.name);
       this.o.onFailure?.(conn.config.name, s.error);
@@ -185,24 +218,77 @@ export class McpManager implements ToolSource {
     return [...this.connections.values()].filter((c) => c.state.status === 'connected');
   }
 
-  /** ToolSource: the tools of every connected server, filtered by enabled_tools/disabled_tools, plus the resource tools. */
+  /**
+   * ToolSource: the tools of every connected server, filtered by
+   * enabled_tools/disabled_tools, plus the resource tools; for a server still
+   * connecting, the tools its last run listed (a call waits for the server).
+   */
   tools(): readonly AnyTool[] {
     const code = this.code;
-    if (code === undefined) return [];
     const out: AnyTool[] = [];
-    for (const conn of this.connected()) {
-      let cached = this.toolCache.get(conn);
-      if (cached === undefined || cached.from !== conn.tools) {
-        cached = { from: conn.tools, tools: conn.tools.filter((t) => toolAllowed(conn.config, t)).map((t) => code.mcpTool(conn, t)) };
-        this.toolCache.set(conn, cached);
+    for (const config of this.servers.values()) {
+      const conn = this.connections.get(config.name);
+      if (conn !== undefined && code !== undefined && conn.state.status === 'connected') {
+        let cached = this.toolCache.get(conn);
+        if (cached === undefined || cached.from !== conn.tools) {
+          cached = { from: conn.tools, tools: conn.tools.filter((t) => toolAllowed(conn.config, t)).map((t) => code.mcpTool(conn, t)) };
+          this.toolCache.set(conn, cached);
+        }
+        out.push(...cached.tools);
+      } else if ((conn?.state ?? this.early.get(config.name))?.status === 'connecting' && !this.pending.has(config.name)) {
+        out.push(...this.toolsFromLastRun(config));
       }
-      out.push(...cached.tools);
     }
-    if (this.connected().some((c) => c.resources.length > 0)) {
+    if (code !== undefined && this.connected().some((c) => c.resources.length > 0)) {
       this.resourceToolList ??= code.resourceTools(this);
       out.push(...this.resourceToolList);
     }
     return out;
+  }
+
+  /**
+   * The tools a server listed in its last run, each calling it once it has
+   * connected. The wrapper code is required here, synchronously: it is small,
+   * and the first request must not wait for the connection code to load.
+   */
+  private toolsFromLastRun(config: McpServerConfig): AnyTool[] {
+    const list = this.cachedLists.get(config.name);
+    if (list === undefined) return [];
+    let tools = this.cachedTools.get(config.name);
+    if (tools === undefined) {
+      const { mcpTool } = require('./mcp-tool.ts') as typeof import('./mcp-tool.ts');
+      const target = { config, callTool: async (...a: Parameters<McpConnection['callTool']>) => (await this.connectionOnceSettled(config.name, a[2].signal)).callTool(...a) };
+      tools = list.tools.filter((t) => toolAllowed(config, t)).map((t) => mcpTool(target, t));
+      this.cachedTools.set(config.name, tools);
+    }
+    return tools;
+  }
+
+  /** The server's connection once it is no longer connecting (started now if it had not been); a call's abort stops the wait. */
+  private async connectionOnceSettled(name: string, signal: AbortSignal): Promise<McpConnection> {
+    void this.start([name]);
+    await this.load();
+    const conn = this.connections.get(name);
+    if (conn === undefined) throw new Error(`MCP server ${name} is not configured`);
+    if (conn.state.status !== 'connecting') return conn;
+    await new Promise<void>((resolve, reject) => {
+      const done = (): void => {
+        unsubscribe();
+        signal.removeEventListener('abort', aborted);
+      };
+      const aborted = (): void => {
+        done();
+        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      };
+      const unsubscribe = this.subscribe(() => {
+        if (conn.state.status === 'connecting' && !this.closed) return;
+        done();
+        resolve();
+      });
+      signal.addEventListener('abort', aborted, { once: true });
+      if (signal.aborted) aborted();
+    });
+    return conn;
   }
 
   /** Every server; one whose connection does not exist yet (none started) in its first state, with nothing listed. */
@@ -217,6 +303,7 @@ export class McpManager implements ToolSource {
         sandboxed: config.transport === 'stdio' ? c?.sandboxed : undefined,
         unsandboxedReason: c?.unsandboxedReason,
         state: c?.state ?? this.early.get(config.name) ?? { status: 'connecting' },
+        serverInfo: c?.serverInfo,
         tools: (c?.tools ?? []).filter((t) => toolAllowed(config, t)).map((t) => t.name),
         prompts: (c?.prompts ?? []).map((p) => p.name),
         resources: c?.resources.length ?? 0,
@@ -236,5 +323,6 @@ export class McpManager implements ToolSource {
     this.closed = true;
     await this.loading;
     await Promise.all([...this.connections.values()].map((c) => c.close()));
+    for (const l of this.listeners) l();
   }
 }

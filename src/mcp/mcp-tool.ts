@@ -3,15 +3,14 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
-import { needsLogin, type McpConnection } from './connection.ts';
+import type { McpConnection } from './connection.ts';
+import { needsLogin } from './http-errors.ts';
+import { normalizeServerName } from './server-config.ts';
 import { mapToolResult } from './tool-result.ts';
 
 /** Anthropic's limit for a tool name; longer names are cut and given a short hash so two never collide. */
 const MAX_NAME = 64;
 
-function sanitize(part: string): string {
-  return part.replace(/[^A-Za-z0-9_-]/g, '_');
-}
 
 function shortHash(s: string): string {
   let h = 2166136261;
@@ -21,7 +20,7 @@ function shortHash(s: string): string {
 
 /** `mcp__<server>__<tool>`, the name the model calls and permission rules match (`mcp__github`, `mcp__github__*`). */
 export function mcpToolName(server: string, tool: string): string {
-  const name = `mcp__${sanitize(server)}__${sanitize(tool)}`;
+  const name = `mcp__${normalizeServerName(server)}__${normalizeServerName(tool)}`;
   if (name.length <= MAX_NAME) return name;
   return `${name.slice(0, MAX_NAME - 7)}_${shortHash(name)}`;
 }
@@ -34,7 +33,10 @@ function summaryOf(server: string, tool: string, input: Record<string, unknown>)
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-export function mcpTool(connection: McpConnection, def: McpTool): AnyTool {
+/** What a tool calls: a connected server, or one still connecting (its list from the last run) that the call waits for. */
+export type ToolTarget = Pick<McpConnection, 'config' | 'callTool'>;
+
+export function mcpTool(connection: ToolTarget, def: McpTool): AnyTool {
   const server = connection.config.name;
   const name = mcpToolName(server, def.name);
   const readOnly = connection.config.trustAnnotations && def.annotations?.readOnlyHint === true;

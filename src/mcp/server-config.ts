@@ -143,5 +143,18 @@ export const tomlEntryShape = once(() =>
 );
 export type TomlEntry = z.infer<ReturnType<typeof tomlEntryShape>>;
 
-/** The valid name of a server: it becomes part of tool names (`mcp__<server>__<tool>`). */
+/** A name `moat mcp add` accepts, as `claude mcp add` does: it is part of tool names (`mcp__<server>__<tool>`) unchanged. */
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * A name a config file may give a server. Claude Code takes any name there
+ * (`"my.server"`, `"my server"`) and uses it in tool names with every other
+ * character than letters, digits, `_` and `-` made `_`; so does moat. Control
+ * characters and overlong names are refused: they only garble messages.
+ */
+export const CONFIG_SERVER_NAME = /^[^\p{Cc}]{1,128}$/u;
+
+/** The server's part of its tool names (`my.server` → `my_server`), as Claude Code makes it. */
+export function normalizeServerName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_');
+}

@@ -1,15 +1,15 @@
 // Builds the SDK transport for one server: stdio through the OS sandbox, Streamable HTTP or SSE through the network policy.
-import type { SandboxMode } from '../contracts/index.ts';
+import type { SandboxMode, SandboxPolicy } from '../contracts/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { DEFAULT_SCRUB_ENV, prepareCommand, type ProcessGrants, type SandboxViolation } from '../sandbox/index.ts';
+import { DEFAULT_SCRUB_ENV, prepareSandboxed, type SandboxViolation } from '../sandbox/index.ts';
 import { policyFetchFor, serverGrant } from './policy-fetch.ts';
 import type { McpSdk } from './sdk.ts';
 import type { HttpServerConfig, StdioServerConfig } from './server-config.ts';
-import { nodeOs } from '../util/index.ts';
+import { atExit, nodeOs } from '../util/index.ts';
 
 /** The user's `[sandbox]` settings (and deny rules) as they apply to every stdio server, on top of its own grants. */
 export interface ServerSandboxSettings {
@@ -47,16 +47,20 @@ export interface StdioLaunch {
 }
 
 /**
- * Default for a stdio server: read everything but the deny lists, write only
- * its own temp folder (given to prepareCommand in place of the system one, so
- * not here), no network.
+ * A stdio server's policy: read everything but the deny lists, write only its
+ * own temp folder (given to the sandbox in place of the system one) and its
+ * `allow_write` folders, reach only its `network_allow` hosts — the
+ * workspace-write level of a policy whose folders and hosts are the server's.
  */
-export function serverGrants(server: StdioServerConfig, settings: ServerSandboxSettings): ProcessGrants {
+export function serverPolicy(server: StdioServerConfig, settings: ServerSandboxSettings, mode: SandboxMode = settings.mode): SandboxPolicy {
   return {
+    mode,
+    active: mode !== 'off',
+    scrubEnv: [...settings.scrubEnv],
     allowWrite: [...server.sandbox.allowWrite],
     denyRead: [...settings.denyRead],
     denyWrite: [...settings.denyWrite],
-    allowNetwork: server.sandbox.networkAllow,
+    allowNetwork: [...server.sandbox.networkAllow],
     denyNetwork: [...settings.denyNetwork],
     allowUnixSockets: [],
   };
@@ -79,19 +83,23 @@ const STDERR_TAIL = 4000;
 
 export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: LaunchOptions): Promise<StdioLaunch> {
   const mode = modeFor(server, o.sandbox);
-  const tempDir = mkdtempSync(join(nodeOs().tmpdir(), `moat-mcp-${server.name}-`));
-  // Removed by finish(), or when moat exits first (a short -p run that ends while the server is still starting).
-  const removeTemp = (): void => rmSync(tempDir, { recursive: true, force: true });
-  process.once('exit', removeTemp);
+  // The name may hold dots, spaces or a slash: only the safe characters go into a path.
+  const tempDir = mkdtempSync(join(nodeOs().tmpdir(), `moat-mcp-${server.name.replace(/[^A-Za-z0-9_-]/g, '_')}-`));
+  // Removed by finish(), or when moat ends first: a short -p run that ends while the server is still starting, or a signal.
+  const dropHook = atExit(() => rmSync(tempDir, { recursive: true, force: true }));
+  const removeTemp = (): void => {
+    dropHook();
+    rmSync(tempDir, { recursive: true, force: true });
+  };
   const cwd = server.cwd ?? o.cwd;
-  const grants = serverGrants(server, o.sandbox);
-  if (o.allowPrivateNetwork === true) grants.allowPrivateNetwork = true;
+  const policy = serverPolicy(server, o.sandbox, mode);
+  if (o.allowPrivateNetwork === true) policy.allowPrivateNetwork = true;
   let prepared;
   try {
     // Only the inherited environment is scrubbed: the server's own env (a GITHUB_PERSONAL_ACCESS_TOKEN) is what it needs to work.
-    prepared = await prepareCommand([server.command, ...server.args], { cwd, env: o.env, grants, mode, scrubEnv: [...o.sandbox.scrubEnv], tempDir });
+    // The SDK's transport spawns it: it takes the prepared command line (the same preparation as runSandboxed's).
+    prepared = await prepareSandboxed([server.command, ...server.args], policy, 'workspace-write', { cwd, env: o.env, roots: [], tempDir });
   } catch (e) {
-    process.off('exit', removeTemp);
     removeTemp();
     throw e;
   }
@@ -109,7 +117,6 @@ export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: Lau
     stderrTail: () => tail.trim(),
     // The temp folder goes at once, synchronously: moat may exit before the sandbox's own release settles.
     finish: () => {
-      process.off('exit', removeTemp);
       removeTemp();
       return prepared.finish();
     },

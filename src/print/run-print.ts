@@ -52,8 +52,12 @@ export async function printRun(events: AsyncIterable<AgentEvent>, opts: PrintOpt
       finished = e;
       if (opts.format === 'json') opts.out(`${JSON.stringify(opts.verbose ? all : lines[0])}\n`);
       if (opts.format === 'text') {
-        if (e.result) opts.out(e.result.endsWith('\n') ? e.result : `${e.result}\n`);
-        if (e.stopReason !== 'end_turn') opts.err(`${colors.red(`moat: ${stopMessage(e)}`)}\n`);
+        // A model request that kept failing is the run's answer, on stdout, as in Claude Code: a script capturing stdout sees why.
+        if (e.stopReason === 'error' && e.requestFailed === true) opts.out(`${stopMessage(e)}\n`);
+        else {
+          if (e.result) opts.out(e.result.endsWith('\n') ? e.result : `${e.result}\n`);
+          if (e.stopReason !== 'end_turn') opts.err(`${colors.red(`moat: ${stopMessage(e)}`)}\n`);
+        }
       }
     }
   }

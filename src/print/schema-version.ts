@@ -3,4 +3,4 @@
  * that writing lines does not evaluate the zod schema (that only describes and
  * checks them). Bump it on any incompatible change.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;

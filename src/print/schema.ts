@@ -95,8 +95,15 @@ export const SystemApiRetry = z.object({
   type: z.literal('system'),
   subtype: z.literal('api_retry'),
   attempt: z.number().int(),
+  /** The most retries this request gets. */
+  max_retries: z.number().int(),
   retry_delay_ms: z.number(),
+  /** The failed attempt's HTTP status; null when it failed without one (a dropped connection, a stalled stream). */
+  error_status: z.number().int().nullable(),
+  /** What failed, in Claude Code's words: overloaded, rate_limit, server_error, authentication_failed, invalid_request, model_not_found, unknown. */
   error: z.string(),
+  /** The failure as one line for a person. */
+  message: z.string(),
   ...base,
 });
 
@@ -169,8 +176,16 @@ export const WireStreamEvent = z.discriminatedUnion('type', [
 export const SystemModelFallback = z.object({
   type: z.literal('system'),
   subtype: z.literal('model_fallback'),
+  /** What made the model fail, as api_retry's `error`. */
+  trigger: z.string(),
+  original_model: z.string(),
+  fallback_model: z.string(),
+  /** One line for a person. */
+  content: z.string(),
+  /** The same as original_model and fallback_model (moat's earlier names). */
   from_model: z.string(),
   to_model: z.string(),
+  /** The last failure of the original model. */
   error: z.string(),
   ...base,
 });
@@ -270,7 +285,10 @@ export const ResultLine = z.object({
   subtype: ResultSubtype,
   schema_version: z.literal(SCHEMA_VERSION),
   is_error: z.boolean(),
+  /** The final answer; on a failed run, what went wrong. */
   result: z.string(),
+  /** The HTTP status of the model request that failed the run; null otherwise. */
+  api_error_status: z.number().int().nullable(),
   session_id: z.string(),
   uuid: z.string(),
   /** Model requests made in this run. */

@@ -1,9 +1,8 @@
 /** Maps the session's events to the public stream-json / json output lines (docs/stream-json.md). */
-import type { AgentEvent, AssistantMessage, ModelUsage, ToolResultPart, UserPart, WorktreeChanges } from '../agent/index.ts';
+import { toolUseResult, type AgentEvent, type ProviderErrorKind, type AssistantMessage, type ModelUsage, type ToolResultPart, type UserPart, type WorktreeChanges } from '../agent/index.ts';
 import { newId } from '../util/index.ts';
 import type { OutputLine, ResultLine, WorktreeInfo } from './schema.ts';
 import { SCHEMA_VERSION } from './schema-version.ts';
-import { toolUseResult } from './tool-use-result.ts';
 import { toWireStreamEvents, wireUsage } from './wire-stream.ts';
 
 export { wireUsage } from './wire-stream.ts';
@@ -84,6 +83,30 @@ const SUBTYPE = {
   error: 'error_during_execution',
   no_structured_output: 'error_max_structured_output_retries',
 } as const;
+
+/**
+ * Claude Code's names for what failed (the Agent SDK's `SDKAssistantMessageError`),
+ * which `api_retry.error` and `model_fallback.trigger` carry.
+ */
+function apiErrorCategory(kind: ProviderErrorKind, status: number | undefined): string {
+  switch (kind) {
+    case 'overloaded':
+      return 'overloaded';
+    case 'rate_limit':
+      return 'rate_limit';
+    case 'auth':
+      return 'authentication_failed';
+    case 'bad_request':
+      return status === 404 ? 'model_not_found' : 'invalid_request';
+    case 'server':
+      return 'server_error';
+    case 'connection':
+    case 'stream':
+    case 'stalled':
+    case 'aborted':
+      return 'unknown';
+  }
+}
 
 const ERROR_TEXT = {
   max_turns: 'the run reached --max-turns',
@@ -247,9 +270,34 @@ export class OutputMapper {
         if (!this.options.includePartialMessages) return [];
         return toWireStreamEvents(e, origin.messageId ?? '').map((event) => ({ type: 'stream_event' as const, event, ...this.base(origin) }));
       case 'retry':
-        return [{ type: 'system', subtype: 'api_retry', attempt: e.attempt, retry_delay_ms: e.delayMs, error: e.message, ...this.base(origin) }];
+        return [
+          {
+            type: 'system',
+            subtype: 'api_retry',
+            attempt: e.attempt,
+            max_retries: e.maxRetries,
+            retry_delay_ms: e.delayMs,
+            error_status: e.status ?? null,
+            error: apiErrorCategory(e.kind, e.status),
+            message: e.message,
+            ...this.base(origin),
+          },
+        ];
       case 'model_fallback':
-        return [{ type: 'system', subtype: 'model_fallback', from_model: e.from, to_model: e.to, error: e.reason, ...this.base(origin) }];
+        return [
+          {
+            type: 'system',
+            subtype: 'model_fallback',
+            trigger: apiErrorCategory(e.trigger, undefined),
+            original_model: e.from,
+            fallback_model: e.to,
+            content: `Switched to ${e.to}: ${e.from} kept failing (${e.reason})`,
+            from_model: e.from,
+            to_model: e.to,
+            error: e.reason,
+            ...this.base(origin),
+          },
+        ];
       case 'compacted':
         return [
           {
@@ -283,6 +331,11 @@ export class OutputMapper {
         this.denials.push({ tool_name: e.toolName, tool_use_id: e.toolUseId, tool_input: e.input });
         return [];
       case 'tool_finished':
+        // A command the read-only sandbox stopped from writing (or connecting) did what Claude Code would have asked
+        // before: in -p that is a refused call, so it is listed with the denials a script checks.
+        if (e.display?.type === 'command' && e.display.sandbox === 'read-only' && (e.display.violations?.length ?? 0) > 0) {
+          this.denials.push({ tool_name: e.name, tool_use_id: e.toolUseId, tool_input: this.inputs.get(e.toolUseId) });
+        }
         this.finished.set(e.toolUseId, toolUseResult(e, this.inputs.get(e.toolUseId)));
         this.inputs.delete(e.toolUseId);
         return [];
@@ -311,7 +364,9 @@ export class OutputMapper {
       subtype: SUBTYPE[e.stopReason],
       schema_version: SCHEMA_VERSION,
       is_error: e.stopReason !== 'end_turn',
-      result: e.result,
+      // A failed run's result is what went wrong (as in Claude Code), so a script printing `result` shows the error.
+      result: e.stopReason === 'error' && e.error ? e.error : e.result,
+      api_error_status: e.apiErrorStatus ?? null,
       session_id: this.top.sessionId,
       uuid: newId(),
       num_turns: e.turns,

@@ -24,6 +24,8 @@ import { assertNever } from '../util/index.ts';
 type ToolDisplay = Extract<AgentEvent, { type: 'tool_update' }>['display'];
 type CallIntent = Extract<AgentEvent, { type: 'permission_request' }>['intent'];
 type TodoItem = Extract<AgentEvent, { type: 'todos' }>['items'][number];
+/** What failed in a model request (the provider's error kind). */
+type ErrorKind = Extract<AgentEvent, { type: 'retry' }>['kind'];
 
 /** A sub-agent's life as the parent's stream reports it; its own events come wrapped in `subagent_event`. */
 export type SubagentSessionEvent =
@@ -64,7 +66,7 @@ export type SessionEvent =
   | { type: 'tool_call_started'; toolUseId: string; name: string; index: number }
   | { type: 'tool_call_delta'; toolUseId: string; partialJson: string; index: number }
   | { type: 'tool_call_ready'; toolUseId: string; name: string; input: unknown }
-  | { type: 'retry'; turn: number; attempt: number; delayMs: number; message: string }
+  | { type: 'retry'; turn: number; attempt: number; maxRetries: number; delayMs: number; message: string; kind: ErrorKind; status?: number }
   | { type: 'model_stream'; turn: number; event: ModelStreamEvent }
   | { type: 'assistant_message'; turn: number; message: AssistantMessage; usage: Usage; model?: string }
   | {
@@ -85,7 +87,7 @@ export type SessionEvent =
   | { type: 'tool_results'; turn: number; results: ToolResultPart[] }
   | { type: 'todos'; items: TodoItem[] }
   | { type: 'usage'; turn: number; turnUsage: Usage; sessionUsage: Usage; turnCostUsd: number; sessionCostUsd: number; model?: string }
-  | { type: 'model_fallback'; turn: number; from: string; to: string; reason: string }
+  | { type: 'model_fallback'; turn: number; from: string; to: string; reason: string; trigger: ErrorKind }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
   | { type: 'compacted'; trigger: 'manual' | 'auto'; preTokens: number; postTokens: number; durationMs: number }
   | { type: 'hook_output'; event: string; command: string; output: string }
@@ -100,6 +102,8 @@ export type SessionEvent =
       durationMs: number;
       apiDurationMs?: number;
       error?: string;
+      requestFailed?: boolean;
+      apiErrorStatus?: number;
       modelUsage?: Record<string, ModelUsage>;
       structuredOutput?: unknown;
     };

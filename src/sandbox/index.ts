@@ -5,7 +5,9 @@
  */
 export * from './types.ts';
 // Loading, running, the child and preparing a command import their modules on first use (lazy.ts).
-export { loadComponent, loadCached, runComponent, forgetLoaded, runChildMain, prepareCommand, sandboxedGitStatus } from './lazy.ts';
+export { loadComponent, loadCached, runComponent, forgetLoaded, runChildMain, prepareCommand, sandboxedGitStatus, runSandboxed, prepareSandboxed, runOwnProcess } from './lazy.ts';
+export type { SuperviseOptions, RunSandboxedOptions, RunSandboxedResult, PrepareSandboxedOptions } from './os/run-sandboxed.ts';
+export { processPolicy, levelGrants, type ProcessPolicy, type ProcessScope, type RuleDenies } from './policy.ts';
 export type { LoadOptions } from './load.ts';
 export { sha256 } from './hash.ts';
 export { readEmbedded } from './embedded-file.ts';

@@ -11,6 +11,7 @@
 import type * as Load from './load.ts';
 import type * as OsGit from './os/own-git.ts';
 import type * as OsPrepare from './os/prepare-command.ts';
+import type * as OsRun from './os/run-sandboxed.ts';
 import type * as Run from './run.ts';
 
 let load: typeof Load | undefined;
@@ -47,4 +48,16 @@ export async function prepareCommand(...args: Parameters<typeof OsPrepare.prepar
 
 export async function sandboxedGitStatus(...args: Parameters<typeof OsGit.sandboxedGitStatus>): ReturnType<typeof OsGit.sandboxedGitStatus> {
   return (await import('./os/own-git.ts')).sandboxedGitStatus(...args);
+}
+
+export async function runSandboxed(...args: Parameters<typeof OsRun.runSandboxed>): ReturnType<typeof OsRun.runSandboxed> {
+  return (await import('./os/run-sandboxed.ts')).runSandboxed(...args);
+}
+
+export async function prepareSandboxed(...args: Parameters<typeof OsRun.prepareSandboxed>): ReturnType<typeof OsRun.prepareSandboxed> {
+  return (await import('./os/run-sandboxed.ts')).prepareSandboxed(...args);
+}
+
+export async function runOwnProcess(...args: Parameters<typeof OsRun.runOwnProcess>): ReturnType<typeof OsRun.runOwnProcess> {
+  return (await import('./os/run-sandboxed.ts')).runOwnProcess(...args);
 }

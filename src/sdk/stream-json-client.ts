@@ -29,6 +29,8 @@ export interface OpenedSession {
   describe(): Record<string, unknown>;
   /** A text prompt as `-p` would send it: `/name args` expanded into the custom command or skill. */
   expand(text: string): Promise<string>;
+  /** `mcp_status`'s answer: each MCP server's status in the SDK's McpServerStatus shape. */
+  mcpStatus(): Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -121,6 +123,26 @@ export function suggestion(rule: string): Record<string, unknown> {
   return { type: 'addRules', rules: [entry], behavior: 'allow', destination: 'localSettings' };
 }
 
+/**
+ * What "always" would mean for this call, as Claude Code offers it: for an
+ * edit, `acceptEdits` for the rest of the session (so the next file is not
+ * asked again); for anything else, an allow rule kept in the project's local settings.
+ */
+function suggestionsFor(e: Extract<AgentEvent, { type: 'permission_request' }>): { permission_suggestions?: Record<string, unknown>[] } {
+  if (e.intent.ruleName === 'Edit') return { permission_suggestions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] };
+  return e.rule === undefined ? {} : { permission_suggestions: [suggestion(e.rule)] };
+}
+
+/** Modes a program's answer may switch the session to (`bypassPermissions` only ever comes from the command line). */
+const ANSWER_MODES = new Set(['default', 'acceptEdits', 'plan']);
+
+/** A `setMode` update in the program's answer: the mode the session takes from now on. */
+export function modeUpdate(result: PermissionResult): 'default' | 'acceptEdits' | 'plan' | undefined {
+  if (result.behavior !== 'allow') return undefined;
+  const mode = result.updatedPermissions?.find((u) => u.type === 'setMode')?.['mode'];
+  return typeof mode === 'string' && ANSWER_MODES.has(mode) ? (mode as 'default' | 'acceptEdits' | 'plan') : undefined;
+}
+
 /** The innermost event of a (possibly nested) sub-agent event. */
 function innermost(e: AgentEvent): AgentEvent {
   return e.type === 'subagent_event' ? innermost(e.event) : e;
@@ -177,12 +199,15 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
           input: e.input ?? {},
           tool_use_id: e.toolUseId,
           description: e.intent.summary,
-          ...(e.rule === undefined ? {} : { permission_suggestions: [suggestion(e.rule)] }),
+          ...suggestionsFor(e),
         },
         signal,
       );
       const parsed = PermissionResult.safeParse(raw);
       decision = parsed.success ? toDecision(parsed.data) : { behavior: 'deny', message: `the program's answer was not a permission result: ${formatIssue(parsed.error.issues[0])}` };
+      // "Always" for an edit is a mode for the session: set before the answer, so the next edit of this turn is not asked.
+      const mode = parsed.success ? modeUpdate(parsed.data) : undefined;
+      if (mode !== undefined) host.submit({ type: 'set_permission_mode', mode });
       if (parsed.success && parsed.data.behavior === 'deny' && parsed.data.interrupt) host.submit({ type: 'interrupt' });
     } catch (err) {
       // Withdrawn: the session already counts it as a denial, and the program was sent control_cancel_request.
@@ -264,7 +289,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
         return respond(line.request_id, {});
       }
       case 'mcp_status':
-        return respond(line.request_id, { response: { mcpServers: [] } });
+        return respond(line.request_id, { response: { mcpServers: (await open(undefined)).mcpStatus() } });
       case 'rewind_files': {
         // The SDK's RewindFilesResult: a refusal is an answer (canRewind false), not a failed request.
         const req2 = { checkpointId: req.user_message_id, code: true, conversation: false, dryRun: req.dry_run ?? false, force: req.force ?? false };

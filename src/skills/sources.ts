@@ -10,6 +10,8 @@ export interface DefinitionRoots {
   configDir: string;
   /** The home folder; when given, Claude Code's personal folders (`~/.claude/...`) are searched too. */
   home?: string;
+  /** Only the user's or the project's folders (`--setting-sources`); absent: both. Bundled definitions always load. */
+  include?: readonly ('user' | 'project' | 'local')[];
 }
 
 export interface SourceDir {
@@ -33,5 +35,6 @@ export function sourceDirs(kind: 'skills' | 'agents', roots: DefinitionRoots): S
   const project: SourceDir[] = kind === 'skills' ? [{ dir: join(roots.projectRoot, '.agents', kind), source: 'project' }] : [];
   project.push({ dir: join(roots.projectRoot, '.claude', kind), source: 'project' });
   project.push({ dir: join(roots.projectRoot, '.moat', kind), source: 'project' });
-  return [...user, ...project];
+  const include = roots.include ?? ['user', 'project'];
+  return [...(include.includes('user') ? user : []), ...(include.includes('project') ? project : [])];
 }

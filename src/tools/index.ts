@@ -21,6 +21,8 @@ export type { HookProcessOptions, HookProcessResult } from './hook-process.ts';
 export { sandboxedGitStatus } from '../sandbox/index.ts';
 /** The runner of hook commands, loaded with the first hook that runs one (a session without command hooks never does). */
 export const loadHookProcess = (): Promise<typeof import('./hook-process.ts')> => import('./hook-process.ts');
+/** How a Bash call is prepared for the OS sandbox and its refusals worded, for a front end that runs the prepared command elsewhere (an editor's terminal). */
+export const loadBashSpawn = (): Promise<typeof import('./builtin/bash/sandboxed-spawn.ts')> => import('./builtin/bash/sandboxed-spawn.ts');
 // WebAssembly tools: discovery, the catalog of bundled and drop-in tools, and their Tool adapter.
 export {
   WasmCatalog,

@@ -49,6 +49,12 @@ describe('memoryFiles', () => {
     w.put(join(w.repo, 'pkg', 'CLAUDE.md'), 'pkg');
     const texts = memoryFiles({ cwd: join(w.repo, 'pkg'), gitRoot: w.repo, home: w.home, roots: [] }).map((m) => m.text);
     expect(texts).toEqual(['user', 'root agents', 'root claude', 'root dot-claude', 'root local', 'pkg']);
+    // --setting-sources (the SDK's settingSources): each source's files only; none with [].
+    const from = (sources: ('user' | 'project' | 'local')[]) => memoryFiles({ cwd: join(w.repo, 'pkg'), gitRoot: w.repo, home: w.home, roots: [], sources }).map((m) => m.text);
+    expect(from([])).toEqual([]);
+    expect(from(['user'])).toEqual(['user']);
+    expect(from(['project'])).toEqual(['root agents', 'root claude', 'root dot-claude', 'pkg']);
+    expect(from(['local'])).toEqual(['root local']);
   });
 
   test('imports follow their file, relative to it, five levels deep at most; a cycle stops', () => {

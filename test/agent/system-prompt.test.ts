@@ -33,6 +33,19 @@ describe('system prompt', () => {
     expect(prompt.endsWith('APPENDED')).toBe(true);
   });
 
+  test("a program's own system prompt gets the environment beside it, not the skills and agents lists; no sources, no instruction files", () => {
+    const dir = tempDir('moat-sp-');
+    writeFileSync(join(dir, 'CLAUDE.md'), 'REPO RULE');
+    const base = { cwd: dir, addDirs: [], git: undefined, skills: [{ name: 'deploy', description: 'ships it' }], agents: [{ name: 'helper', description: 'helps' }] };
+    const own = buildSystemPrompt({ ...base, override: 'ONLY THIS', sources: [] });
+    expect(own).toStartWith('ONLY THIS\n\n# Environment\n');
+    for (const absent of ['REPO RULE', '# Skills', '# Agents']) expect(own).not.toContain(absent);
+    // The default sources keep the project's instructions (Claude Code sends them too).
+    expect(buildSystemPrompt({ ...base, override: 'ONLY THIS' })).toContain('REPO RULE');
+    const builtIn = buildSystemPrompt(base);
+    for (const present of ['REPO RULE', '# Skills', '# Agents']) expect(builtIn).toContain(present);
+  });
+
   test('outside git: says so; --system-prompt replaces the built-in instructions', () => {
     const dir = tempDir('moat-sp-');
     const p = buildSystemPrompt({ cwd: dir, addDirs: [], git: undefined, override: 'ONLY THIS' });

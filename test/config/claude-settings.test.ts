@@ -68,6 +68,19 @@ describe('Claude Code settings files', () => {
     expect(loaded.untrusted).toEqual([]);
   });
 
+  test("a folder Claude Code's own record trusts (~/.claude.json hasTrustDialogAccepted) is trusted here; a parent's or another folder's trust is not", () => {
+    const w = world();
+    w.local({ permissions: { allow: ['Bash(npm test:*)'] }, env: { A: 'local' } });
+    const claudeJson = join(w.home, '.claude.json');
+    writeFileSync(claudeJson, JSON.stringify({ projects: { [w.home]: { hasTrustDialogAccepted: true }, [join(w.home, 'elsewhere')]: { hasTrustDialogAccepted: true } } }));
+    expect(loadConfig({ cwd: w.repo, env: w.env }).untrusted).toEqual(['.claude/settings.local.json: 1 allow rule, env']);
+    writeFileSync(claudeJson, JSON.stringify({ projects: { [w.repo]: { hasTrustDialogAccepted: true } } }));
+    const loaded = loadConfig({ cwd: w.repo, env: w.env });
+    expect(loaded.untrusted).toEqual([]);
+    expect(loaded.config.permissions.allow).toEqual(['Bash(npm test:*)']);
+    expect(loaded.env).toEqual({ A: 'local' });
+  });
+
   test("moat's own files win on conflict; a project never turns on bypassPermissions, trusted or not", () => {
     const w = world();
     w.project({ model: 'claude-project-model', permissions: { defaultMode: 'bypassPermissions' } });

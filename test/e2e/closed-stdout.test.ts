@@ -2,19 +2,15 @@
  * End to end: `moat -p … | head` — a reader that closes stdout early ends the
  * run quietly with exit 0, in text and stream-json output, as Claude Code does.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
 import { MOAT_BIN, makeSandbox } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
-beforeAll(async () => {
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 
 // Far more than a pipe holds (64 KiB), so moat is still writing when head has gone.
 const longAnswer = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'x'.repeat(100)}`).join('\n');

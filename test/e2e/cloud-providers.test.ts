@@ -126,8 +126,9 @@ for (const cloud of CLOUDS) {
       server.script(error);
       const res = await moat(['-p', 'hi', '--model', model]);
       expect(res.code).toBe(1);
-      expect(res.stdout).toBe('');
-      expect(res.stderr).toBe(`moat: ${expected.message}\n`);
+      // As in Claude Code, a failed model request is the run's answer, on stdout.
+      expect(res.stdout).toBe(`${expected.message}\n`);
+      expect(res.stderr).toBe('');
       expect(server.requests.length).toBe(1);
     });
   });

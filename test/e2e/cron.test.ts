@@ -4,29 +4,15 @@
  * -p session, its logs, a run stopped by its timeout, one scheduler per
  * database, and the model's Schedule tool behind permission.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { describe, expect, test } from 'bun:test';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { MOAT_BIN, makeSandbox, runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
 let sb: Sandbox;
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  sb = makeSandbox(server.url);
-  server.requests.length = 0;
-});
-afterEach(() => {
-  rmSync(dirname(sb.cwd), { recursive: true, force: true });
-});
+serveFakeAnthropic((s) => (server = s), (s) => (sb = s));
 
 const moat = (args: string[]) => runMoat(args, { cwd: sb.cwd, env: sb.env });
 

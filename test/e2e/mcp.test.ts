@@ -76,7 +76,7 @@ describe('MCP end to end', () => {
     server.script(reply().wait(1000).text('Hi.'));
     const r = await moat(['-p', 'hello']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('MCP server repo (.mcp.json) not started: this project\'s servers need your approval once');
+    expect(r.stderr).toContain('MCP server repo (.mcp.json) not started: this project\'s servers need your approval once (run moat mcp approve repo,');
     expect(existsSync(marker)).toBe(false);
 
     const approve = await moat(['mcp', 'approve', 'repo']);
@@ -124,7 +124,8 @@ describe('MCP end to end', () => {
       expect(add).toMatchObject({ code: 0, stderr: '' });
       const list = await moat(['mcp', 'list']);
       expect(list).toMatchObject({ code: 0, stderr: '' });
-      expect(list.stdout).toBe('remote  needs login: run moat mcp login remote  0 tools  http  remote  user (~/.config/moat/config.toml)\n');
+      // A 401 with a credential header configured: that header was refused (logging in would not change what is sent).
+      expect(list.stdout).toBe('remote  failed: HTTP 401: the server refused the configured header X-Api-Key (check its value in ~/.config/moat/config.toml)  0 tools  http  remote  user (~/.config/moat/config.toml)\n');
       expect(headers).toContain('k123');
       expect((await moat(['mcp', 'get', 'remote'])).stdout).toContain(`  url: ${url}\n`);
       const bad = await moat(['mcp', 'add', '--transport', 'http', 'other', 'ftp://example.com/mcp']);

@@ -3,12 +3,13 @@
  * Anthropic server, in a throwaway HOME. Run `bun run build` first
  * (scripts/test.sh does).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OutputLine, ResultLine } from '../../src/print/schema.ts';
-import { contextTooLong, httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { MOAT_BIN, makeSandbox, runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
+import { contextTooLong, httpError, reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { makeSandbox, runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
 
 interface WireMessage {
   role: string;
@@ -27,13 +28,7 @@ const resultText = (c: { content?: unknown }) =>
 let server: FakeAnthropic;
 let sb: Sandbox;
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 beforeEach(() => {
   sb = makeSandbox(server.url);
   expect(server.remaining()).toBe(0);
@@ -336,7 +331,7 @@ describe('exit codes and failures', () => {
     expect(server.requests.length).toBe(2);
   });
 
-  test('529 and 5xx retry with backoff; 401 fails at once with one line', async () => {
+  test('529 and 5xx retry with backoff; 401 fails at once with one line, on stdout as in Claude Code', async () => {
     server.script(httpError(529), httpError(503), reply().text('recovered'));
     expect((await moat(['-p', 'hi'])).stdout).toBe('recovered\n');
     expect(server.requests.length).toBe(3);
@@ -346,8 +341,9 @@ describe('exit codes and failures', () => {
     const r = await moat(['-p', 'hi']);
     expect(r.code).toBe(1);
     expect(server.requests.length).toBe(1);
-    expect(r.stderr.trim().split('\n').length).toBe(1);
-    expect(r.stderr).toContain('401');
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n').length).toBe(1);
+    expect(r.stdout).toContain('401');
   });
 
   test('an error event mid-stream retries the whole request without duplicating output', async () => {

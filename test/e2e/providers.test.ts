@@ -5,13 +5,14 @@
  * and requests shaped for the model (images, Gemini thinking, Mistral ids).
  * Run `bun run build` first (scripts/test.sh does).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { beforeEach, describe, expect, test } from 'bun:test';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { OutputLine, type ResultLine } from '../../src/print/schema.ts';
-import { httpError, reply, startFakeAnthropic, type ChatQuirks, type FakeAnthropic, type ReplyBuilder } from '../support/fake-anthropic.ts';
+import { httpError, reply, type ChatQuirks, type FakeAnthropic, type ReplyBuilder } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
 import { fakeCallSignature } from '../support/fake-gemini-frames.ts';
-import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
 import { editTool, readTool } from '../../src/tools/builtin/index.ts';
 
 /** The tools' names as the binary offers them (they follow Claude Code's). */
@@ -21,13 +22,7 @@ const EDIT = editTool.name;
 let server: FakeAnthropic;
 let sb: Sandbox;
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 beforeEach(() => {
   sb = makeSandbox(server.url);
   // The built-in providers, pointed at the fake server (the user config is where [providers] may be set).

@@ -1,19 +1,14 @@
 /** Read's documents inside the compiled binary (pdf.js, music-metadata and image-size embedded and loaded on first use). */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { expect, test } from 'bun:test';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pdfWithPages, png, wav } from '../support/document-fixtures.ts';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { MOAT_BIN, makeSandbox, runMoat } from '../support/run-moat.ts';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { makeSandbox, runMoat } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 
 test('dist/moat reads a PDF page by page, an image with its size, a WAV as metadata', async () => {
   const sb = makeSandbox(server.url);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { MOAT_BIN, makeSandbox, runMoat, spawnMoat, waitUntil, type Sandbox } from '../support/run-moat.ts';
 import { treeState } from '../support/tree-state.ts';
+import { makeRepo } from '../agent/subagents/temp-repo.ts';
 
 let server: FakeAnthropic;
 beforeAll(async () => {
@@ -126,6 +127,38 @@ describe('sub-agents', () => {
     expect(r.code).toBe(0);
     expect(treeState(sb.cwd)).toEqual(before);
   }, 60_000);
+});
+
+describe('changes made between messages', () => {
+  test("a sub-agent's worktree merged with moat worktrees merge is rewound byte for byte and mode for mode, without --force", async () => {
+    const sb = makeSandbox(server.url);
+    const repo = makeRepo({ 'a.txt': 'alpha\nbeta\n', 'keep.sh': '#!/bin/sh\n' }, sb.cwd);
+    chmodSync(join(repo, 'keep.sh'), 0o755);
+    const inRepo = (args: string[]) => runMoat(args, { cwd: repo, env: sb.env });
+    server.route('WORKTREE', reply().toolUse('Task', { description: 'Change', prompt: 'SUB-TREE: change files' }).stop('tool_use'), reply().text('delegated'));
+    server.route(
+      'SUB-TREE',
+      reply().toolUse('Bash', { command: "sed -i 's/beta/BETA/' a.txt && printf 'new\\n' > made.sh && chmod 755 made.sh && chmod 644 keep.sh && git add -A && git commit -qm sub" }).stop('tool_use'),
+      reply().text('changed'),
+    );
+    const r = await inRepo(['-p', 'WORKTREE: delegate', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash', '--session-id', SESSION]);
+    expect(r.code).toBe(0);
+    const skip = ['.git', '.moat'];
+    const beforeMerge = treeState(repo, skip);
+    const id = /^([0-9a-f]{8})\s/.exec((await inRepo(['worktrees', 'list'])).stdout)?.[1];
+    expect(id).toBeDefined();
+    const merged = await inRepo(['worktrees', 'merge', id!]);
+    expect(merged.code).toBe(0);
+    expect(merged.stderr).toContain('checkpoint taken before the merge');
+    const afterMerge = treeState(repo, skip);
+    expect(afterMerge['made.sh']).toStartWith('file 0755 ');
+    expect(afterMerge).not.toEqual(beforeMerge);
+    // The merge is moat's change: no "changed outside moat" refusal.
+    const back = await inRepo(['rewind', '--to', '1', '--code']);
+    expect(back.stderr).toBe('');
+    expect(back.code).toBe(0);
+    expect(treeState(repo, skip)).toEqual(beforeMerge);
+  }, 90_000);
 });
 
 describe('conversation rewinds', () => {

@@ -132,7 +132,8 @@ describe('Claude Agent SDK → moat', () => {
   });
 
   test('canUseTool "always" with destination localSettings: written to .claude/settings.local.json, and the next run is not asked', async () => {
-    const write = (name: string) => reply().toolUse('Write', { file_path: name, content: 'x\n' }).stop('tool_use');
+    // A command's "always" is a rule (an edit's is acceptEdits for the session, claude-code-compat.test.ts).
+    const write = (name: string) => reply().toolUse('Bash', { command: `touch ${name}`, sandbox: 'workspace-write' }).stop('tool_use');
     server.script(write('notes.md'), reply().text('first'), write('notes.md'), reply().text('second'));
     const asked: unknown[] = [];
     const canUseTool: Options['canUseTool'] = async (_tool, input, { suggestions }) => {
@@ -142,7 +143,7 @@ describe('Claude Agent SDK → moat', () => {
     };
     const first = resultOf(await all(query({ prompt: 'write notes', options: options({ canUseTool }) })));
     expect(first.permission_denials).toEqual([]);
-    expect(asked).toEqual([[{ type: 'addRules', rules: [expect.objectContaining({ toolName: 'Edit' })], behavior: 'allow', destination: 'localSettings' }]]);
+    expect(asked).toEqual([[{ type: 'addRules', rules: [expect.objectContaining({ toolName: 'Bash' })], behavior: 'allow', destination: 'localSettings' }]]);
     const local = JSON.parse(readFileSync(join(sb.cwd, '.claude', 'settings.local.json'), 'utf8')) as { permissions: { allow: string[] } };
     expect(local.permissions.allow).toHaveLength(1);
     // A new process, the folder never trusted: the rule is the user's own answer, so it holds.

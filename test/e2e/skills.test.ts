@@ -2,11 +2,12 @@
  * End to end: skills in the compiled dist/moat against the scripted fake
  * Anthropic server, in a throwaway HOME. Run `bun run build` first.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { beforeEach, describe, expect, test } from 'bun:test';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
 
 interface WireBody {
   system: unknown;
@@ -19,13 +20,7 @@ const firstUserText = (i: number) => bodyOf(i).messages[0]!.content[0]!.text ?? 
 let server: FakeAnthropic;
 let sb: Sandbox;
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 beforeEach(() => {
   sb = makeSandbox(server.url);
   expect(server.remaining()).toBe(0);

@@ -3,21 +3,15 @@
  * the tools away from the file, not git's committed copy, and moat says so
  * once at start-up. Run `bun run build` first.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { existsSync } from 'node:fs';
+import { expect, test } from 'bun:test';
 import { makeRepo } from '../agent/subagents/temp-repo.ts';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { MOAT_BIN, makeSandbox, runMoat } from '../support/run-moat.ts';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { makeSandbox, runMoat } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 
 test('a Read deny rule matching a tracked file: one line at start-up; none for an untracked one', async () => {
   const sb = makeSandbox(server.url);

@@ -63,18 +63,16 @@ describe('hostile MCP servers', () => {
     }
   });
 
-  test('invalid JSON-RPC: the call fails at once (not at its timeout) saying so, the server is dropped, a second server keeps working', async () => {
+  test('JSON lines on stdout that are not JSON-RPC are skipped and noted once, not fatal: the call gets its answer, the server stays', async () => {
     const failures: string[] = [];
-    const m = await started(manager([hostile('garbage', { toolTimeoutMs: 15_000 }), hostile('chatty')], process.cwd(), { failures }));
+    const notices: string[] = [];
+    const m = await started(manager([hostile('garbage'), hostile('chatty')], process.cwd(), { failures, notices }));
     try {
-      const t0 = performance.now();
-      await expect(toolOf(m, 'mcp__garbage__boom').execute({}, toolContext())).rejects.toThrow(
-        'mcp__garbage__boom failed: MCP server garbage: sent a message that is not valid JSON-RPC 2.0 (connection closed)',
-      );
-      expect(performance.now() - t0).toBeLessThan(5000);
-      expect(m.status().find((s) => s.name === 'garbage')?.state).toEqual({ status: 'failed', error: 'sent a message that is not valid JSON-RPC 2.0' });
-      expect(failures).toEqual(['garbage: sent a message that is not valid JSON-RPC 2.0']);
-      expect(m.tools().some((t) => t.name.startsWith('mcp__garbage__'))).toBe(false);
+      expect((await toolOf(m, 'mcp__garbage__boom').execute({}, toolContext())).content).toBe('called boom');
+      expect((await toolOf(m, 'mcp__garbage__boom').execute({}, toolContext())).content).toBe('called boom');
+      expect(m.status().find((s) => s.name === 'garbage')?.state).toEqual({ status: 'connected' });
+      expect(failures).toEqual([]);
+      expect(notices).toEqual(['garbage: sent a line on stdout that is JSON but not JSON-RPC 2.0; it was skipped']);
       expect((await toolOf(m, 'mcp__chatty__ok').execute({}, toolContext())).content).toBe('fine');
     } finally {
       await m.close();

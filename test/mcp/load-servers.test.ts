@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/index.ts';
-import { loadServers, type ServerSources } from '../../src/mcp/index.ts';
+import { loadServers, mcpToolName, type ServerSources } from '../../src/mcp/index.ts';
 import { tempDir } from '../support/temp.ts';
 
 const dirs: string[] = [];
@@ -75,7 +75,7 @@ describe('loadServers', () => {
   test('a bad entry is one line naming file, line and key, and only that server is skipped', () => {
     const { sources } = setup({
       'home/.config/moat/config.toml': '[mcp_servers.good]\ncommand = "ok"\n\n[mcp_servers.bad]\ncommand = "x"\nstartup_timeout_sec = "soon"\n\n[mcp_servers.typo]\ncomand = "x"\n',
-      'project/.mcp.json': JSON.stringify({ mcpServers: { nocmd: { args: [] }, envless: { command: '${NOPE}' }, 'bad name': { command: 'x' } } }),
+      'project/.mcp.json': JSON.stringify({ mcpServers: { nocmd: { args: [] }, envless: { command: '${NOPE}' }, 'bad\u0007name': { command: 'x' } } }),
       'project/.moat/config.toml': '[mcp_servers.unboxed]\ncommand = "x"\nsandbox = false\n',
     });
     const r = loadServers(sources);
@@ -85,24 +85,27 @@ describe('loadServers', () => {
       '~/.config/moat/config.toml:9: mcp_servers.typo.comand: unknown key; server skipped',
       '.mcp.json: mcpServers.nocmd: needs command (a local server) or url (a remote one); server skipped',
       '.mcp.json: mcpServers.envless: ${NOPE} is not set (give a default with ${NOPE:-value}); server skipped',
-      '.mcp.json: mcpServers.bad name: a server name may only have letters, digits, _ and - (it becomes part of tool names)',
+      '.mcp.json: mcpServers."bad\\u0007name": a server name must be 1 to 128 characters, none of them control characters; server skipped',
       '.moat/config.toml:3: mcp_servers.unboxed.sandbox: sandbox = false is only honoured in the user\'s own config; server skipped',
     ]);
   });
 
-  test('a TOML server name that cannot be a tool name skips that server with one line; moat itself still starts', () => {
+  test('server names with dots or spaces are accepted, as Claude Code accepts them; two names that make the same tool names keep the first', () => {
     const { sources, home, project } = setup({
       'home/.config/moat/config.toml': '[mcp_servers."my.srv"]\ncommand = "x"\n\n[mcp_servers.good]\ncommand = "ok"\n',
+      'project/.mcp.json': JSON.stringify({ mcpServers: { 'my server': { command: 'y' }, my_srv: { command: 'z' } } }),
       'project/.moat/config.toml': 'mcp_servers.flat = 3\n',
     });
     const env = { ...sources.env, XDG_CONFIG_HOME: join(home, '.config') };
     expect(() => loadConfig({ cwd: project, env })).not.toThrow();
     const r = loadServers({ ...sources, env });
-    expect(r.servers.map((s) => s.name)).toEqual(['good']);
+    expect(r.servers.map((s) => s.name)).toEqual(['my.srv', 'good', 'my server']);
     expect(r.problems).toEqual([
-      '~/.config/moat/config.toml:1: mcp_servers."my.srv": a server name may only have letters, digits, _ and - (it becomes part of tool names); server skipped',
+      '.mcp.json: mcpServers.my_srv: its tool names (mcp__my_srv__…) would be those of the server "my.srv"; server skipped',
       '.moat/config.toml:1: mcp_servers.flat: Invalid input: expected object, received number; server skipped',
     ]);
+    expect(mcpToolName('my.srv', 'echo')).toBe('mcp__my_srv__echo');
+    expect(mcpToolName('my server', 'get-sum')).toBe('mcp__my_server__get-sum');
   });
 
   test("Claude Code's MCP_TIMEOUT, MCP_TOOL_TIMEOUT and MAX_MCP_OUTPUT_TOKENS set every server's defaults; a server's own setting wins", () => {
@@ -141,6 +144,25 @@ describe('loadServers', () => {
     const r = loadServers(self.sources);
     expect(r.needsApproval).toEqual(['a']);
     expect(r.problems).toEqual(['~/.claude/settings.json: enabledMcpjsonServers: Invalid input: expected array, received string; its MCP approvals are ignored']);
+  });
+
+  test("approvals Claude Code's dialog wrote to .claude/settings.local.json count once the folder is trusted (Claude Code's trust record), the shared settings.json's never", () => {
+    const files = {
+      'project/.mcp.json': JSON.stringify({ mcpServers: { a: { command: 'a' }, b: { command: 'b' } } }),
+      'project/.claude/settings.json': JSON.stringify({ enabledMcpjsonServers: ['b'] }),
+      'project/.claude/settings.local.json': JSON.stringify({ enabledMcpjsonServers: ['a'] }),
+    };
+    const untrusted = setup(files);
+    // Trusted by Claude Code, but another folder: nothing changes here.
+    writeFileSync(join(untrusted.home, '.claude.json'), JSON.stringify({ projects: { [join(untrusted.root, 'other')]: { hasTrustDialogAccepted: true } } }));
+    expect(loadServers(untrusted.sources).needsApproval).toEqual(['a', 'b']);
+    const trusted = setup(files);
+    writeFileSync(join(trusted.home, '.claude.json'), JSON.stringify({ projects: { [trusted.project]: { hasTrustDialogAccepted: true } } }));
+    expect(loadServers(trusted.sources).needsApproval).toEqual(['b']);
+    // A record that only looks like trust is none.
+    const fake = setup(files);
+    writeFileSync(join(fake.home, '.claude.json'), JSON.stringify({ projects: { [fake.project]: { hasTrustDialogAccepted: 'yes' } } }));
+    expect(loadServers(fake.sources).needsApproval).toEqual(['a', 'b']);
   });
 
   test('sandbox grants and overrides: the user may lift the sandbox; a project may not widen a server defined elsewhere', () => {

@@ -32,12 +32,13 @@ export function everything(over: Partial<StdioServerConfig> = {}): StdioServerCo
   return stdioServer('everything', process.execPath, [EVERYTHING_JS, 'stdio'], over);
 }
 
-export function manager(servers: McpServerConfig[], cwd = process.cwd(), extra: { failures?: string[]; roots?: string[]; launch?: Partial<LaunchOptions> } = {}): McpManager {
+export function manager(servers: McpServerConfig[], cwd = process.cwd(), extra: { failures?: string[]; notices?: string[]; roots?: string[]; launch?: Partial<LaunchOptions> } = {}): McpManager {
   return new McpManager(servers, {
     launch: { cwd, env: process.env, sandbox: DEFAULT_SERVER_SANDBOX, ...extra.launch },
     roots: extra.roots ?? [cwd],
     clientVersion: '0.0.0-test',
     onFailure: (name, error) => extra.failures?.push(`${name}: ${error}`),
+    onNotice: (name, line) => extra.notices?.push(`${name}: ${line}`),
   });
 }
 

@@ -11,7 +11,7 @@ import { OutputMapper } from '../../src/print/index.ts';
 import { SessionHost } from '../../src/protocol/index.ts';
 import { createAnthropicProvider } from '../../src/providers/index.ts';
 import { runStreamJsonClient, toDecision, type HookCallbackSet } from '../../src/sdk/index.ts';
-import { suggestion } from '../../src/sdk/stream-json-client.ts';
+import { modeUpdate, suggestion } from '../../src/sdk/stream-json-client.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import { builtinTools, ToolRegistry } from '../../src/tools/index.ts';
 import { testSettings } from '../support/agent-settings.ts';
@@ -93,7 +93,7 @@ async function drive(first: unknown[], answer: (line: Record<string, unknown>) =
         },
         permissionPrompt,
       );
-      return { host, mapper: new OutputMapper({ apiKeySource: 'test', version: '0' }), describe: () => ({ commands: [] }), expand: async (text: string) => text, close: async () => {} };
+      return { host, mapper: new OutputMapper({ apiKeySource: 'test', version: '0' }), describe: () => ({ commands: [] }), mcpStatus: () => [], expand: async (text: string) => text, close: async () => {} };
     },
   });
   return { outcome, out: io.out, hooks: hooksSeen };
@@ -186,8 +186,15 @@ describe('the program answers as decisions', () => {
       remember: 'session',
       rules: ['Read'],
     });
-    // Other update kinds (setMode, addDirectories) are not applied.
+    // setMode is not a rule: the client switches the session's mode (modeUpdate); other kinds (addDirectories) are not applied.
     expect(toDecision({ behavior: 'allow', updatedPermissions: [{ type: 'setMode', destination: 'session' }] })).toEqual({ behavior: 'allow' });
+  });
+
+  test("setMode in an answer: acceptEdits, default and plan switch the session; bypassPermissions or a made-up mode do not; a deny changes nothing", () => {
+    const setMode = (mode: unknown) => modeUpdate({ behavior: 'allow', updatedPermissions: [{ type: 'setMode', mode, destination: 'session' }] });
+    expect(['acceptEdits', 'default', 'plan'].map(setMode)).toEqual(['acceptEdits', 'default', 'plan']);
+    expect([setMode('bypassPermissions'), setMode('yolo'), setMode(3)]).toEqual([undefined, undefined, undefined]);
+    expect(modeUpdate({ behavior: 'deny', message: 'no' })).toBeUndefined();
   });
 
   test('a suggested rule in Claude Code shape', () => {

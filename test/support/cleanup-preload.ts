@@ -34,15 +34,7 @@ beforeEach(() => tempState.testStarted());
 afterEach(() => tempState.testEnded());
 afterAll(() => {
   tempState.runEnded();
-  const fresh = readdirSync(tmpdir()).filter((n) => ours(n) && !before.has(n));
-  // A known leak, reported rather than failed until it is fixed: an MCP stdio server's temp folder stays behind when
-  // the moat process that started it is killed by a signal in an end-to-end test (its exit hook never runs).
-  const mcpLeft = fresh.filter((n) => n.startsWith('moat-mcp-'));
-  if (mcpLeft.length > 0) {
-    process.stderr.write(`note: known leak, ${mcpLeft.length} MCP server temp folders left in ${tmpdir()}: ${mcpLeft.slice(0, 3).join(', ')}\n`);
-    for (const n of mcpLeft) rmSync(join(tmpdir(), n), { recursive: true, force: true });
-  }
-  const left = fresh.filter((n) => !n.startsWith('moat-mcp-'));
+  const left = readdirSync(tmpdir()).filter((n) => ours(n) && !before.has(n));
   if (left.length === 0) return;
   // A folder moat makes (an MCP server's temp folder, a test's own mkdtemp) does not say which run made it: while
   // another run is going, it may be that run's, still in use. Removing it broke the other run; so only say so.

@@ -58,7 +58,7 @@ describe('transcript', () => {
         { type: 'turn_started', turn: 1 },
         ...deltas('partial that will be dropped'),
         { wait: 30 },
-        { type: 'retry', turn: 1, attempt: 1, delayMs: 1000, message: 'The API is overloaded' },
+        { type: 'retry', turn: 1, attempt: 1, maxRetries: 4, delayMs: 1000, message: 'The API is overloaded', kind: 'overloaded', status: 529 },
         ...deltas('Final answer.'),
         finished('end_turn'),
       ]),

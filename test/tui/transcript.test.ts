@@ -99,7 +99,7 @@ test('a retried attempt drops its partial code block; the next attempt starts cl
   t.apply({ type: 'turn_started', turn: 1 });
   t.apply({ type: 'text_delta', turn: 1, index: 0, text: '```js\nlet a = 1;\nlet b' });
   t.flush();
-  t.apply({ type: 'retry', turn: 1, attempt: 1, delayMs: 10, message: 'overloaded' });
+  t.apply({ type: 'retry', turn: 1, attempt: 1, maxRetries: 4, delayMs: 10, message: 'overloaded', kind: 'overloaded', status: 529 });
   t.apply({ type: 'text_delta', turn: 1, index: 0, text: 'Plain answer.\n\nSecond.' });
   t.flush();
   const live = t.live.get();
@@ -136,7 +136,7 @@ test('a fallback to another model drops the failed attempt and says which model 
   t.apply({ type: 'turn_started', turn: 1 });
   t.apply({ type: 'text_delta', turn: 1, index: 0, text: 'half an ans' });
   t.flush();
-  t.apply({ type: 'model_fallback', turn: 1, from: 'claude-sonnet-4-5', to: 'openai/gpt-5.1', reason: 'Anthropic API error 529: overloaded' });
+  t.apply({ type: 'model_fallback', turn: 1, from: 'claude-sonnet-4-5', to: 'openai/gpt-5.1', reason: 'Anthropic API error 529: overloaded', trigger: 'overloaded' });
   expect(t.live.get().text).toBe('');
   expect(printed(all)).toContain('claude-sonnet-4-5: Anthropic API error 529: overloaded — switching to openai/gpt-5.1.');
 });

@@ -88,7 +88,7 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
   }
   // The seccomp filter goes on last, right before the command: the relays need to create Unix sockets.
   const limits = commandLimits(id, grants.limits, support.prlimit ?? 'prlimit');
-  const command = launch({ setpriv: support.setpriv }, seccomp !== null, argv, limits.inner);
+  const command = launch({ setpriv: support.setpriv }, { loader: seccomp !== null, root: process.geteuid?.() === 0 }, argv, limits.inner);
   let inner = seccomp === null ? command : [seccomp, ...command];
   if (bridge !== undefined) {
     bindSockets.push(bridge.socketPath);

@@ -77,4 +77,20 @@ describe.skipIf(!supported)('the Bash tool in the sandbox', () => {
     expect(none).toContain('no host is in [sandbox.network] allow');
     expect(await bash('echo fine', { sandbox: 'workspace-write' })).toBe('fine');
   });
+
+  test("the sandbox launcher's own failure reaches the model and the tool card, not \"(no output)\"", async () => {
+    // Started in a folder a Read deny rule masks: bubblewrap itself cannot enter it, before the command runs.
+    const hidden = join(repo, 'hidden', 'inside');
+    mkdirSync(hidden, { recursive: true });
+    const settings = settingsFor(['Read(hidden/**)']);
+    const ctx = makeContext(hidden, { roots: [repo], processSandbox: settings });
+    const r = await bashTool.execute({ command: 'echo command-ran' }, ctx);
+    const content = typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
+    expect(content).toContain(`bwrap: Can't chdir to ${hidden}: Permission denied`);
+    expect(content).not.toContain('(no output)');
+    expect(content).not.toContain('command-ran');
+    expect(content).not.toContain('no network');
+    expect(r.isError).toBe(true);
+    expect(r.display?.type === 'command' ? r.display.output : '').toContain("Can't chdir");
+  });
 });

@@ -4,58 +4,73 @@
  * never with the provider keys or a BASH_ENV/ENV start-up file. And what the
  * sandbox refused, worded for the model: what was blocked and how to ask.
  */
-import { DEFAULT_SCRUB_ENV, prepareCommand, SandboxUnavailableError, type SandboxedCommand, type SandboxViolation } from '../../../sandbox/index.ts';
+import { prepareSandboxed, runSandboxed, SandboxUnavailableError, type PrepareSandboxedOptions, type RunSandboxedOptions, type RunSandboxedResult, type SandboxedCommand, type SandboxViolation } from '../../../sandbox/index.ts';
 import { existsSync } from 'node:fs';
-import { processGrants } from '../../process-grants.ts';
+import { processScope } from '../../process-grants.ts';
 import { ToolError, type ToolContext } from '../../types.ts';
 import { findBash, INSTALL_GIT_BASH } from './find-bash.ts';
 
-export async function prepareBash(script: string, ctx: ToolContext): Promise<SandboxedCommand> {
-  const bash = findBash({ platform: process.platform, env: process.env, which: (name) => Bun.which(name) ?? undefined, exists: existsSync });
-  if (bash === undefined) throw new ToolError(`Cannot run the command: ${INSTALL_GIT_BASH}. Tell the user.`);
-  const argv = [bash, '-c', script];
-  const env = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
-  const settings = ctx.processSandbox;
-  if (settings === undefined) return prepareCommand(argv, { cwd: ctx.cwd, env, grants: processGrants('read-only', NO_SETTINGS, []), mode: 'off' });
-  const level = ctx.sandbox ?? 'read-only';
-  // An approval cannot lift what the user's config requires: "required" means no command runs without the sandbox.
-  if (level === 'off' && settings.mode === 'required') {
-    throw new ToolError('Cannot run the command outside the sandbox: [sandbox] mode = "required" in the user config, so sandbox: "off" is refused even when approved. Run it inside the sandbox (leave out sandbox, or use "workspace-write"), or tell the user what it needs.');
-  }
-  const mode = level === 'off' ? 'off' : settings.mode;
-  let prepared: SandboxedCommand;
-  try {
-    prepared = await prepareCommand(argv, {
-      cwd: ctx.cwd,
-      env,
-      grants: processGrants(level === 'off' ? 'read-only' : level, settings, ctx.roots, ctx.cwd),
-      mode,
-      scrubEnv: settings.scrubEnv,
-      ...(level === 'off' ? {} : { level }),
-    });
-  } catch (e) {
-    if (e instanceof SandboxUnavailableError) throw new ToolError(`Cannot run the command: ${e.message}.`);
-    throw e;
-  }
-  // It was allowed without a question because the sandbox would hold it: without one, it must not run.
-  if (level !== 'off' && settings.active && !prepared.sandboxed) {
-    await prepared.finish();
-    throw new ToolError(`Cannot run the command: the OS sandbox could not start (${prepared.unavailableReason ?? 'unknown reason'}). Tell the user; sandbox: "off" would run it unsandboxed after asking.`);
-  }
-  return prepared;
+export type BashRun = Pick<RunSandboxedOptions, 'timeoutMs' | 'killGraceMs' | 'onStdout' | 'onStderr'>;
+
+interface BashPlan {
+  argv: string[];
+  settings: ToolContext['processSandbox'];
+  level: 'off' | NonNullable<ToolContext['sandbox']>;
+  options: PrepareSandboxedOptions;
 }
 
-const NO_SETTINGS = {
-  mode: 'off' as const,
-  active: false,
-  scrubEnv: [...DEFAULT_SCRUB_ENV],
-  allowWrite: [],
-  denyRead: [],
-  denyWrite: [],
-  allowNetwork: [],
-  denyNetwork: [],
-  allowUnixSockets: [],
-};
+/** bash, its environment and the level the permission gate chose; refusals to run are ToolErrors worded for the model. */
+function planBash(script: string, ctx: ToolContext): BashPlan {
+  const bash = findBash({ platform: process.platform, env: process.env, which: (name) => Bun.which(name) ?? undefined, exists: existsSync });
+  if (bash === undefined) throw new ToolError(`Cannot run the command: ${INSTALL_GIT_BASH}. Tell the user.`);
+  const env = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+  const settings = ctx.processSandbox;
+  const level = settings === undefined ? 'off' : (ctx.sandbox ?? 'read-only');
+  // An approval cannot lift what the user's config requires: "required" means no command runs without the sandbox.
+  if (level === 'off' && settings?.mode === 'required') {
+    throw new ToolError('Cannot run the command outside the sandbox: [sandbox] mode = "required" in the user config, so sandbox: "off" is refused even when approved. Run it inside the sandbox (leave out sandbox, or use "workspace-write"), or tell the user what it needs.');
+  }
+  const options: PrepareSandboxedOptions = {
+    cwd: ctx.cwd,
+    env,
+    ...processScope(settings, ctx.roots, ctx.cwd),
+    // It was allowed without a question because the sandbox would hold it: without one, it must not run.
+    requireSandbox: settings?.active === true,
+  };
+  return { argv: [bash, '-c', script], settings, level, options };
+}
+
+/** The sandbox's and the system's refusals to start, worded for the model. */
+function startError(e: unknown, plan: BashPlan, cwd: string): unknown {
+  if (e instanceof SandboxUnavailableError) {
+    return new ToolError(`Cannot run the command: ${e.message}.${plan.settings?.mode === 'required' ? '' : ' Tell the user; sandbox: "off" would run it unsandboxed after asking.'}`);
+  }
+  if ((e as NodeJS.ErrnoException).code === 'ENOENT') return new ToolError(`Cannot run the command: the working folder ${cwd} or bash itself was not found.`);
+  return e;
+}
+
+/** Runs `script` with bash at the level the permission gate chose; refusals to run are ToolErrors worded for the model. */
+export async function runBash(script: string, ctx: ToolContext, run: BashRun): Promise<RunSandboxedResult> {
+  const plan = planBash(script, ctx);
+  try {
+    return await runSandboxed(plan.argv, plan.settings, plan.level, { ...plan.options, signal: ctx.signal, ...run });
+  } catch (e) {
+    throw startError(e, plan, ctx.cwd);
+  }
+}
+
+/**
+ * The same preparation as runBash — same grants, level and refusals — for a caller that starts the prepared
+ * command itself (an editor's terminal); it must call `finish()` when the command is over.
+ */
+export async function prepareBash(script: string, ctx: ToolContext): Promise<SandboxedCommand> {
+  const plan = planBash(script, ctx);
+  try {
+    return await prepareSandboxed(plan.argv, plan.settings, plan.level, plan.options);
+  } catch (e) {
+    throw startError(e, plan, ctx.cwd);
+  }
+}
 
 /** One line per refusal, each saying how to get what was refused. */
 export function describeViolations(violations: readonly SandboxViolation[], ctx: ToolContext): string[] {

@@ -1,7 +1,12 @@
-/** A tool call's structured result (`tool_use_result` on stream-json `user` lines), shaped like Claude Code's. */
-import type { AgentEvent } from '../agent/index.ts';
+/** A tool call's structured result, shaped like Claude Code's: stream-json's `tool_use_result` and PostToolUse hooks' `tool_response`. */
+import type { ToolDisplay } from '../tools/index.ts';
 
-type ToolFinished = Extract<AgentEvent, { type: 'tool_finished' }>;
+/** What the result builder reads of a finished call: the text the model saw, whether it failed, the tool's display. */
+export interface FinishedCall {
+  content: string;
+  isError: boolean;
+  display?: ToolDisplay | undefined;
+}
 
 /**
  * What scripts read besides the text the model saw: the file a read
@@ -9,7 +14,7 @@ type ToolFinished = Extract<AgentEvent, { type: 'tool_finished' }>;
  * strings, as Claude Code writes them. Moat's bash merges stdout and
  * stderr, so `stderr` is always empty (docs/claude-code-compat.md).
  */
-export function toolUseResult(f: ToolFinished, input: unknown): unknown {
+export function toolUseResult(f: FinishedCall, input: unknown): unknown {
   if (f.isError) return `Error: ${f.content}`;
   const d = f.display;
   if (d === undefined) return f.content;
