@@ -25,8 +25,14 @@ export type PermissionDecision =
     }
   | { behavior: 'deny'; message?: string };
 
-/** The model stream's events as the provider reports them (index-tagged), minus the final error. */
-export type ModelStreamEvent = Exclude<ProviderEvent, { type: 'error' }>;
+/**
+ * The model stream's events that have no agent event of their own: the block
+ * structure (message, block starts and ends, signatures, usage, stop). Text,
+ * thinking and tool-input deltas travel once, as `text_delta`,
+ * `thinking_delta`, `tool_call_started` and `tool_call_delta` (with the
+ * block's index), never a second time inside `model_stream`.
+ */
+export type ModelStreamEvent = Exclude<ProviderEvent, { type: 'error' | 'text_delta' | 'thinking_delta' | 'tool_use_start' | 'tool_use_delta' }>;
 
 /**
  * The agent's typed event stream. `print/` and `tui/` consume it; neither
@@ -49,12 +55,13 @@ export type AgentEvent =
   /** `checkpointId` names the point just before this message, for a rewind (`rewindFiles`, `moat rewind`). */
   | { type: 'user_message'; message: UserMessage; checkpointId?: string }
   | { type: 'turn_started'; turn: number }
-  | { type: 'text_delta'; turn: number; text: string }
-  | { type: 'thinking_delta'; turn: number; thinking: string }
+  /** `index`: the content block it belongs to (the model stream's index, for front ends that mirror the wire). */
+  | { type: 'text_delta'; turn: number; index: number; text: string }
+  | { type: 'thinking_delta'; turn: number; index: number; thinking: string }
   /** The model started a tool call; the input streams next. */
-  | { type: 'tool_call_started'; toolUseId: string; name: string }
+  | { type: 'tool_call_started'; toolUseId: string; name: string; index: number }
   /** Raw JSON fragment of the input as it streams (for live display of partial input). */
-  | { type: 'tool_call_delta'; toolUseId: string; partialJson: string }
+  | { type: 'tool_call_delta'; toolUseId: string; partialJson: string; index: number }
   /** The streamed input parsed; the call is ready to be checked and run. */
   | { type: 'tool_call_ready'; toolUseId: string; name: string; input: unknown }
   /**
@@ -64,9 +71,10 @@ export type AgentEvent =
   /** `status`: the HTTP status of the failed attempt, when it had one; `kind`: what failed (the provider's error kind). */
   | { type: 'retry'; turn: number; attempt: number; maxRetries: number; delayMs: number; message: string; kind: ProviderErrorKind; status?: number }
   /**
-   * Every event of the model's stream, in wire order, for front ends that
-   * mirror it (stream-json with --include-partial-messages). Discard what
-   * came since the last `message_start` on `retry`.
+   * The model stream's structure, in wire order, for front ends that mirror
+   * it (stream-json with --include-partial-messages): together with the delta
+   * events above it is every event of the stream, each sent once. Discard
+   * what came since the last `message_start` on `retry`.
    */
   | { type: 'model_stream'; turn: number; event: ModelStreamEvent }
   /** `model`: the model that wrote it, when not the session's (after a fallback). */

@@ -44,24 +44,25 @@ export async function streamTurn({ provider, request, turn, signal, idleTimeoutM
       continue;
     }
     const ev = item.event;
-    if (ev.type !== 'error') emit({ type: 'model_stream', turn, event: ev });
+    // Each stream event goes out once: a delta as its own agent event, the block structure as `model_stream`.
     switch (ev.type) {
       case 'text_delta':
-        emit({ type: 'text_delta', turn, text: ev.text });
+        emit({ type: 'text_delta', turn, index: ev.index, text: ev.text });
         break;
       case 'thinking_delta':
-        emit({ type: 'thinking_delta', turn, thinking: ev.thinking });
+        emit({ type: 'thinking_delta', turn, index: ev.index, thinking: ev.thinking });
         break;
       case 'tool_use_start':
         toolIds.set(ev.index, ev.id);
-        emit({ type: 'tool_call_started', toolUseId: ev.id, name: ev.name });
+        emit({ type: 'tool_call_started', toolUseId: ev.id, name: ev.name, index: ev.index });
         break;
       case 'tool_use_delta': {
         const id = toolIds.get(ev.index);
-        if (id) emit({ type: 'tool_call_delta', toolUseId: id, partialJson: ev.partialJson });
+        if (id) emit({ type: 'tool_call_delta', toolUseId: id, partialJson: ev.partialJson, index: ev.index });
         break;
       }
       case 'stop':
+        emit({ type: 'model_stream', turn, event: ev });
         for (const part of ev.message.content) {
           if (part.type === 'tool_use') emit({ type: 'tool_call_ready', toolUseId: part.id, name: part.name, input: part.input });
         }
@@ -74,6 +75,7 @@ export async function streamTurn({ provider, request, turn, signal, idleTimeoutM
       case 'thinking_signature':
       case 'block_end':
       case 'usage':
+        emit({ type: 'model_stream', turn, event: ev });
         break;
       default:
         assertNever(ev, 'provider event');

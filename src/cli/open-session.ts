@@ -11,7 +11,7 @@ import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import { scheduleTool } from '../cron/index.ts';
 import type { McpManager } from '../mcp/index.ts';
 import type { ModelRouter, Provider } from '../providers/index.ts';
-import { SessionHost } from '../protocol/index.ts';
+import { SessionHost, type SessionOwner } from '../protocol/index.ts';
 import type { Skill } from '../skills/index.ts';
 import { lazyStore, type Store } from '../store/index.ts';
 import { builtinTools, ToolRegistry, type AnyTool } from '../tools/index.ts';
@@ -72,8 +72,12 @@ export interface SessionAssembly {
   readonly checkpoints: TurnCheckpoints | undefined;
   /** The environment variable the session's provider key comes from ('none' without one): Claude Code's `apiKeySource`. */
   apiKeySource(model: string): string;
-  /** Opens a session (new, resumed or forked) served by a host of its own, which owns its permission broker. */
-  open(how?: OpenOptions): { host: SessionHost; session: AgentSession };
+  /**
+   * Opens a session (new, resumed or forked) served by a host of its own, which owns its permission broker
+   * and opens the sessions a `new_session` or `resume` operation asks for. `keeper`: what a front end that
+   * keeps rules and trusts folders (the TUI) adds to the host's operations.
+   */
+  open(how?: OpenOptions, keeper?: SessionKeeper): { host: SessionHost<AgentSession>; session: AgentSession };
   /** The configuration was read again (the folder was trusted): sessions opened from now on get its hooks, which are returned for the open one. */
   reconfigure(loaded: LoadedConfig): HookCallbackSet | undefined;
   /** Attaches the WebAssembly tools (done already unless `interactive`); resolves once they are in, also on failure. */
@@ -84,10 +88,13 @@ export interface SessionAssembly {
   close(): Promise<void>;
 }
 
+/** The settings files and the folder's trust, for the host's `add_rule` / `remove_rule` / `trust_project`. */
+export type SessionKeeper = Pick<SessionOwner<AgentSession>, 'keepRule' | 'forgetRule' | 'trust'>;
+
 /** One session and what it runs on. */
 export interface OpenedSession {
   readonly assembly: SessionAssembly;
-  readonly host: SessionHost;
+  readonly host: SessionHost<AgentSession>;
   readonly session: AgentSession;
   /** Ends the session (SessionEnd hooks; failures are returned) and closes the assembly. */
   close(reason?: Parameters<AgentSession['end']>[0]): Promise<string[]>;
@@ -156,7 +163,7 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
       subagents: agents.support,
       agentNames: (agents.support.catalog?.list() ?? []).map((d) => d.name),
       apiKeySource: (model) => router.providers[router.resolve(model).provider]?.apiKeyEnv ?? 'none',
-      open: (how = {}) => {
+      open: (how = {}, keeper: SessionKeeper = {}) => {
         // Without a screen, a prompt's first request waits (each within its start-up timeout) for the servers
         // no earlier run left a tool list for, so that their tools are in it; servers with a list start after it.
         if (o.interactive !== true) {
@@ -164,8 +171,10 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
           how = { ...how, ready: how.ready === undefined ? servers : Promise.all([how.ready, servers]) };
         }
         const { host, agent } = SessionHost.open(
-          (ask) =>
-            AgentSession.open(
+          {
+            ...keeper,
+            open: (ask, next) =>
+              AgentSession.open(
               {
                 provider,
                 models: router,
@@ -177,9 +186,13 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
                 ...(checkpoints === undefined ? {} : { checkpoints }),
                 ...(ask === undefined || o.answers === undefined ? {} : { ask, remember: o.answers.remember }),
               },
-              how,
+              next,
             ),
+            // A session left by /clear or /resume: its SessionEnd hooks run; a failure is a warning, not a stop.
+            end: (left) => void left.end('clear').then((failures) => failures.forEach((f) => o.warn(`a SessionEnd hook failed: ${f}`))),
+          },
           o.answers !== undefined,
+          how,
         );
         return { host, session: agent };
       },

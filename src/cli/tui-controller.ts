@@ -1,23 +1,23 @@
 /**
- * The real TuiController: the interactive UI's only way into moat. Its
- * sessions (swapped on /clear and /resume) are opened by the one session
- * assembly (open-session.ts) and served by their SessionHost, which owns the
- * permission broker; the UI sees none of them.
+ * The real TuiController: the interactive UI's only way into moat. One
+ * SessionHost serves its sessions (swapped by the `new_session` and `resume`
+ * operations) and owns the permission broker; every state change the UI asks
+ * for is one of the host's operations, the rest are queries.
  */
-import type { PermissionMode, SandboxGrant } from '../contracts/index.ts';
+import type { SandboxGrant } from '../contracts/index.ts';
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { contextWindow, resolveModel, type AgentSettings, type Message, type OpenOptions, type RememberRule, type UserPart } from '../agent/index.ts';
+import { contextWindow, resolveModel, type AgentSettings, type Message, type RememberRule, type UserPart } from '../agent/index.ts';
 import { addPermissionRule, approveRules, removePermissionRule, trustProject, type LoadedConfig } from '../config/index.ts';
-import type { SessionHost } from '../protocol/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
+import { toSessionEvent } from '../protocol/index.ts';
 import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
-import { loadHookProcess, parseRuleList, walkFiles } from '../tools/index.ts';
-import type { PermissionRuleView, PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
+import { loadHookProcess, walkFiles } from '../tools/index.ts';
+import type { PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
 import { mcpControls } from './mcp-controls.ts';
-import type { SessionAssembly } from './open-session.ts';
+import type { SessionAssembly, SessionKeeper } from './open-session.ts';
 import { grantsFrom } from './settings-from.ts';
 import { CLAUDE_MODELS, modelChoices } from './model-choices.ts';
 import { runInlineCommands } from './inline-commands.ts';
@@ -66,37 +66,55 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
   // Where the trust record lives: the config folder the configuration itself was read from.
   const configDir = dirname(loaded.files.user);
   const skills = deps.skills ?? [];
-  const sessionRules: PermissionRuleView[] = [];
   let trustedNow = false;
   /** Set by a custom command with `model`: the next run uses it. */
   let nextRunModel: string | undefined;
-  // The UI drives the session through the session protocol, like -p and stream-json input do. Every host
-  // opened stays reachable for answers: a background sub-agent of a session left by /clear may still ask.
-  const hosts: SessionHost[] = [];
-  const withHost = (how: OpenOptions = {}) => {
-    const next = assembly.open(how);
-    hosts.push(next.host);
-    return next;
+  /**
+   * The rules live in one place, the settings files: a rule the user adds or an "always" answer is written
+   * there and the configuration read again, so the listing and the sessions opened later (`settings`) follow
+   * the files. The open session changes its own copy through the host's `add_rule` / `remove_rule`.
+   */
+  const reread = () => {
+    const next = loaded.reload?.();
+    if (next === undefined) return;
+    loaded = next;
+    const grants = grantsFrom(next, settings.home);
+    settings.allow = grants.allow;
+    settings.deny = grants.deny;
+    if (grants.ask === undefined) delete settings.ask;
+    else settings.ask = grants.ask;
+    return grants;
   };
-  // A new session opens on first use, not before the first frame: its store row and git's status are
-  // not on screen (interactive.ts opens it once that frame is drawn). A resumed one opens now: the
-  // first frame shows its conversation and its settings.
-  let opened = deps.resume ? withHost({ resume: deps.resume }) : undefined;
-  const current = () => (opened ??= withHost());
-  const switchTo = (how: OpenOptions) => {
-    for (const h of hosts) h.cancelQuestions();
-    const ended = opened?.session;
-    void ended?.end('clear').then((failures) => failures.forEach((f) => log(`a SessionEnd hook failed: ${f}`)));
-    opened = withHost(how);
+  const keep = (behavior: 'allow' | 'deny', rule: string, scope: 'project' | 'user') => {
+    addPermissionRule(scope === 'project' ? loaded.files.project : loaded.files.user, behavior, rule);
+    // The user's own rule: it holds from the project's file even before the folder is trusted.
+    if (scope === 'project' && behavior === 'allow') approveRules(loaded.projectRoot, [rule], configDir);
+    reread();
   };
+  const keeper: SessionKeeper = {
+    keepRule: keep,
+    forgetRule: (behavior, rule) => {
+      // Both files: a rule is where the user (or "don't ask again") put it. Comments and layout survive.
+      removePermissionRule(loaded.files.project, behavior, rule);
+      removePermissionRule(loaded.files.user, behavior, rule);
+      reread();
+    },
+    trust: () => {
+      trustProject(loaded.projectRoot, configDir);
+      trustedNow = true;
+      return applyTrustedConfig();
+    },
+  };
+  // The UI drives the session through the session protocol, like -p and stream-json input do: one host
+  // for the life of the UI, its broker answering every session it served (a background sub-agent of a
+  // session left by /clear may still ask). A new session opens on first use, not before the first frame:
+  // its store row and git's status are not on screen (interactive.ts opens it once that frame is drawn).
+  // A resumed one opens now: the first frame shows its conversation and its settings.
+  let opened = deps.resume ? assembly.open({ resume: deps.resume }, keeper).host : undefined;
+  const host = () => (opened ??= assembly.open({}, keeper).host);
+  const session = () => host().agent;
   /** An "always" answer: kept in moat's config (the project's, approved for this folder, or the user's). */
-  const remember: RememberRule = (rule, scope) => {
-    const project = scope !== 'user';
-    addPermissionRule(project ? loaded.files.project : loaded.files.user, 'allow', rule);
-    // The user's own answer: it holds from the project's file even before the folder is trusted.
-    if (project) approveRules(loaded.projectRoot, [rule], configDir);
-    sessionRules.push({ rule, behavior: 'allow', source: project ? 'project' : 'user' });
-  };
+  const remember: RememberRule = (rule, scope) => keep('allow', rule, scope === 'user' ? 'user' : 'project');
   // Read from .git/HEAD: spawning git before the first frame costs startup time.
   const branch = gitHead(settings.cwd)?.branch;
 
@@ -111,7 +129,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
 
   const info = (): TuiInfo => {
     // Until the session opens, what it will start with is `settings` (it takes a copy when it opens).
-    const now = opened?.session.currentSettings() ?? settings;
+    const now = opened?.agent.currentSettings() ?? settings;
     return {
       version: pkg.version,
       model: now.model,
@@ -120,7 +138,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       permissionMode: now.permissionMode,
       // Read when asked for (/clear, /resume): it opens the session, which the first frame does not need.
       get sessionId() {
-        return current().session.id;
+        return session().id;
       },
       contextWindow: contextWindow(now.model, deps.router),
       ...(now.processSandbox?.active === true ? { osSandbox: true } : {}),
@@ -133,24 +151,18 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
    * open session at once and to later ones, not from the next start.
    */
   const applyTrustedConfig = () => {
-    const next = loaded.reload?.();
-    if (next === undefined) return;
-    loaded = next;
+    const grants = reread();
+    if (grants === undefined) return undefined;
     // Newly granted variables join the environment; what was already set (the user's own, flags) stays.
-    for (const [k, v] of Object.entries(next.env)) if (process.env[k] === undefined) process.env[k] = v;
-    const grants = grantsFrom(next, settings.home);
-    settings.allow = grants.allow;
-    settings.deny = grants.deny;
-    if (grants.ask === undefined) delete settings.ask;
-    else settings.ask = grants.ask;
+    for (const [k, v] of Object.entries(loaded.env)) if (process.env[k] === undefined) process.env[k] = v;
     settings.addDirs = grants.addDirs;
     // MCP servers hear of the new folders too (roots/list_changed); setRoots never throws.
     void assembly.mcp.setRoots([settings.cwd, ...grants.addDirs]);
     if (grants.processSandbox !== undefined) settings.processSandbox = grants.processSandbox;
     // Sessions opened from now on read git's status and honour the project's commands' allowed-tools.
     if (grants.trustedFolder === true) settings.trustedFolder = true;
-    const hooks = assembly.reconfigure(next);
-    current().host.submit({ type: 'apply_config', settings: grants, hooks });
+    // The host applies it to the open session (the `trust_project` operation).
+    return { settings: grants, hooks: assembly.reconfigure(loaded) };
   };
 
   // Settles once the tools registering in the background are in; a failure there is theirs to report.
@@ -161,9 +173,9 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
   void toolsReady?.then(() => {
     toolsReady = undefined;
   });
-  const conversation = (): Message[] => [...current().session.messages()];
+  const conversation = (): Message[] => [...session().messages()];
   /** A change made between runs (a worktree merged, a `!cmd`): checkpointed before and after with the next message, so a rewind undoes it. */
-  const recordChange = <T,>(change: () => Promise<T>): Promise<T> => (assembly.checkpoints?.around ? assembly.checkpoints.around(current().session.id, change, log) : change());
+  const recordChange = <T,>(change: () => Promise<T>): Promise<T> => (assembly.checkpoints?.around ? assembly.checkpoints.around(session().id, change, log) : change());
   const agents = subagentControls(assembly.subagents, settings.cwd, log, recordChange);
   const { resourceParts, ...mcp } = mcpControls(assembly.mcp, loaded);
   // The router's notices (images or tools left out for a model) go into the transcript, not under Ink on stderr.
@@ -180,49 +192,39 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
 
   return {
     info,
-    initialMessages: () => (opened?.session.resumed === true ? conversation() : []),
+    initialMessages: () => (opened?.agent.resumed === true ? conversation() : []),
+    conversation,
     run: (prompt, signal) => {
       // A custom command's `model`: this run's alone, carried by its user message; the next run is on the session's again.
       const model = nextRunModel;
       nextRunModel = undefined;
-      const { host } = current();
-      if ((prompt.resources ?? []).length === 0 && toolsReady === undefined) return host.turn(promptParts(prompt, settings.cwd), signal, model);
+      const h = host();
+      if ((prompt.resources ?? []).length === 0 && toolsReady === undefined) return h.turn(promptParts(prompt, settings.cwd), signal, model);
       return (async function* () {
         if (toolsReady !== undefined) await toolsReady;
-        yield* host.turn(await partsOf(prompt, signal), signal, model);
+        yield* h.turn(await partsOf(prompt, signal), signal, model);
       })();
     },
-    compact: (instructions, signal) => current().host.compact(instructions, signal),
-    respondPermission: (requestId, decision) => hosts.forEach((h) => h.submit({ type: 'permission_answer', requestId, decision })),
-    setPermissionMode: (mode: PermissionMode) => {
-      current().host.submit({ type: 'set_permission_mode', mode });
-      settings.permissionMode = mode;
-    },
-    setModel: (model) => {
+    compact: (instructions, signal) => host().compact(instructions, signal),
+    submit: (op) => {
       // A name no provider takes stays out of the session; the UI reports the error.
-      deps.router?.resolve(model);
-      current().host.submit({ type: 'set_model', model });
-      settings.model = model;
+      if (op.type === 'set_model') deps.router?.resolve(op.model);
+      host().submit(op);
+      // What a session opened by /clear starts with: the model and the mode now in force.
+      if (op.type === 'set_model') settings.model = op.model;
+      if (op.type === 'set_permission_mode') settings.permissionMode = op.mode;
     },
     models: () => {
-      const model = current().session.currentSettings().model;
+      const model = session().currentSettings().model;
       const all = deps.router === undefined ? CLAUDE_MODELS : modelChoices(deps.router);
       return all.includes(model) ? all : [model, ...all];
-    },
-    newSession: () => {
-      switchTo({ startSource: 'clear' });
-      return info();
     },
     listSessions: () =>
       store.sessions
         .list({ cwd: settings.cwd })
         .map((s) => ({ id: s.id, title: s.title ?? s.firstPrompt ?? '', updatedAt: s.updatedAt, model: s.model })),
-    resume: (id) => {
-      switchTo({ resume: id });
-      return conversation();
-    },
-    rewindPoints: async () => (await assembly.checkpoints?.points?.(current().session.id)) ?? [],
-    rewind: (req) => current().host.rewind(req),
+    rewindPoints: async () => (await assembly.checkpoints?.points?.(session().id)) ?? [],
+    rewind: (req) => host().rewind(req),
     promptHistory: () => store.history.list(loaded.projectRoot, 500).reverse(),
     addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
     tools: () => assembly.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),
@@ -238,21 +240,16 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       }
       if (expansion.type !== 'skill') return undefined;
       if (expansion.skill.model !== undefined) {
-        const model = resolveModel(current().session.currentSettings().model, expansion.skill.model);
+        const model = resolveModel(session().currentSettings().model, expansion.skill.model);
         // A name no provider takes is the user's mistake, shown before anything runs.
         deps.router?.resolve(model);
         nextRunModel = model;
       }
       // Its !`cmd` lines may write (a trusted command's allowed-tools): checkpointed with the message they go into.
       const { prompt, skill } = expansion;
-      return recordChange(() => runInlineCommands(prompt, skill, current().session.currentSettings(), new AbortController().signal));
+      return recordChange(() => runInlineCommands(prompt, skill, session().currentSettings(), new AbortController().signal));
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
-    trustProject: () => {
-      trustProject(loaded.projectRoot, configDir);
-      trustedNow = true;
-      applyTrustedConfig();
-    },
     ...mcp,
     onNotice: (listener) => {
       noticeListeners.add(listener);
@@ -262,54 +259,27 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       Object.entries(loaded.hooks).flatMap(([event, groups]) =>
         (groups ?? []).flatMap((g) => g.hooks.map((h) => ({ event, ...(g.matcher === undefined ? {} : { matcher: g.matcher }), command: h.command, source: h.source, timeoutMs: h.timeoutMs }))),
       ),
-    permissionRules: () => [
-      ...loaded.rules.map((r) => ({ rule: r.rule, behavior: r.list, source: r.source.kind === 'file' ? r.source.scope : r.source.kind })),
-      ...sessionRules,
-    ],
-    addPermissionRule: (rule, behavior, scope) => {
-      const [parsed] = parseRuleList([rule]);
-      if (!parsed) throw new Error(`not a rule: ${rule}`);
-      addPermissionRule(scope === 'project' ? loaded.files.project : loaded.files.user, behavior, rule);
-      if (scope === 'project' && behavior === 'allow') approveRules(loaded.projectRoot, [rule], configDir);
-      // Effective from the next call in the open session; later sessions start from `settings`.
-      (behavior === 'allow' ? settings.allow : settings.deny).push(parsed);
-      current().host.submit({ type: 'add_rule', behavior, rule });
-      sessionRules.push({ rule, behavior, source: scope });
-    },
-    removePermissionRule: (raw, behavior) => {
-      const rule = raw.trim();
-      // Both files: a rule is where the user (or "don't ask again") put it. Comments and layout survive.
-      const fromProject = removePermissionRule(loaded.files.project, behavior, rule);
-      const fromUser = removePermissionRule(loaded.files.user, behavior, rule);
-      const inSession = sessionRules.some((r) => r.rule === rule && r.behavior === behavior);
-      if (!fromProject && !fromUser && !inSession && !loaded.rules.some((r) => r.rule === rule && r.list === behavior)) return false;
-      const list = behavior === 'allow' ? settings.allow : settings.deny;
-      for (let i = list.length - 1; i >= 0; i--) if (list[i]?.text === rule) list.splice(i, 1);
-      current().host.submit({ type: 'remove_rule', behavior, rule });
-      loaded.rules = loaded.rules.filter((r) => !(r.rule === rule && r.list === behavior));
-      for (let i = sessionRules.length - 1; i >= 0; i--) if (sessionRules[i]?.rule === rule && sessionRules[i]?.behavior === behavior) sessionRules.splice(i, 1);
-      return true;
-    },
+    permissionRules: () => loaded.rules.map((r) => ({ rule: r.rule, behavior: r.list, source: r.source.kind === 'file' ? r.source.scope : r.source.kind })),
     // A `!cmd` may write (workspace-write grants): checkpointed before and after, with the next message, so a rewind undoes it.
     runShell: async (command, signal, onEvent) => {
       // The same permission check and events as the model's Bash call; what it refuses is not run.
       const started = performance.now();
-      const gate = await current().session.checkCommand(command, onEvent ?? (() => undefined), signal, { sandbox: 'workspace-write' });
+      const gate = await session().checkCommand(command, (e) => onEvent?.(toSessionEvent(e)), signal, { sandbox: 'workspace-write' });
       if (!gate.ok) return { command, output: `${gate.message}\n`, exitCode: null, durationMs: Math.round(performance.now() - started) };
-      return recordChange(() => runShell(command, current().session.currentSettings(), signal, gate.sandbox ?? 'workspace-write'));
+      return recordChange(() => runShell(command, session().currentSettings(), signal, gate.sandbox ?? 'workspace-write'));
     },
     listFiles: () => listProjectFiles(settings.cwd),
     cost: () => {
-      const t = store.usage.totals(current().session.id);
+      const t = store.usage.totals(session().id);
       return { sessionCostUsd: t.costUsd, usage: t.usage, turns: t.turns };
     },
     ...agents,
     shutdown: async () => {
       // Open questions first: a sub-agent waiting for an answer could not wind down.
-      for (const h of hosts) h.cancelQuestions('moat is exiting.');
+      opened?.cancelQuestions('moat is exiting.');
       agents.close();
       // A session nothing opened has nothing to end.
-      for (const f of (await opened?.session.end('prompt_input_exit')) ?? []) log(`a SessionEnd hook failed: ${f}`);
+      for (const f of (await opened?.agent.end('prompt_input_exit')) ?? []) log(`a SessionEnd hook failed: ${f}`);
       const stopping = assembly.stopAgents();
       {
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -326,7 +296,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     },
     log,
     remember,
-    openSession: () => void current(),
+    openSession: () => void host(),
     notice: (level, text) => noticeListeners.forEach((l) => l(level, text)),
   };
 }

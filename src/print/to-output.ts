@@ -262,6 +262,13 @@ export class OutputMapper {
         if (!this.options.includePartialMessages) return [];
         return toWireStreamEvents(e.event, origin.messageId ?? '').map((event) => ({ type: 'stream_event' as const, event, ...this.base(origin) }));
       }
+      // The deltas come once, as their own events; the wire mirror writes them between their blocks' starts and ends.
+      case 'text_delta':
+      case 'thinking_delta':
+      case 'tool_call_started':
+      case 'tool_call_delta':
+        if (!this.options.includePartialMessages) return [];
+        return toWireStreamEvents(e, origin.messageId ?? '').map((event) => ({ type: 'stream_event' as const, event, ...this.base(origin) }));
       case 'retry':
         return [
           {

@@ -1,5 +1,5 @@
 /** The model stream as Anthropic Messages API stream events, for stream-json's `stream_event` lines. */
-import type { ModelStreamEvent, Usage } from '../agent/index.ts';
+import type { AgentEvent, ModelStreamEvent, Usage } from '../agent/index.ts';
 import type { WireStreamEvent, WireUsage } from './schema.ts';
 
 export function wireUsage(u: Usage): WireUsage {
@@ -17,7 +17,10 @@ export function wireUsage(u: Usage): WireUsage {
  * message_delta (stop reason and final usage) and message_stop. The message
  * id is the provider's when it has one, else `fallbackId`.
  */
-export function toWireStreamEvents(e: ModelStreamEvent, fallbackId: string): WireStreamEvent[] {
+/** A model stream event as a run reports it: the block structure (`model_stream`) or one of the deltas, each sent once. */
+export type StreamPart = ModelStreamEvent | Extract<AgentEvent, { type: 'text_delta' | 'thinking_delta' | 'tool_call_started' | 'tool_call_delta' }>;
+
+export function toWireStreamEvents(e: StreamPart, fallbackId: string): WireStreamEvent[] {
   switch (e.type) {
     case 'message_start':
       return [
@@ -51,9 +54,9 @@ export function toWireStreamEvents(e: ModelStreamEvent, fallbackId: string): Wir
       return [{ type: 'content_block_delta', index: e.index, delta: { type: 'thinking_delta', thinking: e.thinking } }];
     case 'thinking_signature':
       return [{ type: 'content_block_delta', index: e.index, delta: { type: 'signature_delta', signature: e.signature } }];
-    case 'tool_use_start':
-      return [{ type: 'content_block_start', index: e.index, content_block: { type: 'tool_use', id: e.id, name: e.name, input: {} } }];
-    case 'tool_use_delta':
+    case 'tool_call_started':
+      return [{ type: 'content_block_start', index: e.index, content_block: { type: 'tool_use', id: e.toolUseId, name: e.name, input: {} } }];
+    case 'tool_call_delta':
       return [{ type: 'content_block_delta', index: e.index, delta: { type: 'input_json_delta', partial_json: e.partialJson } }];
     case 'block_end':
       return [{ type: 'content_block_stop', index: e.index }];

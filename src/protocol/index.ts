@@ -1,5 +1,5 @@
 /** The session protocol: operations in, typed events out; the TUI, `-p` and stream-json input are its clients. */
 export type { SessionOp, SessionOpType } from './ops.ts';
-export type { SessionEvent, RunFinishedEvent, PermissionRequestEvent } from './events.ts';
+export { toSessionEvent, type SessionEvent, type SessionEventType, type SubagentSessionEvent, type RunFinishedEvent, type PermissionRequestEvent } from './events.ts';
 export { compactOp } from './compact-command.ts';
-export { SessionHost, rewindNotice, type ProtocolAgent } from './session-host.ts';
+export { SessionHost, rewindNotice, type ProtocolAgent, type SessionOwner } from './session-host.ts';

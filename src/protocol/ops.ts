@@ -28,10 +28,25 @@ export type SessionOp =
   | { type: 'set_model'; model: string }
   /** Extended thinking budget in tokens from the next model request; null turns thinking off. */
   | { type: 'set_thinking_budget'; tokens: number | null }
-  /** A permission rule the user added (`/permissions allow|deny`), from the next call on; a rule that does not parse throws. */
-  | { type: 'add_rule'; behavior: 'allow' | 'deny'; rule: string }
-  /** Drops every rule with this text, also one an "always" answer granted, from the next call on. */
+  /**
+   * A permission rule the user added (`/permissions allow|deny`), from the next call on; a rule that does not parse throws.
+   * `scope`: also kept in that settings file (the project's is approved for this folder), for later sessions.
+   */
+  | { type: 'add_rule'; behavior: 'allow' | 'deny'; rule: string; scope?: 'project' | 'user' }
+  /** Drops every rule with this text, also one an "always" answer granted or a settings file keeps, from the next call on. */
   | { type: 'remove_rule'; behavior: 'allow' | 'deny'; rule: string }
+  /**
+   * `/clear`: the session ends (SessionEnd, reason `clear`) and a fresh one opens with the model and mode in force;
+   * between runs only. Questions still open are denied.
+   */
+  | { type: 'new_session' }
+  /** `/resume`: the open session ends and a saved one (id or unique prefix) goes on; between runs only. */
+  | { type: 'resume'; sessionId: string }
+  /**
+   * The user trusts the project folder: it is remembered, the configuration is read again and what it grants
+   * (rules, folders, OS sandbox policy, hooks, env) applies to the open session at once (as `apply_config`).
+   */
+  | { type: 'trust_project' }
   /**
    * The folder's configuration was read again (the user trusted it): its rules, extra folders, OS sandbox
    * policy and hooks replace the session's from the next call on; the model, the mode and "always" grants stay.

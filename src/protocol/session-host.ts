@@ -1,15 +1,15 @@
 /** The session protocol's dispatcher: operations in, one ordered event stream out; no agent logic of its own. */
 import type { PermissionMode } from '../contracts/index.ts';
-import { PermissionBroker, type AskPermission, type HookCallbackSet, type ReloadableSettings, type RewindOutcome, type RewindRequest, type RunOptions, type UserPart } from '../agent/index.ts';
+import { PermissionBroker, type AgentEvent, type AskPermission, type HookCallbackSet, type OpenOptions, type ReloadableSettings, type RewindOutcome, type RewindRequest, type RunOptions, type UserPart } from '../agent/index.ts';
 import { assertNever, AsyncQueue, errorMessage, MoatError } from '../util/index.ts';
-import type { SessionEvent } from './events.ts';
+import { toSessionEvent, type SessionEvent } from './events.ts';
 import type { SessionOp } from './ops.ts';
 
 /** What the host drives: an AgentSession. */
 export interface ProtocolAgent {
-  run(prompt: string | UserPart[], signal: AbortSignal, opts?: RunOptions): AsyncIterable<SessionEvent>;
+  run(prompt: string | UserPart[], signal: AbortSignal, opts?: RunOptions): AsyncIterable<AgentEvent>;
   /** `/compact`: a run of its own that replaces the history with a summary. */
-  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<SessionEvent>;
+  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<AgentEvent>;
   setModel(model: string): void;
   setPermissionMode(mode: PermissionMode): void;
   setThinkingBudget(tokens: number | undefined): void;
@@ -18,6 +18,24 @@ export interface ProtocolAgent {
   applyConfig(settings: ReloadableSettings, hooks: HookCallbackSet | undefined): void;
   /** Files and/or conversation back to before a user message; absent: the session cannot rewind. */
   rewind?(req: RewindRequest): Promise<RewindOutcome>;
+}
+
+/**
+ * Where the host's sessions come from, and what outlives one session: the
+ * settings files rules are kept in, and the folder's trust. A front end that
+ * never switches sessions or keeps rules (-p) gives only `open`.
+ */
+export interface SessionOwner<A extends ProtocolAgent> {
+  /** Opens a session whose questions go to `ask` (undefined: nothing can answer). */
+  open(ask: AskPermission | undefined, how: OpenOptions): A;
+  /** A session left by `new_session` or `resume` ends (its SessionEnd hooks run). */
+  end?(agent: A): void;
+  /** Keeps a rule in a settings file (`add_rule` with a scope). */
+  keepRule?(behavior: 'allow' | 'deny', rule: string, scope: 'project' | 'user'): void;
+  /** Drops a rule from the settings files that keep it. */
+  forgetRule?(behavior: 'allow' | 'deny', rule: string): void;
+  /** Trusts the folder and reads its configuration again: what it now grants; undefined when nothing changes. */
+  trust?(): { settings: ReloadableSettings; hooks: HookCallbackSet | undefined } | undefined;
 }
 
 /** A user message or a compaction waiting for its run. */
@@ -30,7 +48,7 @@ type Waiting = { kind: 'message'; content: string | UserPart[]; model: string | 
  * Each run gets its own AbortController, so `interrupt` reaches the HTTP
  * request and the running tools through one signal.
  */
-export class SessionHost {
+export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
   private readonly out = new AsyncQueue<SessionEvent>();
   private readonly reader = this.out[Symbol.asyncIterator]();
   private readonly waiting: Waiting[] = [];
@@ -45,19 +63,26 @@ export class SessionHost {
    * the front end answers questions (`answerable`), the agent is opened with
    * the broker's `ask`, and each `permission_request` event is answered by a
    * `permission_answer` operation. Otherwise (-p) the agent has no one to ask
-   * and denies with a hint instead.
+   * and denies with a hint instead. One broker serves every session the host
+   * opens: a background sub-agent of a session left by /clear still asks here.
    */
-  static open<A extends ProtocolAgent>(openAgent: (ask: AskPermission | undefined) => A, answerable: boolean): { host: SessionHost; agent: A } {
+  static open<A extends ProtocolAgent>(owner: SessionOwner<A>, answerable: boolean, how: OpenOptions = {}): { host: SessionHost<A>; agent: A } {
     const broker = answerable ? new PermissionBroker() : undefined;
-    const agent = openAgent(broker?.ask);
-    return { host: new SessionHost(agent, broker), agent };
+    const host = new SessionHost(owner, broker, owner.open(broker?.ask, how));
+    return { host, agent: host.current };
   }
 
   private constructor(
-    private readonly agent: ProtocolAgent,
+    private readonly owner: SessionOwner<A>,
     /** Absent when nothing can answer a question (-p). */
     private readonly broker: PermissionBroker | undefined,
+    private current: A,
   ) {}
+
+  /** The session the host serves now (another one after `new_session` or `resume`). */
+  get agent(): A {
+    return this.current;
+  }
 
   /** Denies every question still waiting for an answer (the front end is going away, or switching sessions). */
   cancelQuestions(message?: string): void {
@@ -89,22 +114,36 @@ export class SessionHost {
         this.broker?.respond(op.requestId, op.decision);
         return;
       case 'set_permission_mode':
-        this.agent.setPermissionMode(op.mode);
+        this.current.setPermissionMode(op.mode);
         return;
       case 'set_model':
-        this.agent.setModel(op.model);
+        this.current.setModel(op.model);
         return;
       case 'set_thinking_budget':
-        this.agent.setThinkingBudget(op.tokens ?? undefined);
+        this.current.setThinkingBudget(op.tokens ?? undefined);
         return;
       case 'add_rule':
-        this.agent.addRule(op.behavior, op.rule);
+        // Parsed by the session first: a rule that does not parse is kept nowhere.
+        this.current.addRule(op.behavior, op.rule);
+        if (op.scope !== undefined) this.owner.keepRule?.(op.behavior, op.rule, op.scope);
         return;
       case 'remove_rule':
-        this.agent.removeRule(op.behavior, op.rule);
+        this.current.removeRule(op.behavior, op.rule);
+        this.owner.forgetRule?.(op.behavior, op.rule);
         return;
       case 'apply_config':
-        this.agent.applyConfig(op.settings, op.hooks);
+        this.current.applyConfig(op.settings, op.hooks);
+        return;
+      case 'trust_project': {
+        const granted = this.owner.trust?.();
+        if (granted !== undefined) this.current.applyConfig(granted.settings, granted.hooks);
+        return;
+      }
+      case 'new_session':
+        this.switchTo({ startSource: 'clear' });
+        return;
+      case 'resume':
+        this.switchTo({ resume: op.sessionId });
         return;
       case 'rewind': {
         const { type: _op, ...req } = op;
@@ -123,16 +162,27 @@ export class SessionHost {
     }
   }
 
+  /** Ends the open session and serves a new or saved one; open questions are denied. */
+  private switchTo(how: OpenOptions): void {
+    if (this.running || this.rewinding || this.waiting.length > 0) throw new MoatError('usage', 'cannot switch sessions while the session is working: interrupt it first');
+    // Opened first: a resume that names no session leaves the open one as it was.
+    const next = this.owner.open(this.broker?.ask, how);
+    this.broker?.cancelAll();
+    const left = this.current;
+    this.current = next;
+    this.owner.end?.(left);
+  }
+
   /**
    * A rewind, answered: refused while a run is going (its files and history
    * are still changing) or while another rewind runs.
    */
   async rewind(req: RewindRequest): Promise<RewindOutcome> {
     if (this.running || this.rewinding) throw new MoatError('usage', 'cannot rewind while the session is working: interrupt it first');
-    if (!this.agent.rewind) throw new MoatError('usage', 'this session cannot rewind');
+    if (!this.current.rewind) throw new MoatError('usage', 'this session cannot rewind');
     this.rewinding = true;
     try {
-      return await this.agent.rewind(req);
+      return await this.current.rewind(req);
     } finally {
       this.rewinding = false;
       this.pump();
@@ -201,10 +251,11 @@ export class SessionHost {
   private async drive(next: Waiting, controller: AbortController): Promise<void> {
     const events =
       next.kind === 'compact'
-        ? this.agent.compact(next.instructions, controller.signal)
-        : this.agent.run(next.content, controller.signal, next.model === undefined ? {} : { model: next.model });
+        ? this.current.compact(next.instructions, controller.signal)
+        : this.current.run(next.content, controller.signal, next.model === undefined ? {} : { model: next.model });
     // Start-up ends at the TUI's first frame, or a second after start (src/util/jit-policy.ts), not at the first answer.
-    for await (const e of events) this.out.push(e);
+    // The one place the agent's events become the protocol's.
+    for await (const e of events) this.out.push(toSessionEvent(e));
   }
 }
 

@@ -6,7 +6,8 @@
  * terminal.
  */
 import type { PermissionMode } from '../contracts/index.ts';
-import type { AgentEvent, PermissionDecision } from '../agent/index.ts';
+import type { PermissionDecision } from '../agent/index.ts';
+import type { SessionEvent } from '../protocol/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { COMMANDS, isBuiltinCommand, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
 import type { ShellResult, TuiController, TuiInfo } from './controller.ts';
@@ -166,7 +167,7 @@ export class AppModel {
       ],
       onSelect: (v) => {
         if (v !== 'trust') return;
-        this.controller.trustProject();
+        this.controller.submit({ type: 'trust_project' });
         this.transcript.commit({ kind: 'notice', level: 'info', text: 'Trusted this folder: its allow rules, folders, env and hooks apply now (moat trust --revoke takes it back).' });
       },
     });
@@ -326,7 +327,7 @@ export class AppModel {
   }
 
   /** Shows one run's events until its end; Esc aborts it. */
-  private async follow(events: (signal: AbortSignal) => AsyncIterable<AgentEvent>): Promise<void> {
+  private async follow(events: (signal: AbortSignal) => AsyncIterable<SessionEvent>): Promise<void> {
     const t = this.transcript;
     const abort = new AbortController();
     this.abort = abort;
@@ -374,7 +375,7 @@ export class AppModel {
     this.queued.length = 0;
     // Open permission requests do not watch the signal: answer them, or the agent would wait forever.
     for (const req of this.transcript.permissions.get()) {
-      this.controller.respondPermission(req.requestId, { behavior: 'deny', message: 'The user interrupted the turn.' });
+      this.controller.submit({ type: 'permission_answer', requestId: req.requestId, decision: { behavior: 'deny', message: 'The user interrupted the turn.' } });
     }
     this.transcript.setAborting();
     this.abort.abort();
@@ -418,7 +419,7 @@ export class AppModel {
     const u = this.ui.get();
     const i = this.modes.indexOf(u.mode);
     const mode = this.modes[(i + 1) % this.modes.length] ?? 'default';
-    this.controller.setPermissionMode(mode);
+    this.controller.submit({ type: 'set_permission_mode', mode });
     this.ui.set({ ...u, mode });
   }
 
@@ -428,7 +429,7 @@ export class AppModel {
     if (!req) return;
     this.transcript.resolvePermission(req.requestId, decision.behavior === 'allow');
     this.ui.update((u) => ({ ...u, dialog: { index: 0 } }));
-    this.controller.respondPermission(req.requestId, decision);
+    this.controller.submit({ type: 'permission_answer', requestId: req.requestId, decision });
   }
 
   expand(): void {
@@ -480,7 +481,8 @@ export class AppModel {
       setInfo: (info) => this.setInfo(info),
       showHistory: (id) => {
         try {
-          const messages = this.controller.resume(id);
+          this.controller.submit({ type: 'resume', sessionId: id });
+          const messages = this.controller.conversation();
           this.resetSession();
           this.setInfo(this.controller.info());
           this.transcript.commit({ kind: 'lines', lines: [`Resumed session ${id.slice(0, 8)}:`] });

@@ -1,11 +1,14 @@
 /**
- * What the interactive UI needs from the rest of moat. The TUI never touches
- * a provider, a tool or SQLite: the CLI (the composition root) implements this
- * interface on top of an AgentSession, the store and the config, and tests
- * implement it with a scripted fake.
+ * What the interactive UI needs from the rest of moat, in three parts: the
+ * session (every change of its state is one session operation, `submit`, and
+ * a run is the host's `turn`), read-only queries, and the process's own
+ * controls (MCP servers, sub-agents, worktrees, the shell, exit). The TUI
+ * never touches a provider, a tool or SQLite: the CLI implements these on top
+ * of the SessionHost, the store and the config; tests with a scripted fake.
  */
 import type { PermissionMode } from '../contracts/index.ts';
-import type { AgentEvent, AgentInfo, FileChange, MergeOutcome, Message, PermissionDecision, RewindOutcome, RewindPointView, RewindRequest, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
+import type { SessionEvent, SessionOp } from '../protocol/index.ts';
+import type { AgentInfo, FileChange, MergeOutcome, Message, RewindOutcome, RewindPointView, RewindRequest, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
 
 export interface TuiInfo {
   version: string;
@@ -136,31 +139,39 @@ export interface WorktreeView {
   files: FileChange[];
 }
 
-export interface TuiController {
+/**
+ * The session operations the UI sends: answers, mode, model, rules (kept in the
+ * project's or the user's file), `/clear`, `/resume` and trusting the folder.
+ * Each takes effect at once; what it changed is read back through the queries.
+ * A bad model name, a rule that does not parse or a switch while a run goes throws.
+ */
+export type TuiOp = Extract<SessionOp, { type: 'permission_answer' | 'set_permission_mode' | 'set_model' | 'add_rule' | 'remove_rule' | 'new_session' | 'resume' | 'trust_project' }>;
+
+/** The session, as the UI drives it: operations in, each run's events out. */
+export interface TuiSessionPort {
+  submit(op: TuiOp): void;
+  /** Runs one prompt; the stream ends with exactly one `run_finished`. */
+  run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<SessionEvent>;
+  /** `/compact [instructions]`: replaces the conversation with a summary; the stream ends with exactly one `run_finished`. */
+  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<SessionEvent>;
+  /** Files and/or conversation back to just before a user message (refused while a run goes). */
+  rewind(req: RewindRequest): Promise<RewindOutcome>;
+}
+
+/** Everything the UI reads; nothing here changes state. */
+export interface SessionQueries {
   info(): TuiInfo;
   /** Messages of a resumed session (`--resume` / `--continue`), shown before the first prompt. */
   initialMessages(): Message[];
-  /** Runs one prompt; the stream ends with exactly one `run_finished`. */
-  run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<AgentEvent>;
-  /** `/compact [instructions]`: replaces the conversation with a summary; the stream ends with exactly one `run_finished`. */
-  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<AgentEvent>;
-  respondPermission(requestId: string, decision: PermissionDecision): void;
-  setPermissionMode(mode: PermissionMode): void;
-  setModel(model: string): void;
+  /** The open session's conversation (after a `resume` operation: the saved one's). */
+  conversation(): Message[];
   /** Models offered by `/model` without an argument. */
   models(): string[];
-  /** `/clear`: a fresh session; returns its info. */
-  newSession(): TuiInfo;
   listSessions(): SessionSummary[];
-  /** Switches to a saved session; returns its messages to show. */
-  resume(id: string): Message[];
   /** `/rewind`, Esc Esc: the session's user messages with what each changed. */
   rewindPoints(): Promise<RewindPointView[]>;
-  /** Files and/or conversation back to just before a user message (refused while a run goes). */
-  rewind(req: RewindRequest): Promise<RewindOutcome>;
   /** Earlier prompts of this project, oldest first. */
   promptHistory(): string[];
-  addPromptHistory(text: string): void;
   tools(): ToolInfo[];
   /** Skills the user can run with `/name args`. */
   skills(): SkillInfo[];
@@ -173,17 +184,12 @@ export interface TuiController {
   permissionRules(): PermissionRuleView[];
   /** What this project's settings would grant if the folder were trusted (one line per file); empty when trusted or nothing. */
   untrustedGrants(): string[];
-  /** Trusts the project folder: its settings are read again and grant at once (rules, folders, env, hooks). */
-  trustProject(): void;
   /** MCP servers of this process, for /mcp, the start-up approval and `@server:uri` completion. */
   mcpServers(): McpServerView[];
   /** Called when a server's state or lists change; returns the unsubscribe. */
   onMcpChange(listener: () => void): () => void;
   /** Things said once outside a run's events (the model router leaving images or tools out for a model); returns the unsubscribe. */
   onNotice(listener: (level: 'info' | 'warning', text: string) => void): () => void;
-  /** Approves this project's servers (remembered for the folder) and starts them. */
-  approveMcpServers(names: readonly string[]): void;
-  reconnectMcp(name: string): Promise<void>;
   /**
    * What `/mcp__server__prompt args` sends to the model: the prompt's messages
    * as text. Throws an Error whose message is the usage line when a required
@@ -192,10 +198,6 @@ export interface TuiController {
   mcpPrompt(command: string, args: string): Promise<string>;
   /** Command hooks in force, for /hooks. */
   hooks(): HookView[];
-  addPermissionRule(rule: string, behavior: 'allow' | 'deny', scope: 'project' | 'user'): void;
-  removePermissionRule(rule: string, behavior: 'allow' | 'deny'): boolean;
-  /** `!cmd`: checked as a Bash call is; a question and its answer come through `onEvent` as a tool call's permission events do. */
-  runShell(command: string, signal: AbortSignal, onEvent?: (e: AgentEvent) => void): Promise<ShellResult>;
   /** Files under cwd for `@path` completion, .gitignore respected, relative paths. */
   listFiles(): Promise<string[]>;
   cost(): CostInfo;
@@ -208,12 +210,22 @@ export interface TuiController {
    * reaching the UI when its parent's run ends, its status does not.
    */
   onSubagentUpdate(listener: (update: SubagentUpdate) => void): () => void;
-  /** Stops a queued or running sub-agent; false when none by that id is still going. */
-  stopSubagent(agentId: string): boolean;
   /** moat worktrees of the current repository; empty outside one. */
   listWorktrees(): Promise<WorktreeView[]>;
   /** `git diff --stat` of a worktree's work (id or unique prefix). */
   worktreeDiffStat(id: string): Promise<string>;
+}
+
+/** What the process does beyond the session: MCP servers, sub-agents, worktrees, the user's shell, the prompt history, exit. */
+export interface TuiControls {
+  addPromptHistory(text: string): void;
+  /** Approves this project's servers (remembered for the folder) and starts them. */
+  approveMcpServers(names: readonly string[]): void;
+  reconnectMcp(name: string): Promise<void>;
+  /** `!cmd`: checked as a Bash call is; a question and its answer come through `onEvent` as a tool call's permission events do. */
+  runShell(command: string, signal: AbortSignal, onEvent?: (e: SessionEvent) => void): Promise<ShellResult>;
+  /** Stops a queued or running sub-agent; false when none by that id is still going. */
+  stopSubagent(agentId: string): boolean;
   mergeWorktree(id: string): Promise<{ branch: string; outcome: MergeOutcome }>;
   /** Removes the worktree and its branch; unmerged work needs `force`. */
   removeWorktree(id: string, force: boolean): Promise<{ branch: string }>;
@@ -225,3 +237,6 @@ export interface TuiController {
   /** Details that must not go to the screen (stack traces); the real controller writes a log file. */
   log(message: string): void;
 }
+
+/** The UI's whole way into moat. */
+export interface TuiController extends TuiSessionPort, SessionQueries, TuiControls {}

@@ -5,8 +5,8 @@ import { replayUpdates, UpdateMapper } from '../../src/acp/session-updates.ts';
 describe('UpdateMapper', () => {
   test('text and thinking stream as chunks; a tool call carries kind, title, location, its diff, then its status', () => {
     const m = new UpdateMapper('/work');
-    expect(m.map({ type: 'text_delta', turn: 1, text: 'Hi' })).toEqual([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } }]);
-    expect(m.map({ type: 'thinking_delta', turn: 1, thinking: 'hmm' })).toEqual([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hmm' } }]);
+    expect(m.map({ type: 'text_delta', turn: 1, index: 0, text: 'Hi' })).toEqual([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } }]);
+    expect(m.map({ type: 'thinking_delta', turn: 1, index: 0, thinking: 'hmm' })).toEqual([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hmm' } }]);
     const input = { file_path: 'src/a.ts', old_string: 'x', new_string: 'y' };
     expect(m.map({ type: 'tool_call_ready', toolUseId: 't1', name: 'Edit', input })).toEqual([
       {

@@ -95,20 +95,19 @@ describe('agent loop', () => {
       'run_finished',
     ]);
     expect(finished(events)).toMatchObject({ stopReason: 'end_turn', result: 'It says hello.', turns: 2 });
-    // The raw model stream, in wire order with block indexes, for stream-json's partial messages.
-    const firstTurn = events.flatMap((e) => (e.type === 'model_stream' && e.turn === 1 ? [e.event] : []));
-    expect(firstTurn.map((e) => `${e.type}${'index' in e ? `:${e.index}` : ''}`)).toEqual([
-      'message_start',
-      'text_start:0',
-      'text_delta:0',
-      'block_end:0',
-      'tool_use_start:1',
-      'tool_use_delta:1',
-      'block_end:1',
-      'usage',
-      'stop',
-    ]);
-    expect(firstTurn[0]).toMatchObject({ type: 'message_start', id: expect.stringMatching(/^msg_fake_/) });
+    // The model stream in wire order with block indexes (stream-json's partial messages): the block structure as
+    // `model_stream`, each delta once as its own event (the only turn with tool calls is the first).
+    const firstTurn = events.flatMap((e) => {
+      if (e.type === 'model_stream') return e.turn === 1 ? [`${e.event.type}${'index' in e.event ? `:${e.event.index}` : ''}`] : [];
+      if (e.type === 'text_delta') return e.turn === 1 ? [`text:${e.index}`] : [];
+      if (e.type === 'tool_call_started' || e.type === 'tool_call_delta') return [`${e.type}:${e.index}`];
+      return [];
+    });
+    expect(firstTurn).toEqual(['message_start', 'text_start:0', 'text:0', 'block_end:0', 'tool_call_started:1', 'tool_call_delta:1', 'block_end:1', 'usage', 'stop']);
+    expect(events.find((e) => e.type === 'model_stream')).toMatchObject({ event: { type: 'message_start', id: expect.stringMatching(/^msg_fake_/) } });
+    // Each text delta reaches the front end once: as `text_delta`, never again inside `model_stream`.
+    const streamed = events.flatMap((e) => (e.type === 'text_delta' ? [e.text] : []));
+    expect(streamed.join('')).toBe('Let me read.It says hello.');
     const stored = store.messages.list(s.id).map((m) => m.message.role);
     expect(stored).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(store.toolCalls.list(s.id).map((c) => [c.name, c.isError])).toEqual([['Read', false]]);

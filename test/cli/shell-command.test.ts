@@ -31,7 +31,7 @@ function answering(c: Awaited<ReturnType<typeof make>>['c'], behavior: 'allow' |
   const events: AgentEvent[] = [];
   const onEvent = (e: AgentEvent) => {
     events.push(e);
-    if (e.type === 'permission_request') setTimeout(() => c.respondPermission(e.requestId, behavior === 'allow' ? { behavior } : { behavior, message: 'not now' }), 0);
+    if (e.type === 'permission_request') setTimeout(() => c.submit({ type: 'permission_answer', requestId: e.requestId, decision: behavior === 'allow' ? { behavior } : { behavior, message: 'not now' } }), 0);
   };
   return { events, onEvent };
 }
@@ -55,7 +55,7 @@ describe("the TUI's !cmd", () => {
   test("a deny rule refuses it without asking, as it would the model's call", async () => {
     const { c, repo } = await make('acceptEdits');
     try {
-      c.addPermissionRule('Bash(echo:*)', 'deny', 'project');
+      c.submit({ type: 'add_rule', rule: 'Bash(echo:*)', behavior: 'deny', scope: 'project' });
       const { events, onEvent } = answering(c, 'allow');
       const r = await c.runShell('echo changed > a.txt', new AbortController().signal, onEvent);
       expect(events.map((e) => e.type)).toEqual(['permission_denied']);

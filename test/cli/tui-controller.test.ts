@@ -98,6 +98,13 @@ async function plainController(extra: Partial<TuiControllerDeps> = {}, persist =
   return { c, loaded, assembly };
 }
 
+/** `/permissions remove`: as the UI does it, a rule the listing shows is removed by the `remove_rule` operation. */
+function removeRule(c: TuiController, rule: string, behavior: 'allow' | 'deny'): boolean {
+  const listed = c.permissionRules().some((r) => r.rule === rule && r.behavior === behavior);
+  if (listed) c.submit({ type: 'remove_rule', rule, behavior });
+  return listed;
+}
+
 async function drain(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];
   for await (const e of it) out.push(e);
@@ -124,14 +131,15 @@ test('skills: listed with their usage; /name args expands; a missing argument is
 
 test('model and mode go to the open session (status and next request) and to later sessions', async () => {
   const { c } = await make();
-  c.setModel('claude-opus-4-5');
-  c.setPermissionMode('acceptEdits');
+  c.submit({ type: 'set_model', model: 'claude-opus-4-5' });
+  c.submit({ type: 'set_permission_mode', mode: 'acceptEdits' });
   expect(c.info()).toMatchObject({ model: 'claude-opus-4-5', permissionMode: 'acceptEdits' });
   server.script(reply().text('ok').stop('end_turn'));
   await drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
   expect((server.requests[0]?.body as { model?: string } | undefined)?.model).toBe('claude-opus-4-5');
   // /clear keeps the choice.
-  expect(c.newSession()).toMatchObject({ model: 'claude-opus-4-5', permissionMode: 'acceptEdits' });
+  c.submit({ type: 'new_session' });
+  expect(c.info()).toMatchObject({ model: 'claude-opus-4-5', permissionMode: 'acceptEdits' });
 });
 
 test('/model across providers: the list and the status line come from the catalogue; a switch converts the history for the new API', async () => {
@@ -149,11 +157,11 @@ test('/model across providers: the list and the status line come from the catalo
   expect(c.models()).toContain('gemini/gemini-2.5-pro');
   expect(c.models()).toContain('deepseek/deepseek-chat');
   expect(c.info().contextWindow).toBe(200_000);
-  expect(() => c.setModel('nope/model')).toThrow(/unknown provider "nope"/);
+  expect(() => c.submit({ type: 'set_model', model: 'nope/model' })).toThrow(/unknown provider "nope"/);
 
   server.script(reply().thinking('claude thoughts', 'sig').text('first'), reply().text('second'));
   await drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
-  c.setModel('gemini/gemini-2.5-pro');
+  c.submit({ type: 'set_model', model: 'gemini/gemini-2.5-pro' });
   expect(c.info()).toMatchObject({ model: 'gemini/gemini-2.5-pro', contextWindow: 1_048_576 });
   await drain(c.run({ text: 'again', attachments: [], shellContext: [] }, new AbortController().signal));
   expect(server.requests.map((r) => r.path)).toEqual(['/v1/messages', '/v1beta/models/gemini-2.5-pro:streamGenerateContent']);
@@ -176,14 +184,14 @@ test("the router's notices (an image left out for a model) reach the transcript'
 test('/permissions remove edits the project file (comments kept) and the open session stops applying the rule', async () => {
   const { c, projectFile } = await make('# team rules\n[permissions]\nallow = [\n  "Read", # always fine\n  "Bash(npm test:*)",\n]\n');
   expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read', 'Bash(npm test:*)']);
-  expect(c.removePermissionRule('Bash(npm test:*)', 'allow')).toBe(true);
+  expect(removeRule(c, 'Bash(npm test:*)', 'allow')).toBe(true);
   expect(readFileSync(projectFile, 'utf8')).toBe('# team rules\n[permissions]\nallow = [\n  "Read", # always fine\n]\n');
   expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read']);
-  expect(c.removePermissionRule('Bash(npm test:*)', 'allow')).toBe(false);
+  expect(removeRule(c, 'Bash(npm test:*)', 'allow')).toBe(false);
   // A rule added in this session can be removed again.
-  c.addPermissionRule('Bash(ls:*)', 'deny', 'project');
+  c.submit({ type: 'add_rule', rule: 'Bash(ls:*)', behavior: 'deny', scope: 'project' });
   expect(readFileSync(projectFile, 'utf8')).toContain('deny = ["Bash(ls:*)"]');
-  expect(c.removePermissionRule('Bash(ls:*)', 'deny')).toBe(true);
+  expect(removeRule(c, 'Bash(ls:*)', 'deny')).toBe(true);
   expect(readFileSync(projectFile, 'utf8')).not.toContain('Bash(ls:*)');
   expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read']);
 });
@@ -202,13 +210,13 @@ test('an "always" answer holds in the open session until /permissions remove tak
     for await (const e of c.run({ text, attachments: [], shellContext: [] }, new AbortController().signal)) {
       if (e.type !== 'permission_request') continue;
       asked.push(e.intent.subject ?? '');
-      c.respondPermission(e.requestId, asked.length === 1 ? { behavior: 'allow', remember: 'project' } : { behavior: 'deny' });
+      c.submit({ type: 'permission_answer', requestId: e.requestId, decision: asked.length === 1 ? { behavior: 'allow', remember: 'project' } : { behavior: 'deny' } });
     }
   };
   await answer('echo twice');
   expect(asked).toEqual(['echo one']);
   expect(readFileSync(projectFile, 'utf8')).toContain('Bash(echo:*)');
-  expect(c.removePermissionRule('Bash(echo:*)', 'allow')).toBe(true);
+  expect(removeRule(c, 'Bash(echo:*)', 'allow')).toBe(true);
   await answer('echo again');
   expect(asked).toEqual(['echo one', 'echo three']);
 });
@@ -239,7 +247,7 @@ test('sub-agents: the task tool runs one, its status reaches the UI between runs
   server.route('BG-MAIN', reply().toolUse('Task', { description: 'Slow job', prompt: 'BG-CHILD', tools: ['read'], isolation: 'none', run_in_background: true }), reply().text('started'));
   server.route('BG-CHILD', reply().wait(20_000).text('never'));
   // A fresh conversation, so the fake server routes it by its own first message.
-  c.newSession();
+  c.submit({ type: 'new_session' });
   await drain(c.run({ text: 'BG-MAIN', attachments: [], shellContext: [] }, new AbortController().signal));
   const bg = c.subagents().find((a) => a.description === 'Slow job');
   expect(bg?.status).toBe('running');
@@ -288,7 +296,7 @@ test('!cmd &: the prompt comes back when the shell ends, and its background chil
   const t0 = performance.now();
   const r = await c.runShell(`echo started; sleep 30 & echo $! > ${pidFile}`, new AbortController().signal, (e) => {
     // Answered once the question is open (the event comes just before it is), as a person would.
-        if (e.type === 'permission_request') setTimeout(() => c.respondPermission(e.requestId, { behavior: 'allow' }), 0);
+        if (e.type === 'permission_request') setTimeout(() => c.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'allow' } }), 0);
   });
   // Well before the 10 s shell timeout of the test settings, which would otherwise end it.
   expect(performance.now() - t0).toBeLessThan(5000);
@@ -312,13 +320,13 @@ test("trusting the folder applies its settings at once: allow rules, hooks and /
     for await (const e of c.run({ text, attachments: [], shellContext: [] }, new AbortController().signal)) {
       if (e.type !== 'permission_request') continue;
       questions++;
-      c.respondPermission(e.requestId, { behavior: 'deny' });
+      c.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'deny' } });
     }
     return questions;
   };
   expect(await asked('first')).toBe(1);
   expect(c.hooks()).toEqual([]);
-  c.trustProject();
+  c.submit({ type: 'trust_project' });
   expect(c.untrustedGrants()).toEqual([]);
   expect(c.hooks().map((h) => h.command)).toEqual(['echo TRUSTED-HOOK-CONTEXT']);
   // The open session, not only the next start: the rule allows the call and the hook adds its context.
@@ -337,7 +345,7 @@ test('trusting the folder gives MCP servers the folders its settings add (setRoo
     told.push([...paths]);
     return Promise.resolve();
   };
-  c.trustProject();
+  c.submit({ type: 'trust_project' });
   expect(told).toEqual([[root, extra]]);
 });
 

@@ -37,7 +37,8 @@ afterEach(() => {
 
 function host(interactive: boolean) {
   const { host, agent: session } = SessionHost.open(
-    (ask) =>
+    {
+      open: (ask) =>
       AgentSession.open({
         provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
         registry: new ToolRegistry(builtinTools()),
@@ -45,6 +46,7 @@ function host(interactive: boolean) {
         settings: testSettings(root),
         ...(ask === undefined ? {} : { ask }),
       }),
+    },
     interactive,
   );
   return { host, session };

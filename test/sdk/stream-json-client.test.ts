@@ -80,7 +80,8 @@ async function drive(first: unknown[], answer: (line: Record<string, unknown>) =
     open: async (_init, hooks) => {
       hooksSeen = hooks;
       const { host } = SessionHost.open(
-        (ask) =>
+        {
+          open: (ask) =>
           AgentSession.open({
             provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
             registry: new ToolRegistry(builtinTools()),
@@ -89,6 +90,7 @@ async function drive(first: unknown[], answer: (line: Record<string, unknown>) =
             hooks,
             ...(ask === undefined ? {} : { ask }),
           }),
+        },
         permissionPrompt,
       );
       return { host, mapper: new OutputMapper({ apiKeySource: 'test', version: '0' }), describe: () => ({ commands: [] }), mcpStatus: () => [], expand: async (text: string) => text, close: async () => {} };

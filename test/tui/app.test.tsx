@@ -9,9 +9,9 @@ afterEach(unmountAll);
 const PATCH = '--- a.ts\n+++ a.ts\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n keep();\n';
 const HUNKS = [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: ['-const a = 1;', '+const a = 2;', ' keep();'] }];
 const editRequest = (n: number): AgentEvent[] => [
-  { type: 'tool_call_started', toolUseId: `tu${n}`, name: 'Edit' },
-  { type: 'tool_call_delta', toolUseId: `tu${n}`, partialJson: '{"file_path":"/work/project/a.ts",' },
-  { type: 'tool_call_delta', toolUseId: `tu${n}`, partialJson: '"old_string":"const a = 1;","new_string":"const a = 2;"}' },
+  { type: 'tool_call_started', toolUseId: `tu${n}`, name: 'Edit', index: 1 },
+  { type: 'tool_call_delta', toolUseId: `tu${n}`, partialJson: '{"file_path":"/work/project/a.ts",', index: 1 },
+  { type: 'tool_call_delta', toolUseId: `tu${n}`, partialJson: '"old_string":"const a = 1;","new_string":"const a = 2;"}', index: 1 },
   { type: 'tool_call_ready', toolUseId: `tu${n}`, name: 'Edit', input: { file_path: '/work/project/a.ts', old_string: 'const a = 1;', new_string: 'const a = 2;' } },
   {
     type: 'permission_request',
@@ -41,7 +41,7 @@ describe('transcript', () => {
 
   test('thinking collapses to one line and expands on Ctrl-O', async () => {
     const h = start((c) =>
-      c.scripts.push([{ type: 'turn_started', turn: 1 }, { type: 'thinking_delta', turn: 1, thinking: 'Let me consider\nthe secret plan' }, ...deltas('Answer.'), finished('end_turn')]),
+      c.scripts.push([{ type: 'turn_started', turn: 1 }, { type: 'thinking_delta', turn: 1, index: 0, thinking: 'Let me consider\nthe secret plan' }, ...deltas('Answer.'), finished('end_turn')]),
     );
     await send(h, 'think');
     await h.until('Answer.');

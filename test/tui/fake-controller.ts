@@ -1,10 +1,12 @@
 /**
  * A scripted TuiController: each `run()` plays the next script of events,
  * optionally waiting on gates (permission answers, aborts) like the real
- * agent does.
+ * agent does; each session operation is recorded and changes what the
+ * queries answer, as the real host would.
  */
 import type { PermissionMode } from '../../src/contracts/index.ts';
-import type { AgentEvent, AgentInfo, MergeOutcome, Message, PermissionDecision, RewindOutcome, RewindPointView, RewindRequest } from '../../src/agent/index.ts';
+import type { SessionEvent } from '../../src/protocol/index.ts';
+import type { AgentInfo, MergeOutcome, Message, PermissionDecision, RewindOutcome, RewindPointView, RewindRequest } from '../../src/agent/index.ts';
 import type {
   AgentDefinitionInfo,
   CostInfo,
@@ -19,11 +21,12 @@ import type {
   ToolInfo,
   TuiController,
   TuiInfo,
+  TuiOp,
   WorktreeView,
 } from '../../src/tui/controller.ts';
 
 /** One step of a scripted run: an event, a pause, or a wait for the UI's permission answer. */
-export type Step = AgentEvent | { wait: number } | { awaitPermission: string } | { awaitAbort: true } | { act: () => void } | { gate: string };
+export type Step = SessionEvent | { wait: number } | { awaitPermission: string } | { awaitAbort: true } | { act: () => void } | { gate: string };
 
 export class FakeController implements TuiController {
   infoValue: TuiInfo = {
@@ -78,18 +81,55 @@ export class FakeController implements TuiController {
     for (const l of this.agentListeners) l(u);
   }
 
+  /** Every operation the UI sent, in order. */
+  ops: TuiOp[] = [];
+  submit(op: TuiOp): void {
+    this.ops.push(op);
+    switch (op.type) {
+      case 'permission_answer':
+        return this.respondPermission(op.requestId, op.decision);
+      case 'set_permission_mode':
+        this.modes.push(op.mode);
+        this.infoValue = { ...this.infoValue, permissionMode: op.mode };
+        return;
+      case 'set_model':
+        this.infoValue = { ...this.infoValue, model: op.model };
+        return;
+      case 'new_session':
+        this.infoValue = { ...this.infoValue, sessionId: 'sess-0002-bbbb' };
+        this.current = [];
+        return;
+      case 'resume':
+        this.infoValue = { ...this.infoValue, sessionId: op.sessionId };
+        this.current = this.resumed[op.sessionId] ?? [];
+        return;
+      case 'trust_project':
+        this.trusted = true;
+        return;
+      case 'add_rule':
+        this.rules.push({ rule: op.rule, behavior: op.behavior, source: op.scope ?? 'session' });
+        return;
+      case 'remove_rule':
+        this.rules = this.rules.filter((r) => !(r.rule === op.rule && r.behavior === op.behavior));
+        return;
+    }
+  }
+  private current: Message[] = [];
+  conversation(): Message[] {
+    return this.current;
+  }
   info(): TuiInfo {
     return this.infoValue;
   }
   initialMessages(): Message[] {
     return this.earlier;
   }
-  run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<AgentEvent> {
+  run(prompt: PromptInput, signal: AbortSignal): AsyncIterable<SessionEvent> {
     this.prompts.push(prompt);
     return this.play(signal);
   }
   /** Plays the next script. */
-  private async *play(signal: AbortSignal): AsyncIterable<AgentEvent> {
+  private async *play(signal: AbortSignal): AsyncIterable<SessionEvent> {
     const script = this.scripts.shift() ?? [];
     for (const step of script) {
       if (signal.aborted) break;
@@ -111,28 +151,17 @@ export class FakeController implements TuiController {
   }
   /** The instructions of each `/compact` (undefined: none); it plays the next script like a run. */
   compactions: (string | undefined)[] = [];
-  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<AgentEvent> {
+  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<SessionEvent> {
     this.compactions.push(instructions);
     return this.play(signal);
   }
-  respondPermission(requestId: string, decision: PermissionDecision): void {
+  private respondPermission(requestId: string, decision: PermissionDecision): void {
     this.decisions.push({ requestId, decision });
     this.waiters.get(requestId)?.(decision);
     this.waiters.delete(requestId);
   }
-  setPermissionMode(mode: PermissionMode): void {
-    this.modes.push(mode);
-    this.infoValue = { ...this.infoValue, permissionMode: mode };
-  }
-  setModel(model: string): void {
-    this.infoValue = { ...this.infoValue, model };
-  }
   models(): string[] {
     return ['claude-sonnet-4-5', 'claude-opus-4-5', 'claude-haiku-4-5'];
-  }
-  newSession(): TuiInfo {
-    this.infoValue = { ...this.infoValue, sessionId: 'sess-0002-bbbb' };
-    return this.infoValue;
   }
   listSessions(): SessionSummary[] {
     return this.sessions;
@@ -148,10 +177,6 @@ export class FakeController implements TuiController {
     this.rewinds.push(req);
     if (this.refuseUnlessForced && req.force !== true) return Promise.reject(new Error('not rewinding: a file was changed outside moat since the checkpoint (a.txt); ask again with --force to overwrite it'));
     return Promise.resolve({ code: req.code ? { lines: ['restore   a.txt'], filesChanged: ['a.txt'], insertions: 1, deletions: 1, leftOut: [], saved: 'abc' } : undefined, branch: req.conversation ? 'branch-session-id' : undefined });
-  }
-  resume(id: string): Message[] {
-    this.infoValue = { ...this.infoValue, sessionId: id };
-    return this.resumed[id] ?? [];
   }
   promptHistory(): string[] {
     return [...this.history];
@@ -178,14 +203,11 @@ export class FakeController implements TuiController {
   permissionRules(): PermissionRuleView[] {
     return this.rules;
   }
-  /** What a test's project settings would grant; trustProject clears it. */
+  /** What a test's project settings would grant; the trust_project operation clears it. */
   grants: string[] = [];
   trusted = false;
   untrustedGrants(): string[] {
     return this.trusted ? [] : this.grants;
-  }
-  trustProject(): void {
-    this.trusted = true;
   }
   /** MCP servers as /mcp shows them; `changeMcp` edits them and tells the listeners. */
   mcpList: McpServerView[] = [];
@@ -227,14 +249,6 @@ export class FakeController implements TuiController {
   hookList: HookView[] = [];
   hooks(): HookView[] {
     return this.hookList;
-  }
-  addPermissionRule(rule: string, behavior: 'allow' | 'deny', scope: 'project' | 'user'): void {
-    this.rules.push({ rule, behavior, source: scope });
-  }
-  removePermissionRule(rule: string, behavior: 'allow' | 'deny'): boolean {
-    const before = this.rules.length;
-    this.rules = this.rules.filter((r) => !(r.rule === rule && r.behavior === behavior));
-    return this.rules.length < before;
   }
   async runShell(command: string): Promise<ShellResult> {
     const r = this.shellResults.shift() ?? { command, output: `ran ${command}\n`, exitCode: 0, durationMs: 12 };
@@ -290,7 +304,7 @@ export class FakeController implements TuiController {
   }
 }
 
-export function finished(stopReason: 'end_turn' | 'aborted' | 'error', error?: string): AgentEvent {
+export function finished(stopReason: 'end_turn' | 'aborted' | 'error', error?: string): SessionEvent {
   return {
     type: 'run_finished',
     stopReason,
@@ -304,8 +318,8 @@ export function finished(stopReason: 'end_turn' | 'aborted' | 'error', error?: s
 }
 
 /** Text split into deltas of `size` characters. */
-export function deltas(text: string, size = 7, turn = 1): AgentEvent[] {
-  const out: AgentEvent[] = [];
-  for (let i = 0; i < text.length; i += size) out.push({ type: 'text_delta', turn, text: text.slice(i, i + size) });
+export function deltas(text: string, size = 7, turn = 1): SessionEvent[] {
+  const out: SessionEvent[] = [];
+  for (let i = 0; i < text.length; i += size) out.push({ type: 'text_delta', turn, index: 0, text: text.slice(i, i + size) });
   return out;
 }

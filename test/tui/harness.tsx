@@ -62,8 +62,11 @@ export function setup(configure?: (c: FakeController) => void) {
     },
     async press(key: string) {
       r.stdin.write(key);
-      // Ink holds a lone ESC for a moment to tell it from a sequence.
-      await Bun.sleep(key === KEYS.esc ? 40 : 5);
+      // Ink reads and handles a key within the write ('readable' is emitted synchronously): no pacing is needed,
+      // and a key it left unread is a failure here rather than a race later.
+      if ((r.stdin as unknown as { data: string | null }).data !== null) throw new Error(`Ink did not read the key ${JSON.stringify(key)}`);
+      // A lone ESC is the exception: Ink holds it (20 ms) to tell it from the start of a sequence, then handles it.
+      if (key === KEYS.esc) await Bun.sleep(40);
     },
     async until(text: string | RegExp, timeoutMs = 3000) {
       await waitFor(() => (typeof text === 'string' ? frame().includes(text) : text.test(frame())), `frame to show ${String(text)}`, timeoutMs);

@@ -10,7 +10,7 @@ afterEach(unmountAll);
 function bashRequest(command: string, level: 'workspace-write' | 'off'): AgentEvent[] {
   const input = { command, description: 'Build it', sandbox: level };
   return [
-    { type: 'tool_call_started', toolUseId: 'tu1', name: 'Bash' },
+    { type: 'tool_call_started', toolUseId: 'tu1', name: 'Bash', index: 1 },
     { type: 'tool_call_ready', toolUseId: 'tu1', name: 'Bash', input },
     {
       type: 'permission_request',

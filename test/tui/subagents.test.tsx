@@ -48,7 +48,7 @@ function outcome(patch: Partial<SubagentOutcome> = {}): SubagentOutcome {
 }
 
 const taskCall = (id: string, input: Record<string, unknown>): AgentEvent[] => [
-  { type: 'tool_call_started', toolUseId: id, name: 'Task' },
+  { type: 'tool_call_started', toolUseId: id, name: 'Task', index: 1 },
   { type: 'tool_call_ready', toolUseId: id, name: 'Task', input },
   { type: 'tool_started', toolUseId: id, name: 'Task' },
 ];
@@ -177,7 +177,7 @@ describe('task cards in the transcript', () => {
         { type: 'subagent_finished', agentId: 'a1', parentToolUseId: 'tu1', status: 'done', stopReason: 'end_turn', result: 'Config is loaded in src/config/load.ts by loadConfig().', turns: 3, usage: ZERO, costUsd: 0.0123, durationMs: 4200 },
         { type: 'tool_finished', toolUseId: 'tu1', name: 'Task', isError: false, durationMs: 4300, content: 'Config is loaded in src/config/load.ts by loadConfig().\n---\nSub-agent a1 finished', display: { type: 'text', text: 'agent a1 done' } },
         { type: 'turn_started', turn: 2 },
-        { type: 'text_delta', turn: 2, text: 'It is in load.ts.' },
+        { type: 'text_delta', turn: 2, index: 0, text: 'It is in load.ts.' },
         finished('end_turn'),
       ]),
     );
@@ -213,7 +213,7 @@ describe('task cards in the transcript', () => {
         ...taskCall('tu1', input),
         { act: () => c.agentUpdate({ info: info('b1', { parentToolUseId: 'tu1', description: input.description, background: true, worktree: { path: '/r/wt/b1', branch: 'moat/b1-edit-a-txt' } }) }) },
         { type: 'tool_finished', toolUseId: 'tu1', name: 'Task', isError: false, durationMs: 5, content: 'Started background sub-agent b1', display: { type: 'text', text: 'background agent b1' } },
-        { type: 'text_delta', turn: 1, text: 'Started it.' },
+        { type: 'text_delta', turn: 1, index: 0, text: 'Started it.' },
         finished('end_turn'),
       ]),
     );

@@ -62,7 +62,7 @@ test('finished tool cards are committed in call order', () => {
   const t = new Transcript({ flushMs: 1_000_000 });
   t.startRun();
   for (const id of ['a', 'b']) {
-    t.apply({ type: 'tool_call_started', toolUseId: id, name: 'Read' });
+    t.apply({ type: 'tool_call_started', toolUseId: id, name: 'Read', index: 1 });
     t.apply({ type: 'tool_call_ready', toolUseId: id, name: 'Read', input: { file_path: `/p/${id}.ts` } });
     t.apply({ type: 'tool_started', toolUseId: id, name: 'Read' });
   }
@@ -97,10 +97,10 @@ test('a retried attempt drops its partial code block; the next attempt starts cl
   const t = new Transcript({ flushMs: 1_000_000 });
   t.startRun();
   t.apply({ type: 'turn_started', turn: 1 });
-  t.apply({ type: 'text_delta', turn: 1, text: '```js\nlet a = 1;\nlet b' });
+  t.apply({ type: 'text_delta', turn: 1, index: 0, text: '```js\nlet a = 1;\nlet b' });
   t.flush();
   t.apply({ type: 'retry', turn: 1, attempt: 1, maxRetries: 4, delayMs: 10, message: 'overloaded', kind: 'overloaded', status: 529 });
-  t.apply({ type: 'text_delta', turn: 1, text: 'Plain answer.\n\nSecond.' });
+  t.apply({ type: 'text_delta', turn: 1, index: 0, text: 'Plain answer.\n\nSecond.' });
   t.flush();
   const live = t.live.get();
   expect(live.codeTail).toBeUndefined();
@@ -134,7 +134,7 @@ test('a fallback to another model drops the failed attempt and says which model 
   });
   t.startRun();
   t.apply({ type: 'turn_started', turn: 1 });
-  t.apply({ type: 'text_delta', turn: 1, text: 'half an ans' });
+  t.apply({ type: 'text_delta', turn: 1, index: 0, text: 'half an ans' });
   t.flush();
   t.apply({ type: 'model_fallback', turn: 1, from: 'claude-sonnet-4-5', to: 'openai/gpt-5.1', reason: 'Anthropic API error 529: overloaded', trigger: 'overloaded' });
   expect(t.live.get().text).toBe('');

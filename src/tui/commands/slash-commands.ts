@@ -104,7 +104,13 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
       return;
     }
     case 'clear': {
-      const info = controller.newSession();
+      try {
+        controller.submit({ type: 'new_session' });
+      } catch (e) {
+        ctx.notice('error', e instanceof Error ? e.message : String(e));
+        return;
+      }
+      const info = controller.info();
       ctx.resetSession();
       ctx.setInfo(info);
       ctx.print([k.dim('─'.repeat(40)), k.dim(`New session ${info.sessionId.slice(0, 8)} — the model no longer sees the conversation above.`)]);
@@ -113,7 +119,7 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
     case 'model': {
       if (arg) {
         try {
-          controller.setModel(arg);
+          controller.submit({ type: 'set_model', model: arg });
         } catch (e) {
           ctx.notice('error', e instanceof Error ? e.message : String(e));
           return;
@@ -127,7 +133,7 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
         title: `Model (now ${current})`,
         items: controller.models().map((m) => ({ label: m, value: m, ...(m === current ? { detail: 'current' } : {}) })),
         onSelect: (m) => {
-          controller.setModel(m);
+          controller.submit({ type: 'set_model', model: m });
           ctx.setInfo(controller.info());
           ctx.notice('info', `Model set to ${m}.`);
         },
@@ -223,12 +229,13 @@ function permissionsCommand(arg: string, ctx: CommandContext): void {
     try {
       if (verb === 'remove') {
         // From both lists: `remove` means the rule should no longer apply at all.
-        const allowed = controller.removePermissionRule(rule, 'allow');
-        const denied = controller.removePermissionRule(rule, 'deny');
-        const removed = allowed || denied;
+        const text = rule.trim();
+        const lists = new Set(controller.permissionRules().flatMap((r) => (r.rule === text && r.behavior !== 'ask' ? [r.behavior] : [])));
+        for (const behavior of lists) controller.submit({ type: 'remove_rule', behavior, rule: text });
+        const removed = lists.size > 0;
         ctx.notice(removed ? 'info' : 'warning', removed ? `Removed ${rule}.` : `No rule ${rule} to remove. /permissions lists the rules.`);
       } else {
-        controller.addPermissionRule(rule, verb === 'deny' ? 'deny' : 'allow', 'project');
+        controller.submit({ type: 'add_rule', behavior: verb === 'deny' ? 'deny' : 'allow', rule, scope: 'project' });
         ctx.notice('info', `${verb === 'deny' ? 'Denied' : 'Allowed'} ${rule} for this project (.moat/config.toml).`);
       }
     } catch (e) {

@@ -12,7 +12,8 @@
  * Updates are published at most once per flush (like streamed text): a busy
  * agent reports every tool call, and each publish redraws the live area.
  */
-import type { AgentEvent, AgentInfo, FileChange, SubagentOutcome } from '../../agent/index.ts';
+import type { AgentInfo, FileChange, SubagentOutcome } from '../../agent/index.ts';
+import type { SessionEvent } from '../../protocol/index.ts';
 import type { SubagentUpdate } from '../controller.ts';
 import { createStore, type Store } from './store.ts';
 import type { StaticItemInput } from './types.ts';
@@ -55,7 +56,7 @@ export interface AgentCard {
   children: { depth: number; agent: SubagentView }[];
 }
 
-type SubagentEvent = Extract<AgentEvent, { type: 'subagent_started' | 'subagent_finished' }>;
+type SubagentEvent = Extract<SessionEvent, { type: 'subagent_started' | 'subagent_finished' }>;
 
 const ENDED = new Set<AgentStatus>(['done', 'failed', 'stopped']);
 export const isEnded = (a: Pick<SubagentView, 'status'>): boolean => ENDED.has(a.status);
@@ -84,7 +85,7 @@ export class SubagentBoard {
    * whose stream carried it. A nested agent's start or end is applied here,
    * with the carrying agent as its parent.
    */
-  unwrap(e: Extract<AgentEvent, { type: 'subagent_event' }>): { agentId: string; event: AgentEvent } {
+  unwrap(e: Extract<SessionEvent, { type: 'subagent_event' }>): { agentId: string; event: SessionEvent } {
     let agentId = e.agentId;
     let event = e.event;
     while (event.type === 'subagent_event') {

@@ -1,5 +1,5 @@
 /**
- * The TUI's model of a conversation, fed by AgentEvents. It keeps exactly one
+ * The TUI's model of a conversation, fed by the session protocol's events. It keeps exactly one
  * live cell (the unfinished text block, the open thinking, the active tool
  * calls) and moves everything finished into the committed list, which the UI
  * prints once into native scrollback through `<Static>`.
@@ -7,7 +7,8 @@
  * Text deltas are buffered and flushed on a timer (FLUSH_MS): one store
  * update per frame instead of one per token (ink-bun-spike §2).
  */
-import type { AgentEvent, Message } from '../../agent/index.ts';
+import type { Message } from '../../agent/index.ts';
+import type { SessionEvent } from '../../protocol/index.ts';
 import { hasMore } from '../render/tool-card.ts';
 import { createStore, type Store } from './store.ts';
 import { TextStream, type LiveText } from './text-stream.ts';
@@ -137,7 +138,7 @@ export class Transcript {
     this.permissions.set([]);
   }
 
-  apply(e: AgentEvent): void {
+  apply(e: SessionEvent): void {
     switch (e.type) {
       case 'session_started':
       case 'user_message':

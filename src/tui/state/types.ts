@@ -1,15 +1,15 @@
 /**
- * Shapes the TUI draws. Contract types the agent does not re-export are taken
- * from the AgentEvent union itself, so the TUI depends on agent/index.ts only.
+ * Shapes the TUI draws. Payload types are taken from the session protocol's
+ * event union itself: the TUI sees what the protocol sends, nothing of the agent's inside.
  */
-import type { AgentEvent } from '../../agent/index.ts';
+import type { SessionEvent } from '../../protocol/index.ts';
 import type { ShellResult, TuiInfo } from '../controller.ts';
 import type { AgentCard } from './subagents.ts';
 
-export type ToolDisplay = Extract<AgentEvent, { type: 'tool_update' }>['display'];
-export type CallIntent = Extract<AgentEvent, { type: 'permission_request' }>['intent'];
-export type TodoItem = Extract<AgentEvent, { type: 'todos' }>['items'][number];
-export type PermissionRequest = Extract<AgentEvent, { type: 'permission_request' }> & {
+export type ToolDisplay = Extract<SessionEvent, { type: 'tool_update' }>['display'];
+export type CallIntent = Extract<SessionEvent, { type: 'permission_request' }>['intent'];
+export type TodoItem = Extract<SessionEvent, { type: 'todos' }>['items'][number];
+export type PermissionRequest = Extract<SessionEvent, { type: 'permission_request' }> & {
   /** Which sub-agent asks ("Edit a (explore)"); undefined for the main agent. */
   agent?: string;
 };

@@ -52,7 +52,7 @@ describe.skipIf(!supported)('processes other than Bash calls', () => {
       // Asked as a Bash call asking for workspace-write is; approved here as the TUI's dialog would.
       const r = await c.runShell(escape('shell.txt'), new AbortController().signal, (e) => {
         // Answered once the question is open (the event comes just before it is), as a person would.
-        if (e.type === 'permission_request') setTimeout(() => c.respondPermission(e.requestId, { behavior: 'allow' }), 0);
+        if (e.type === 'permission_request') setTimeout(() => c.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'allow' } }), 0);
       });
       expect(r.output).toContain('done');
       expect(readFileSync(join(repo, 'shell.txt'), 'utf8')).toBe('inside\n');
