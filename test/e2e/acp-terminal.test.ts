@@ -5,12 +5,13 @@
  * the grant and network connections are refused, the API key the editor holds is not seen, and the
  * output reaches the model. A timeout kills the terminal.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
 import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
@@ -18,13 +19,7 @@ let sb: Sandbox;
 const running: { close(): Promise<void> }[] = [];
 const probes: string[] = [];
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 beforeEach(() => {
   sb = makeSandbox(server.url);
   server.requests.length = 0;

@@ -4,11 +4,12 @@
  * refused, allowed always), a cancel mid-stream, a saved session loaded again, an MCP server the
  * editor hands over, and reads and edits through the editor's own buffers.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
 import { MOAT_BIN, makeSandbox, type Sandbox } from '../support/run-moat.ts';
 
 const EVERYTHING_JS = resolve(import.meta.dir, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -17,13 +18,7 @@ let server: FakeAnthropic;
 let sb: Sandbox;
 const running: { close(): Promise<void> }[] = [];
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 beforeEach(() => {
   sb = makeSandbox(server.url);
   server.requests.length = 0;

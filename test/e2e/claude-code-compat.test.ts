@@ -7,12 +7,13 @@
  * in docs/claude-code-compat.md's "Differences the compat test checks"; the
  * last test prints them per behaviour and fails on one the document does not list.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { query, type Options, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { httpError, reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { makeSandbox, MOAT_BIN, MOAT_TEST_BIN, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { httpError, reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { MOAT_BIN, MOAT_TEST_BIN, runMoat, type Sandbox } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
 let sb: Sandbox;
@@ -26,19 +27,7 @@ function same(behaviour: string): void {
   if (!observed.has(behaviour)) observed.set(behaviour, []);
 }
 
-beforeAll(async () => {
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  sb = makeSandbox(server.url);
-  server.requests.length = 0;
-});
-afterEach(() => {
-  rmSync(dirname(sb.cwd), { recursive: true, force: true });
-});
+serveFakeAnthropic((s) => (server = s), (s) => (sb = s));
 
 function options(over: Partial<Options> = {}): Options {
   return { pathToClaudeCodeExecutable: MOAT_BIN, cwd: sb.cwd, env: sb.env, model: 'claude-sonnet-4-5', ...over };

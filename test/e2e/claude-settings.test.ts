@@ -3,28 +3,17 @@
  * hold at once, allow rules and hooks only after `moat trust`; command hooks
  * block, rewrite, add context and keep the model working, as Claude Code's do.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { describe, expect, test } from 'bun:test';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { runMoat, type Sandbox } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
 let sb: Sandbox;
 
-beforeAll(async () => {
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  sb = makeSandbox(server.url);
-  server.requests.length = 0;
-});
-afterEach(() => {
-  rmSync(dirname(sb.cwd), { recursive: true, force: true });
-});
+serveFakeAnthropic((s) => (server = s), (s) => (sb = s));
 
 const requestText = (i: number) => JSON.stringify((server.requests[i]!.body as { messages: unknown[] }).messages.at(-1));
 

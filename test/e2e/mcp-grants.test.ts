@@ -4,13 +4,14 @@
  * project folder, server-memory with its file in the project — and the grants
  * a project's `.mcp.json` server gets from the user's config.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { sandboxSupport } from '../../src/sandbox/index.ts';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { runMoat, type Sandbox } from '../support/run-moat.ts';
 
 const MODULES = resolve(import.meta.dir, '../../node_modules/@modelcontextprotocol');
 const FILESYSTEM_JS = join(MODULES, 'server-filesystem/dist/index.js');
@@ -20,20 +21,7 @@ const sandboxed = sandboxSupport(process.env).available;
 let server: FakeAnthropic;
 let sb: Sandbox;
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  sb = makeSandbox(server.url);
-  server.requests.length = 0;
-});
-afterEach(() => {
-  rmSync(dirname(sb.cwd), { recursive: true, force: true });
-});
+serveFakeAnthropic((s) => (server = s), (s) => (sb = s));
 
 const moat = (args: string[]) => runMoat(args, { cwd: sb.cwd, env: sb.env });
 type Body = { messages: { role: string; content: { type: string; content?: unknown }[] }[] };

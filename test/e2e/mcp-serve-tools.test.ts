@@ -4,25 +4,20 @@
  * model's call takes: under the server's mode and rules (what would be asked is denied, never
  * silently allowed) and in the OS sandbox; no model is asked.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
 import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
 let sb: Sandbox;
 const open: { close(): Promise<void> }[] = [];
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 beforeEach(() => {
   sb = makeSandbox(server.url);
   server.requests.length = 0;

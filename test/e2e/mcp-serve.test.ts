@@ -4,26 +4,21 @@
  * progress, permissions decided by the call's mode (never asked, never silently allowed), a reply
  * in the same session, a cancelled call, and a foreign Host header refused.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
 import { MOAT_BIN, makeSandbox, type Sandbox } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
 let sb: Sandbox;
 const open: { close(): Promise<void> }[] = [];
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
+serveFakeAnthropic((s) => (server = s));
 beforeEach(() => {
   sb = makeSandbox(server.url);
   server.requests.length = 0;

@@ -3,12 +3,13 @@
  * --mcp-config in -p, the init line's mcp_servers, a project's .mcp.json held
  * back until approved, and `moat mcp add/list/get/remove`.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { sandboxSupport } from '../../src/sandbox/index.ts';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { MOAT_BIN, makeSandbox, runMoat, type Sandbox } from '../support/run-moat.ts';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { runMoat, type Sandbox } from '../support/run-moat.ts';
 
 const EVERYTHING_JS = resolve(import.meta.dir, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const everythingConfig = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] } } });
@@ -16,20 +17,7 @@ const everythingConfig = JSON.stringify({ mcpServers: { everything: { command: p
 let server: FakeAnthropic;
 let sb: Sandbox;
 
-beforeAll(async () => {
-  if (!existsSync(MOAT_BIN)) throw new Error('dist/moat is missing: run `bun run build` first');
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  sb = makeSandbox(server.url);
-  server.requests.length = 0;
-});
-afterEach(() => {
-  rmSync(dirname(sb.cwd), { recursive: true, force: true });
-});
+serveFakeAnthropic((s) => (server = s), (s) => (sb = s));
 
 const moat = (args: string[]) => runMoat(args, { cwd: sb.cwd, env: sb.env });
 type Body = { tools: { name: string }[]; messages: { role: string; content: { type: string; content?: unknown; tool_use_id?: string }[] }[] };

@@ -4,29 +4,18 @@
  * pointing at dist/moat, against the fake model server. Whatever the SDK
  * sends (flags, initialize, control requests) is what a real program sends.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { describe, expect, test } from 'bun:test';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { query, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { makeSandbox, MOAT_BIN, type Sandbox } from '../support/run-moat.ts';
+import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
+import { MOAT_BIN, type Sandbox } from '../support/run-moat.ts';
 
 let server: FakeAnthropic;
 let sb: Sandbox;
 
-beforeAll(async () => {
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  sb = makeSandbox(server.url);
-  server.requests.length = 0;
-});
-afterEach(() => {
-  rmSync(dirname(sb.cwd), { recursive: true, force: true });
-});
+serveFakeAnthropic((s) => (server = s), (s) => (sb = s));
 
 function options(over: Partial<Options> = {}): Options {
   const stderr: string[] = [];
