@@ -75,17 +75,17 @@ describe('hostile MCP servers', () => {
   });
 
   test('a server that sends 50 MB in one message is cut off with a clear error instead of filling memory', async () => {
-    const m = await started(manager([hostile('flood', { toolTimeoutMs: 15_000 })]));
+    const m = await started(manager([hostile('flood', { toolTimeoutMs: 60_000 })]));
     try {
       const t0 = performance.now();
       await expect(toolOf(m, 'mcp__flood__boom').execute({}, toolContext())).rejects.toThrow(/mcp__flood__boom failed/);
-      // Cut off, not timed out: well before the 15 s tool timeout (10.5 s seen on the 2-core CI machine).
-      expect(performance.now() - t0).toBeLessThan(14_000);
+      // Cut off, not timed out: well before the 60 s tool timeout (10.5-16.3 s seen on the 2-core CI machine); the status says why.
+      expect(performance.now() - t0).toBeLessThan(45_000);
       expect(m.status()[0]?.state).toMatchObject({ status: 'failed', error: expect.stringMatching(/^sent an oversized message: .*exceeded maximum size/) });
     } finally {
       await m.close();
     }
-  });
+  }, 60_000);
 
   test('JSON lines on stdout that are not JSON-RPC are skipped and noted once, not fatal: the call gets its answer, the server stays', async () => {
     const failures: string[] = [];
