@@ -61,20 +61,13 @@ async function waitFor(terminal: ClientTerminal, timeoutMs: number, signal: Abor
   return { ...exit, timedOut: stopped === 'timedOut', aborted: stopped === 'aborted' };
 }
 
-function statusLine(ended: Ended, timeoutMs: number): string {
-  if (ended.timedOut) return `Command timed out after ${timeoutMs / 1000}s and was stopped. Raise timeout (max ${MAX_TIMEOUT_MS}) if it needs longer.`;
-  if (ended.aborted) return 'Command aborted by the user.';
-  if (ended.exitCode === null) return `Command killed by ${ended.signal ?? 'a signal'}.`;
-  return ended.exitCode === 0 ? '' : `Exit code ${ended.exitCode}`;
-}
-
 function terminalBash(builtin: AnyTool, terminals: ClientTerminals, launcher: readonly string[]): AnyTool {
   return {
     ...builtin,
     execute: async (input: Input, ctx: ToolContext): Promise<ToolResult> => {
       const command = typeof input['command'] === 'string' ? input['command'] : '';
       const timeoutMs = Math.min(typeof input['timeout'] === 'number' ? input['timeout'] : ctx.bashTimeoutMs, MAX_TIMEOUT_MS);
-      const { prepareBash, describeViolations, noNetworkNote } = await loadBashSpawn();
+      const { prepareBash, bashResult } = await loadBashSpawn();
       const started = Date.now();
       // The built-in's preparation: same grants, same level, same refusal when the sandbox is required but cannot run.
       const prepared = await prepareBash(`exec 2>&1\n${command}`, ctx);
@@ -104,27 +97,9 @@ function terminalBash(builtin: AnyTool, terminals: ClientTerminals, launcher: re
         // Releases what the command held (the network bridge's registration, the write monitor) and says what was refused.
         violations = await prepared.finish(ended === undefined ? undefined : { code: ended.exitCode });
       }
-      const refused = describeViolations(violations, ctx);
       const text = output.output.replace(/\n+$/, '');
       const shown = text === '' ? '(no output)' : output.truncated ? `(earlier output cut)\n${text}` : text;
-      const status = statusLine(ended, timeoutMs);
-      const sandboxNote = refused.length > 0 ? `\n\nRefused by the sandbox:\n${refused.map((r) => `- ${r}`).join('\n')}` : '';
-      const offline = prepared.sandboxed && ended.exitCode !== null && ended.exitCode !== 0 && !violations.some((v) => v.kind === 'network') ? noNetworkNote(ctx) : undefined;
-      const grant = prepared.sandboxed ? (ctx.sandbox ?? 'read-only') : ctx.processSandbox === undefined ? undefined : 'off';
-      return {
-        content: `${status === '' ? shown : `${shown}\n\n${status}`}${sandboxNote}${offline === undefined ? '' : `\n\n${offline}`}`,
-        isError: status !== '',
-        display: {
-          type: 'command',
-          command,
-          exitCode: ended.exitCode,
-          durationMs: Date.now() - started,
-          output: text.slice(-4_000),
-          ...(ended.timedOut ? { timedOut: true } : {}),
-          ...(grant === undefined ? {} : { sandbox: grant }),
-          ...(refused.length > 0 ? { violations: violations.map((v) => v.message) } : {}),
-        },
-      };
+      return bashResult({ command, output: shown, tail: text.slice(-4_000), durationMs: Date.now() - started, timeoutMs, end: { ...ended, sandboxed: prepared.sandboxed, violations } }, ctx);
     },
   };
 }

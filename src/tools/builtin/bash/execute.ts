@@ -2,7 +2,7 @@
 import { type ToolContext, type ToolResult } from '../../types.ts';
 import { MAX_BASH_TIMEOUT_MS, type BashInput as Input } from './schema.ts';
 import { OutputBuffer } from './output-buffer.ts';
-import { describeViolations, noNetworkNote, runBash } from './sandboxed-spawn.ts';
+import { bashResult, runBash } from './sandboxed-spawn.ts';
 
 /** Output for the model: this many characters from the start and from the end. */
 const BASH_OUTPUT_HEAD = 15_000;
@@ -41,31 +41,6 @@ export async function executeBash(input: Input, ctx: ToolContext): Promise<ToolR
     if (updateTimer !== undefined) clearTimeout(updateTimer);
   }
   out.push(decoder.decode());
-  const { violations } = ended;
-  const durationMs = Date.now() - started;
-  const refused = describeViolations(violations, ctx);
   const output = out.length > 0 ? out.text().replace(/\n+$/, '') : '(no output)';
-  let status = '';
-  if (ended.timedOut) status = `Command timed out after ${timeoutMs / 1000}s and was stopped. Raise timeout (max ${MAX_BASH_TIMEOUT_MS}) if it needs longer.`;
-  else if (ended.aborted) status = 'Command aborted by the user.';
-  else if (ended.exitCode === null) status = `Command killed by ${ended.signal ?? 'a signal'}.`;
-  else if (ended.exitCode !== 0) status = `Exit code ${ended.exitCode}`;
-  const sandboxNote = refused.length > 0 ? `\n\nRefused by the sandbox:\n${refused.map((r) => `- ${r}`).join('\n')}` : '';
-  // A command that never started did not fail for want of network.
-  const offline = ended.sandboxed && !launcherFailed && ended.exitCode !== null && ended.exitCode !== 0 && !violations.some((v) => v.kind === 'network') ? noNetworkNote(ctx) : undefined;
-  const grant = ended.sandboxed ? (ctx.sandbox ?? 'read-only') : ctx.processSandbox === undefined ? undefined : 'off';
-  return {
-    content: `${status === '' ? output : `${output}\n\n${status}`}${sandboxNote}${offline === undefined ? '' : `\n\n${offline}`}`,
-    isError: status !== '',
-    display: {
-      type: 'command',
-      command: input.command,
-      exitCode: ended.exitCode,
-      durationMs,
-      output: out.lastChars(LIVE_TAIL_CHARS),
-      ...(ended.timedOut ? { timedOut: true } : {}),
-      ...(grant === undefined ? {} : { sandbox: grant }),
-      ...(refused.length > 0 ? { violations: violations.map((v) => v.message) } : {}),
-    },
-  };
+  return bashResult({ command: input.command, output, tail: out.lastChars(LIVE_TAIL_CHARS), durationMs: Date.now() - started, timeoutMs, end: { ...ended, launcherFailed } }, ctx);
 }

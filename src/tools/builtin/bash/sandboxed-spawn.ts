@@ -7,7 +7,8 @@
 import { prepareSandboxed, runSandboxed, SandboxUnavailableError, type PrepareSandboxedOptions, type RunSandboxedOptions, type RunSandboxedResult, type SandboxedCommand, type SandboxViolation } from '../../../sandbox/index.ts';
 import { existsSync } from 'node:fs';
 import { processScope } from '../../process-grants.ts';
-import { ToolError, type ToolContext } from '../../types.ts';
+import { ToolError, type ToolContext, type ToolResult } from '../../types.ts';
+import { MAX_BASH_TIMEOUT_MS } from './schema.ts';
 import { findBash, INSTALL_GIT_BASH } from './find-bash.ts';
 
 export type BashRun = Pick<RunSandboxedOptions, 'timeoutMs' | 'killGraceMs' | 'onStdout' | 'onStderr'>;
@@ -108,4 +109,44 @@ export function noNetworkNote(ctx: ToolContext): string | undefined {
   }
   if (hosts.length > 0) return undefined;
   return 'It ran in the sandbox with no network (no host is in [sandbox.network] allow): if it failed because it could not connect, that is why; ask the user to add the host to [sandbox.network] allow in ~/.config/moat/config.toml (or a WebFetch(domain:…) allow rule) rather than working around it.';
+}
+
+/** How a Bash run ended, wherever it ran (moat's own process or an editor's terminal). */
+export interface BashEnd {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  sandboxed: boolean;
+  violations: readonly SandboxViolation[];
+  /** The sandbox launcher failed before the command ran: it did not fail for want of network. */
+  launcherFailed?: boolean;
+}
+
+/** The model's text and the tool card of a finished Bash run: its output, how it ended, what the sandbox refused. */
+export function bashResult(o: { command: string; output: string; tail: string; durationMs: number; timeoutMs: number; end: BashEnd }, ctx: ToolContext): ToolResult {
+  const { end } = o;
+  const refused = describeViolations(end.violations, ctx);
+  let status = '';
+  if (end.timedOut) status = `Command timed out after ${o.timeoutMs / 1000}s and was stopped. Raise timeout (max ${MAX_BASH_TIMEOUT_MS}) if it needs longer.`;
+  else if (end.aborted) status = 'Command aborted by the user.';
+  else if (end.exitCode === null) status = `Command killed by ${end.signal ?? 'a signal'}.`;
+  else if (end.exitCode !== 0) status = `Exit code ${end.exitCode}`;
+  const sandboxNote = refused.length > 0 ? `\n\nRefused by the sandbox:\n${refused.map((r) => `- ${r}`).join('\n')}` : '';
+  const offline = end.sandboxed && end.launcherFailed !== true && end.exitCode !== null && end.exitCode !== 0 && !end.violations.some((v) => v.kind === 'network') ? noNetworkNote(ctx) : undefined;
+  const grant = end.sandboxed ? (ctx.sandbox ?? 'read-only') : ctx.processSandbox === undefined ? undefined : 'off';
+  return {
+    content: `${status === '' ? o.output : `${o.output}\n\n${status}`}${sandboxNote}${offline === undefined ? '' : `\n\n${offline}`}`,
+    isError: status !== '',
+    display: {
+      type: 'command',
+      command: o.command,
+      exitCode: end.exitCode,
+      durationMs: o.durationMs,
+      output: o.tail,
+      ...(end.timedOut ? { timedOut: true } : {}),
+      ...(grant === undefined ? {} : { sandbox: grant }),
+      ...(refused.length > 0 ? { violations: end.violations.map((v) => v.message) } : {}),
+    },
+  };
 }
