@@ -16,10 +16,10 @@ import { contextWindow, costUsd, modelLimits } from './pricing.ts';
 import { askWhileRunning, restoreSession, sessionRegistry, subagentHost, type Restored } from './session-tree.ts';
 import { rewindSession, type RewindOutcome, type RewindRequest } from './session-rewind.ts';
 import { Run, type OfferedTools, type RequestFailure } from './run.ts';
-import { STRUCTURED_OUTPUT_INSTRUCTION, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from './structured-output.ts';
+import { STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from './structured-output.ts';
 import { applyReloadable, type AgentSettings, type ReloadableSettings } from './settings.ts';
 import { afterAnswer, CONTINUE, finish, type Step } from './after-answer.ts';
-import { buildSystemPrompt } from './system-prompt.ts';
+import { instructionsKey, sessionSystemPrompt } from './session-prompt.ts';
 import { makeToolContext, type ContextSource } from './tool-context.ts';
 import { loadToolDispatch, preloadToolDispatch, type DispatchDeps } from './tool-dispatch-loader.ts';
 import { keepPartial } from './turn.ts';
@@ -357,27 +357,14 @@ export class AgentSession {
     });
   }
 
-  /** Which MCP servers' instructions the system prompt holds: it is rebuilt only when they change (the prompt cache stays). */
+  /** Which MCP servers' instructions the system prompt holds: it is rebuilt only when they change. */
   private serverInstructionsKey(): string {
-    return this.registry.instructions().map((i) => `${i.from}\0${i.text}`).join('\0');
+    return instructionsKey(this.registry.instructions());
   }
 
   /** The system prompt of the next request. */
   private async systemPrompt(): Promise<string> {
-    const { settings } = this;
-    return buildSystemPrompt({
-      cwd: settings.cwd,
-      addDirs: settings.addDirs,
-      git: await this.git,
-      home: settings.home,
-      ...(settings.settingSources === undefined ? {} : { sources: settings.settingSources }),
-      override: settings.systemPrompt,
-      append: settings.outputSchema === undefined ? settings.appendSystemPrompt : [settings.appendSystemPrompt, STRUCTURED_OUTPUT_INSTRUCTION].filter(Boolean).join('\n\n'),
-      // Skills and agent definitions: listed by name and description only.
-      skills: settings.skills,
-      agents: settings.agents,
-      serverInstructions: this.registry.instructions(),
-    });
+    return sessionSystemPrompt(this.settings, await this.git, this.registry.instructions());
   }
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
