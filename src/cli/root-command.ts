@@ -2,6 +2,9 @@
 // First: the schemas the modules below build are built without zod's JIT (see zod-setup.ts).
 import './zod-setup.ts';
 import { statSync } from 'node:fs';
+import { mcpControls } from './mcp-controls.ts';
+import { trackedDenyNotice } from './tracked-deny-notice.ts';
+import { runInlineCommands } from './inline-commands.ts';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { resolveModel } from '../agent/index.ts';
@@ -30,7 +33,6 @@ import { precompileYoga } from './yoga-precompile.ts';
 async function mcpPromptText(mcp: McpManager, loaded: LoadedConfig, command: string, args: string): Promise<string> {
   mcp.startAll();
   await mcp.settled();
-  const { mcpControls } = await import('./mcp-controls.ts');
   try {
     return await mcpControls(mcp, loaded).mcpPrompt(command, args);
   } catch (e) {
@@ -119,7 +121,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (endpoint !== undefined) err(`moat: ${endpoint}\n`);
   // Read deny rules hide files, not their committed copies: said once, at start (git runs only when there are such rules).
   if (settings.deny.some((r) => r.type === 'path' && r.ruleName === 'Read')) {
-    const tracked = await (await import('./tracked-deny-notice.ts')).trackedDenyNotice(settings);
+    const tracked = await trackedDenyNotice(settings);
     if (tracked !== undefined) err(`moat: ${tracked}\n`);
   }
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
@@ -162,11 +164,11 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   }
   // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
   const prompt = invoked.skill
-    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill, settings, new AbortController().signal)
+    ? await runInlineCommands(invoked.prompt, invoked.skill, settings, new AbortController().signal)
     : invoked.prompt;
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
-  // Asked on the first colored line: node:tty (with the node:net it loads, ~4 ms) stays out of the way of the first request,
-  // and process.stderr.isTTY would build Node's stream (~14 ms).
+  // Asked on the first colored line, not imported at the top: node:tty (and the node:net it loads) imported statically cost -p's first byte
+  // +2.0 ms wall, +5.5 ms CPU, +1.9 MB (scripts/bench/startup.ts, 30 interleaved runs); process.stderr.isTTY would build Node's stream (~14 ms).
   const color = () => opts.color && !env.NO_COLOR && (import.meta.require('node:tty') as typeof import('node:tty')).isatty(2);
   if (settings.permissionMode === 'bypassPermissions') {
     err('moat: WARNING: bypassPermissions is on: every tool call runs without any permission check.\n');
