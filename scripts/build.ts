@@ -194,25 +194,6 @@ const notNeeded: Bun.BunPlugin = {
 };
 
 /**
- * smol-toml's index imports its stringify beside its parser, and Bun bundles
- * whole files: every importer of the package would carry stringify into the
- * code loaded before `-p`'s first request (config files and tool manifests
- * are parsed there). Only `moat mcp add` writes TOML, so every other importer
- * gets the parser and its error class alone (8 KB less at start-up). A new
- * importer that needs more fails the build with a missing export, not at run time.
- */
-const tomlParseOnly: Bun.BunPlugin = {
-  name: 'moat-toml-parse-only',
-  setup(b) {
-    b.onResolve({ filter: /^smol-toml$/ }, (a) => (/[\\/]src[\\/]cli[\\/]mcp-command\.ts$/.test(a.importer) ? undefined : { path: 'smol-toml', namespace: 'moat-toml-parse' }));
-    b.onLoad({ filter: /.*/, namespace: 'moat-toml-parse' }, () => {
-      const dist = dirname(Bun.resolveSync('smol-toml', import.meta.dir));
-      return { loader: 'js', contents: `export { parse } from ${JSON.stringify(join(dist, 'parse.js'))};\nexport { TomlError } from ${JSON.stringify(join(dist, 'error.js'))};\n` };
-    });
-  },
-};
-
-/**
  * Data computed from the sources, worked out once while bundling and embedded
  * as literals, so start-up does not compute it: the built-in tools' JSON
  * Schemas (src/tools/builtin/json-schemas.ts), the other tools' schemas
@@ -307,7 +288,7 @@ async function compile(entry: string, outfile: string, bytecodeOrder?: string[])
     sourcemap: withSourcemap ? 'linked' : 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     // jco's transpiler is embedded so third-party components can be transpiled at run time.
-    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, tomlParseOnly, stringWidthPlugin, commanderPlugin, cloudSdkSplitPlugin, textModulesPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
+    plugins: [stubDevtools, jcoEmbedPlugin(), bundledTools, seccompHelpers, shellGrammar, precomputed, coldModules, notNeeded, stringWidthPlugin, commanderPlugin, cloudSdkSplitPlugin, textModulesPlugin, yogaWasmPlugin(), ...(withoutOtherSdks ? [withoutSdks] : [])],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
