@@ -55,6 +55,7 @@ import { commanderPlugin } from './commander-patch.ts';
 import { cloudSdkSplitPlugin } from './cloud-sdk-split.ts';
 import { textModulesPlugin } from './text-modules.ts';
 import { yogaWasmPlugin } from './yoga-wasm-plugin.ts';
+import { notNeeded } from './not-needed-plugin.ts';
 
 const stubDevtools: Bun.BunPlugin = {
   name: 'stub-react-devtools-core',
@@ -164,32 +165,6 @@ const coldModules: Bun.BunPlugin = {
     // A path of its own (`.zst`): Bun keys modules by path, so the cold module's own path would be that module.
     b.onResolve({ filter: /^moat-zstd:/ }, (a) => ({ path: `${a.path.slice('moat-zstd:'.length)}.zst`, namespace: 'moat-zstd' }));
     b.onLoad({ filter: /\.zst$/, namespace: 'moat-zstd' }, async (a) => ({ contents: await zstd(a.path.slice(0, -'.zst'.length)), loader: 'file' }));
-  },
-};
-
-/**
- * Dependencies of dependencies that moat never calls, left out. The sandbox
- * runtime's HTTP proxy imports its TLS interception (mitm-ca.js, mitm-leaf.js),
- * which needs node-forge (1.1 MB with its bytecode) and runs only when the
- * proxy is given a `mitmCA`; src/sandbox/os/network-bridge.ts never gives one.
- * Those modules still load (the proxy imports a constant from one): node-forge
- * becomes a stand-in whose every property is itself and whose every call
- * throws, naming what is missing.
- */
-const notNeeded: Bun.BunPlugin = {
-  name: 'moat-not-needed',
-  setup(b) {
-    b.onResolve({ filter: /^node-forge$/ }, (a) =>
-      /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]dist[\\/]sandbox[\\/]mitm-(ca|leaf)\.js$/.test(a.importer) ? { path: 'node-forge', namespace: 'moat-absent' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'moat-absent' }, (a) => ({
-      loader: 'js',
-      contents: [
-        `const missing = () => { throw new Error(${JSON.stringify(`${a.path} is not in this build of moat (only the sandbox runtime's TLS interception uses it, and moat does not turn that on)`)}); };`,
-        'const absent = new Proxy(missing, { get: (_t, key) => (key === Symbol.toPrimitive ? undefined : absent), apply: missing, construct: missing });',
-        'export default absent;',
-      ].join('\n'),
-    }));
   },
 };
 
