@@ -5,8 +5,10 @@
  * `moat -p` sends its first request without the WASI host, the transpile
  * cache, bubblewrap's argv builder or the seccomp helper (moat's own `git
  * status` loads the last two while the request is being built; loaded eagerly they
- * add ~1.3 MB to the peak RSS of `-p` read-then-answer, against a 55 MB budget:
- * scripts/bench/startup.ts, interleaved).
+ * add ~1.3 MB to the peak RSS of `-p` read-then-answer, against a 55 MB budget).
+ * Imported statically, -p's first byte came 12.1 ms later either way: the
+ * WebAssembly half (load, run, child-main) +7.2 ms CPU, +2.1 MB; the OS half
+ * +5.4 ms CPU, +1.5 MB (scripts/bench/startup.ts, 20 interleaved runs, load 2.4-3.3).
  */
 import type * as Load from './load.ts';
 import type * as OsGit from './os/own-git.ts';
