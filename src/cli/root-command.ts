@@ -160,10 +160,6 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     settings.model = resolveModel(settings.model, invoked.skill.model);
     checkModels(router, settings);
   }
-  // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
-  const prompt = invoked.skill
-    ? await (await import('./inline-commands.ts')).runInlineCommands(invoked.prompt, invoked.skill, settings, new AbortController().signal)
-    : invoked.prompt;
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   // Asked on the first colored line: node:tty (with the node:net it loads, ~4 ms) stays out of the way of the first request,
   // and process.stderr.isTTY would build Node's stream (~14 ms).
@@ -177,7 +173,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   }
   // -p --worktree: the session works on its own branch; the user's files stay as they are.
   const worktreeRun = opts.worktree ? await import('./worktree-run.ts') : undefined;
-  const worktree = worktreeRun ? await worktreeRun.startWorktreeRun(cwd, prompt, settings) : undefined;
+  const worktree = worktreeRun ? await worktreeRun.startWorktreeRun(cwd, invoked.prompt, settings) : undefined;
 
   const opened = await openSession(
     {
@@ -215,7 +211,16 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     const stdout = runStdout(() => controller.abort());
 
     // -p is a client of the session protocol: one user message, its events, its result.
-    const sent = mcpPromptCall ? await mcpPromptText(assembly.mcp, loaded, mcpPromptCall[1] ?? '', (mcpPromptCall[2] ?? '').trim()) : prompt;
+    // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
+    // They may write: checkpointed with the message they go into, so a rewind to it undoes them.
+    const expand = async (): Promise<string> => {
+      const { skill } = invoked;
+      if (skill === undefined) return invoked.prompt;
+      const { runInlineCommands } = await import('./inline-commands.ts');
+      const run = () => runInlineCommands(invoked.prompt, skill, opened.session.currentSettings(), controller.signal);
+      return assembly.checkpoints?.around ? assembly.checkpoints.around(opened.session.id, run, (line) => err(`moat: ${line}\n`)) : run();
+    };
+    const sent = mcpPromptCall ? await mcpPromptText(assembly.mcp, loaded, mcpPromptCall[1] ?? '', (mcpPromptCall[2] ?? '').trim()) : await expand();
     const events = compact ? host.compact(compact.instructions, controller.signal) : host.turn(sent, controller.signal);
     const finished = await printRun(events, {
       format: opts.outputFormat,
