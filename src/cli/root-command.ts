@@ -4,7 +4,8 @@ import './zod-setup.ts';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { resolveModel } from '../agent/index.ts';
+import { resolveModel, type AgentEvent } from '../agent/index.ts';
+import type { InlineCheck } from './inline-commands.ts';
 import { loadConfig, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
 import { compactOp } from '../protocol/index.ts';
@@ -213,15 +214,19 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     // -p is a client of the session protocol: one user message, its events, its result.
     // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
     // They may write: checkpointed with the message they go into, so a rewind to it undoes them.
+    const early: AgentEvent[] = [];
     const expand = async (): Promise<string> => {
       const { skill } = invoked;
       if (skill === undefined) return invoked.prompt;
       const { runInlineCommands } = await import('./inline-commands.ts');
-      const run = () => runInlineCommands(invoked.prompt, skill, opened.session.currentSettings(), controller.signal);
+      // Decided as the model's Bash call is: in -p what would need a question is refused with the reason, and the
+      // permission events go out with the run's (after its start, so the result's permission_denials list them).
+      const check = (command: string, allow: Parameters<InlineCheck>[1]) => opened.session.checkCommand(command, (e) => early.push(e), controller.signal, { allow });
+      const run = () => runInlineCommands(invoked.prompt, skill, opened.session.currentSettings(), controller.signal, check);
       return assembly.checkpoints?.around ? assembly.checkpoints.around(opened.session.id, run, (line) => err(`moat: ${line}\n`)) : run();
     };
     const sent = mcpPromptCall ? await mcpPromptText(assembly.mcp, loaded, mcpPromptCall[1] ?? '', (mcpPromptCall[2] ?? '').trim()) : await expand();
-    const events = compact ? host.compact(compact.instructions, controller.signal) : host.turn(sent, controller.signal);
+    const events = afterStart(compact ? host.compact(compact.instructions, controller.signal) : host.turn(sent, controller.signal), early);
     const finished = await printRun(events, {
       format: opts.outputFormat,
       verbose: opts.verbose ?? false,
@@ -252,5 +257,17 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     return stdout.closed ? EXIT.ok : exitCodeForStop(finished.stopReason);
   } finally {
     if (!ended) await assembly.close();
+  }
+}
+
+/** A run's events with `early` ones (a custom command's !`cmd` permission events) put right after the run's start. */
+async function* afterStart(events: AsyncIterable<AgentEvent>, early: readonly AgentEvent[]): AsyncIterable<AgentEvent> {
+  let started = early.length === 0;
+  for await (const e of events) {
+    yield e;
+    if (!started && e.type === 'session_started') {
+      started = true;
+      yield* early;
+    }
   }
 }
