@@ -163,26 +163,28 @@ try {
   const bins = [...(BEFORE === undefined ? [{ name: 'moat', source: BIN }] : [{ name: 'before', source: BEFORE }, { name: 'after', source: BIN }]), ...extraBins()].map((b) => ({
     ...b,
     bin: freshCopy(b.source, root, b.name),
+    // Its own state and caches: binaries of different ages may not share a database (schema versions) or a cache.
+    env: { ...baseEnv, XDG_DATA_HOME: join(root, 'data', b.name), XDG_CACHE_HOME: join(root, 'cache', b.name) },
   }));
   const floor = { ms: [] as number[], rss: [] as number[] };
   const series = bins.map((b) => ({ ...b, version: [] as number[], first: [] as number[], firstCpu: [] as number[], firstRss: [] as number[], wall: [] as number[], rss: [] as number[], wallOff: [] as number[], rssOff: [] as number[] }));
   // Warm the page cache for every binary.
   await run([hello], baseEnv);
-  for (const s of series) await run([s.bin, '--version'], baseEnv);
+  for (const s of series) await run([s.bin, '--version'], s.env);
   for (let i = 0; i < RUNS; i++) {
     const f = await run([hello], baseEnv);
     floor.ms.push(f.ms);
     floor.rss.push(f.rssMb);
     for (const s of series) {
-      s.version.push((await run([s.bin, '--version'], baseEnv)).ms);
-      const fb = await run([s.bin, '-p', 'hi'], { ...baseEnv, ANTHROPIC_BASE_URL: `http://127.0.0.1:${listener.port}` });
+      s.version.push((await run([s.bin, '--version'], s.env)).ms);
+      const fb = await run([s.bin, '-p', 'hi'], { ...s.env, ANTHROPIC_BASE_URL: `http://127.0.0.1:${listener.port}` });
       if (fb.firstByteMs === undefined) throw new Error('no model request arrived');
       s.first.push(fb.firstByteMs);
       if (fb.firstCpuMs !== undefined) s.firstCpu.push(fb.firstCpuMs);
       s.firstRss.push(fb.rssMb);
       for (const off of [false, true]) {
         server.script(reply().toolUse('Read', { file_path: 'notes.txt' }).stop('tool_use'), reply().text('Three lines.'));
-        const r = await run([s.bin, '-p', 'how many lines in notes.txt?'], { ...baseEnv, ANTHROPIC_BASE_URL: server.url, ...(off ? { XDG_CONFIG_HOME: offConfig } : {}) });
+        const r = await run([s.bin, '-p', 'how many lines in notes.txt?'], { ...s.env, ANTHROPIC_BASE_URL: server.url, ...(off ? { XDG_CONFIG_HOME: offConfig } : {}) });
         (off ? s.wallOff : s.wall).push(r.ms);
         (off ? s.rssOff : s.rss).push(r.rssMb);
       }

@@ -1,6 +1,5 @@
 /** Knows, without reading the tree, that a project's files did not change since the last checkpoint: one inotify watch per folder, and a barrier. */
 import { type FSWatcher, mkdirSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { LeftOut } from './snapshot.ts';
 
@@ -46,7 +45,8 @@ export class ChangeWatch {
   ) {
     // One folder per watch: another moat (or another watch in this one) in the same project has its own barrier.
     this.watchRoot = join(stateDir, 'watch');
-    this.sentinelDir = join(this.watchRoot, `${process.pid}-${randomUUID().slice(0, 8)}`);
+    // Web Crypto, not node:crypto: that module loads Node's streams, ~10 ms of CPU before -p's first request (scripts/bench/startup.ts).
+    this.sentinelDir = join(this.watchRoot, `${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
     if (process.platform !== 'linux') this.broken = true;
   }
 

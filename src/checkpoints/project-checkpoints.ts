@@ -1,5 +1,4 @@
 /** A project's checkpoints for its sessions: taking them before and after turns, the rewind list, and restoring code. */
-import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { CheckpointRow, LeftOutFile, Store } from '../store/index.ts';
 import { MoatError } from '../util/index.ts';
@@ -20,7 +19,8 @@ export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 /** The shadow repository's folder for a project: its name readable, its hash unique. */
 export function shadowDir(root: string, projectRoot: string): string {
-  const hash = createHash('sha256').update(projectRoot).digest('hex').slice(0, 16);
+  // Bun's hasher, not node:crypto: that module loads Node's streams, ~10 ms of CPU before -p's first request (scripts/bench/startup.ts).
+  const hash = new Bun.CryptoHasher('sha256').update(projectRoot).digest('hex').slice(0, 16);
   const name = basename(projectRoot).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'root';
   return join(root, `${name}-${hash}`);
 }

@@ -2,10 +2,12 @@
 // First: the schemas the modules below build are built without zod's JIT (see zod-setup.ts).
 import './zod-setup.ts';
 import { statSync } from 'node:fs';
+import { mcpControls } from './mcp-controls.ts';
+import { trackedDenyNotice } from './tracked-deny-notice.ts';
+import { runInlineCommands, type InlineCheck } from './inline-commands.ts';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { resolveModel, type AgentEvent } from '../agent/index.ts';
-import type { InlineCheck } from './inline-commands.ts';
 import { loadConfig, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
 import { compactOp } from '../protocol/index.ts';
@@ -31,7 +33,6 @@ import { precompileYoga } from './yoga-precompile.ts';
 async function mcpPromptText(mcp: McpManager, loaded: LoadedConfig, command: string, args: string): Promise<string> {
   mcp.startAll();
   await mcp.settled();
-  const { mcpControls } = await import('./mcp-controls.ts');
   try {
     return await mcpControls(mcp, loaded).mcpPrompt(command, args);
   } catch (e) {
@@ -120,7 +121,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (endpoint !== undefined) err(`moat: ${endpoint}\n`);
   // Read deny rules hide files, not their committed copies: said once, at start (git runs only when there are such rules).
   if (settings.deny.some((r) => r.type === 'path' && r.ruleName === 'Read')) {
-    const tracked = await (await import('./tracked-deny-notice.ts')).trackedDenyNotice(settings);
+    const tracked = await trackedDenyNotice(settings);
     if (tracked !== undefined) err(`moat: ${tracked}\n`);
   }
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
@@ -162,8 +163,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     checkModels(router, settings);
   }
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
-  // Asked on the first colored line: node:tty (with the node:net it loads, ~4 ms) stays out of the way of the first request,
-  // and process.stderr.isTTY would build Node's stream (~14 ms).
+  // Asked on the first colored line, not imported at the top: node:tty (and the node:net it loads) imported statically cost -p's first byte
+  // +2.0 ms wall, +5.5 ms CPU, +1.9 MB (scripts/bench/startup.ts, 30 interleaved runs); process.stderr.isTTY would build Node's stream (~14 ms).
   const color = () => opts.color && !env.NO_COLOR && (import.meta.require('node:tty') as typeof import('node:tty')).isatty(2);
   if (settings.permissionMode === 'bypassPermissions') {
     err('moat: WARNING: bypassPermissions is on: every tool call runs without any permission check.\n');
@@ -172,7 +173,8 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (opts.worktree && (opts.continue || opts.resume)) {
     throw new MoatError('usage', '--worktree starts a new session in a new worktree: it cannot be combined with --continue or --resume');
   }
-  // -p --worktree: the session works on its own branch; the user's files stay as they are.
+  // -p --worktree: the session works on its own branch; the user's files stay as they are. Imported here: statically, with
+  // mcp-setup's mcp-auth.ts, -p's first byte came 4.6 ms later, 4.3 ms more CPU (scripts/bench/startup.ts, 20 interleaved runs).
   const worktreeRun = opts.worktree ? await import('./worktree-run.ts') : undefined;
   const worktree = worktreeRun ? await worktreeRun.startWorktreeRun(cwd, invoked.prompt, settings) : undefined;
 
@@ -218,7 +220,6 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     const expand = async (): Promise<string> => {
       const { skill } = invoked;
       if (skill === undefined) return invoked.prompt;
-      const { runInlineCommands } = await import('./inline-commands.ts');
       // Decided as the model's Bash call is: in -p what would need a question is refused with the reason, and the
       // permission events go out with the run's (after its start, so the result's permission_denials list them).
       const check = (command: string, allow: Parameters<InlineCheck>[1]) => opened.session.checkCommand(command, (e) => early.push(e), controller.signal, { allow });

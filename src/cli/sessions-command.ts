@@ -1,5 +1,6 @@
 /** `moat sessions list|show|export|rm`. */
-import { moatPaths } from '../config/index.ts';
+import { moatPaths, sessionResultsDir } from '../config/index.ts';
+import { rmSync } from 'node:fs';
 import { exportSessionJson, exportSessionMarkdown, openStore, type Store } from '../store/index.ts';
 import { projectCheckpoints } from '../checkpoints/index.ts';
 import { EXIT } from './exit-codes.ts';
@@ -63,6 +64,8 @@ export const sessionsCommands = {
       const projects = store.checkpoints.projectsOf(full);
       removed = store.sessions.remove(full) ? full : undefined;
       for (const p of removed ? projects : []) await projectCheckpoints(store, p, moatPaths(process.env).dataDir)?.forget(full);
+      // The tool output saved for it (results too big for the model) goes with it.
+      if (removed) rmSync(sessionResultsDir(moatPaths(process.env).toolResultsDir, full), { recursive: true, force: true });
     } finally {
       store.close();
     }

@@ -18,6 +18,7 @@ import { outputSchemaFlag } from './settings-from.ts';
 import { openSession } from './open-session.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { initServers, sdkServerStatus } from './mcp-setup.ts';
+import { runInlineCommands } from './inline-commands.ts';
 import { modelInfos } from './model-choices.ts';
 import { err, runStdout } from './write-out.ts';
 import { gitInfoOf } from './git-prefetch.ts';
@@ -138,7 +139,6 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
           expand: async (text) => {
             const invoked = promptWithSkill(text, skills);
             if (invoked.skill === undefined) return invoked.prompt;
-            const { runInlineCommands } = await import('./inline-commands.ts');
             const { prompt, skill } = invoked;
             const signal = new AbortController().signal;
             // Decided as the model's Bash call: a question goes to the SDK program as its can_use_tool request.

@@ -2,7 +2,7 @@
 export { loadConfig, displayPath, describeSource } from './load-config.ts';
 export { addPermissionRule, removePermissionRule } from './permission-rules.ts';
 export { parseConfigText, readConfigFile, type ConfigFile } from './config-file.ts';
-export { moatPaths, expandHome, type MoatPaths, type Env } from './paths.ts';
+export { moatPaths, sessionResultsDir, expandHome, type MoatPaths, type Env } from './paths.ts';
 export { findProjectRoot, projectConfigFile } from './project-root.ts';
 export { Secret } from './secret.ts';
 export {

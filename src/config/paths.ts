@@ -41,6 +41,11 @@ export function moatPaths(env: Env = process.env): MoatPaths {
   };
 }
 
+/** One session's folder under `toolResultsDir`: the id made safe for a file name, so two sessions never share one. */
+export function sessionResultsDir(toolResultsDir: string, sessionId: string): string {
+  return join(toolResultsDir, sessionId.replace(/[^A-Za-z0-9_-]/g, '_'));
+}
+
 /** `~` and `~/x` expand to the home directory; `~user` is left alone. */
 export function expandHome(p: string, env: Env): string {
   if (p === '~') return homeOf(env);

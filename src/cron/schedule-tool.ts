@@ -3,9 +3,8 @@
  * a job starts future runs nobody watches, so it is an `execute` call: it asks
  * in the TUI in every mode but bypassPermissions, and -p denies it unless a
  * rule allows `Schedule` (a job's own runs never get it: they cannot prompt).
- * The cron parser (croner) loads with the first job created, not with every
- * session that offers the tool.
  */
+import { addJob } from './jobs.ts';
 import type { CronRepo } from '../store/index.ts';
 import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
 import { errorMessage, inputJsonSchemaOf } from '../util/index.ts';
@@ -39,7 +38,7 @@ export function scheduleTool(deps: { repo: () => CronRepo; cwd: string; now?: ()
       switch (input.action) {
         case 'create': {
           try {
-            const { addJob } = await import('./jobs.ts');
+
             const job = addJob(repo, { expression: input.cron, task: input.task, cwd: deps.cwd, ...(input.name === undefined ? {} : { name: input.name }), ...(input.timezone === undefined ? {} : { timezone: input.timezone }) }, now());
             return { content: `Scheduled ${job.name}: "${job.expression}"${job.timezone === undefined ? '' : ` (${job.timezone})`}, next run ${describeNext(job.nextDueAt)}. It runs while moat cron serve is running.` };
           } catch (e) {

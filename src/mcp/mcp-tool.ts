@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool, ToolError, type AnyTool } from '../tools/index.ts';
+import { sessionResultsDir } from '../config/index.ts';
 import { errorMessage } from '../util/index.ts';
 import type { McpConnection } from './connection.ts';
 import { needsLogin } from './http-errors.ts';
@@ -46,7 +47,7 @@ function callSaver(resultsDir: string, sessionId: string, toolUseId: string): Re
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
   return {
     save(suffix, data) {
-      const dir = join(resultsDir, safe(sessionId));
+      const dir = sessionResultsDir(resultsDir, sessionId);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const file = join(dir, `${safe(toolUseId)}-${suffix}`);
       writeFileSync(file, data, { mode: 0o600 });

@@ -85,7 +85,7 @@ const STDERR_TAIL = 4000;
 export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: LaunchOptions): Promise<StdioLaunch> {
   const mode = modeFor(server, o.sandbox);
   // The name may hold dots, spaces or a slash: only the safe characters go into a path.
-  const tempDir = mkdtempSync(join(nodeOs().tmpdir(), `moat-mcp-${server.name.replace(/[^A-Za-z0-9_-]/g, '_')}-`));
+  const tempDir = mkdtempSync(join(nodeOs().tmpdir(), `moat-mcp-${process.pid}-${server.name.replace(/[^A-Za-z0-9_-]/g, '_')}-`));
   // Removed by finish(), or when moat ends first: a short -p run that ends while the server is still starting, or a signal.
   const dropHook = atExit(() => rmSync(tempDir, { recursive: true, force: true }));
   const removeTemp = (): void => {

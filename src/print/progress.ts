@@ -1,5 +1,5 @@
 /** One human line per notable event, for `-p --verbose` (text) and `--debug`, on stderr. */
-import type { AgentEvent } from '../agent/index.ts';
+import type { SessionEvent } from '../protocol/index.ts';
 
 export interface Colors {
   dim(s: string): string;
@@ -22,7 +22,7 @@ function oneLine(s: string, max = 160): string {
 }
 
 /** Human progress for `--verbose` text mode, written to stderr; undefined for events it skips. */
-export function progressLine(e: AgentEvent, c: Colors): string | undefined {
+export function progressLine(e: SessionEvent, c: Colors): string | undefined {
   switch (e.type) {
     case 'session_started':
       return c.dim(`moat: session ${e.sessionId} (${e.model}, ${e.permissionMode}${e.resumed ? ', resumed' : ''})`);

@@ -1,7 +1,7 @@
 /** `-p`: one run's events written as text, json or stream-json. */
-import type { AgentEvent } from '../agent/index.ts';
+import type { SessionEvent } from '../protocol/index.ts';
 import type { OutputLine, WorktreeInfo } from './schema.ts';
-import type { InitInfo, OutputOptions } from './to-output.ts';
+import { OutputMapper, type InitInfo, type OutputOptions } from './to-output.ts';
 import { makeColors, progressLine } from './progress.ts';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -26,15 +26,14 @@ export interface PrintOptions {
   finalize?: (finished: RunFinished) => Promise<{ worktree?: WorktreeInfo }>;
 }
 
-export type RunFinished = Extract<AgentEvent, { type: 'run_finished' }>;
+export type RunFinished = Extract<SessionEvent, { type: 'run_finished' }>;
 
 /**
  * Drives one `-p` run: consumes the agent's events and writes the chosen
  * format. Returns the final event; the CLI maps its stop reason to an exit code.
  */
-export async function printRun(events: AsyncIterable<AgentEvent>, opts: PrintOptions): Promise<RunFinished> {
-  // Text prints only the answer: the mapping to json lines loads only for the formats that write them.
-  const mapper = opts.format === 'text' ? undefined : new (await import('./to-output.ts')).OutputMapper(opts.init, opts.output);
+export async function printRun(events: AsyncIterable<SessionEvent>, opts: PrintOptions): Promise<RunFinished> {
+  const mapper = opts.format === 'text' ? undefined : new OutputMapper(opts.init, opts.output);
   const colors = makeColors(opts.color);
   // json --verbose: every line, written as one array at the end (Claude Code's shape).
   const all: OutputLine[] = [];

@@ -1,5 +1,6 @@
 /** Maps the session's events to the public stream-json / json output lines (docs/stream-json.md). */
-import { toolUseResult, type AgentEvent, type ProviderErrorKind, type AssistantMessage, type ModelUsage, type ToolResultPart, type UserPart, type WorktreeChanges } from '../agent/index.ts';
+import type { SessionEvent } from '../protocol/index.ts';
+import { toolUseResult, type ProviderErrorKind, type AssistantMessage, type ModelUsage, type ToolResultPart, type UserPart, type WorktreeChanges } from '../agent/index.ts';
 import { newId } from '../util/index.ts';
 import type { OutputLine, ResultLine, WorktreeInfo } from './schema.ts';
 import { SCHEMA_VERSION } from './schema-version.ts';
@@ -157,7 +158,7 @@ export class OutputMapper {
     private readonly options: OutputOptions = { includePartialMessages: false },
   ) {}
 
-  map(e: AgentEvent): OutputLine[] {
+  map(e: SessionEvent): OutputLine[] {
     return this.mapFrom(e, this.top);
   }
 
@@ -174,7 +175,7 @@ export class OutputMapper {
     };
   }
 
-  private mapFrom(e: AgentEvent, origin: Origin): OutputLine[] {
+  private mapFrom(e: SessionEvent, origin: Origin): OutputLine[] {
     const isAgent = origin.agentId !== undefined;
     switch (e.type) {
       case 'subagent_started': {
@@ -358,7 +359,7 @@ export class OutputMapper {
     }
   }
 
-  result(e: Extract<AgentEvent, { type: 'run_finished' }>, worktree?: WorktreeInfo): ResultLine {
+  result(e: Extract<SessionEvent, { type: 'run_finished' }>, worktree?: WorktreeInfo): ResultLine {
     return {
       type: 'result',
       subtype: SUBTYPE[e.stopReason],

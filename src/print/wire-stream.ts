@@ -1,5 +1,6 @@
 /** The model stream as Anthropic Messages API stream events, for stream-json's `stream_event` lines. */
-import type { AgentEvent, ModelStreamEvent, Usage } from '../agent/index.ts';
+import type { ModelStreamEvent, Usage } from '../agent/index.ts';
+import type { SessionEvent } from '../protocol/index.ts';
 import type { WireStreamEvent, WireUsage } from './schema.ts';
 
 export function wireUsage(u: Usage): WireUsage {
@@ -18,7 +19,7 @@ export function wireUsage(u: Usage): WireUsage {
  * id is the provider's when it has one, else `fallbackId`.
  */
 /** A model stream event as a run reports it: the block structure (`model_stream`) or one of the deltas, each sent once. */
-export type StreamPart = ModelStreamEvent | Extract<AgentEvent, { type: 'text_delta' | 'thinking_delta' | 'tool_call_started' | 'tool_call_delta' }>;
+export type StreamPart = ModelStreamEvent | Extract<SessionEvent, { type: 'text_delta' | 'thinking_delta' | 'tool_call_started' | 'tool_call_delta' }>;
 
 export function toWireStreamEvents(e: StreamPart, fallbackId: string): WireStreamEvent[] {
   switch (e.type) {

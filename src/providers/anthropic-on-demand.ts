@@ -3,6 +3,9 @@
  * the SDK is the largest module moat loads (~680 KB with its resources), and
  * nothing before the first request needs it, so the TUI draws its first frame
  * without it and `-p` evaluates it while the request is being prepared.
+ * Imported statically it made the TUI's first frame 14.7 ms later
+ * (scripts/bench/tui-startup.ts, 15 interleaved runs, load 3); it saves
+ * `-p`'s first byte nothing (startup.ts: static was 2.3 ms sooner, in the noise).
  */
 import type { AnthropicProviderOptions } from './anthropic/index.ts';
 import type { Provider, ProviderEvent, ProviderRequest, StreamOptions } from './types.ts';

@@ -6,6 +6,7 @@
  * `2002::/16`, IPv4-compatible `::a.b.c.d`) are judged as that IPv4 address,
  * so `[::ffff:127.0.0.1]` is loopback.
  */
+import * as net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 export type BlockReason =
@@ -21,16 +22,12 @@ export type BlockReason =
   | 'unique-local'
   | 'benchmarking';
 
-let net: typeof import('node:net') | undefined;
 
 /**
- * node:net's isIP (4, 6 or 0), with node:net loaded on the first call: importing it
- * builds Node's socket and stream classes (~4 ms of every start-up here), and most runs
- * never check an address. Strict: `0x7f.1` or `2130706433` are names here, and a name is
+ * node:net's isIP (4, 6 or 0). Strict: `0x7f.1` or `2130706433` are names here, and a name is
  * checked on the addresses it resolves to.
  */
 export function isIP(input: string): number {
-  net ??= import.meta.require('node:net') as typeof import('node:net');
   return net.isIP(input);
 }
 

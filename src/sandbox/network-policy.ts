@@ -1,4 +1,5 @@
 /** The one network policy shared by WebAssembly tools, WebFetch and the OS sandbox. */
+import { lookup } from 'node:dns/promises';
 import { bareHost, parseHostPattern, patternMatches } from './host-pattern.ts';
 import { classifyAddress, isIP } from './ip-address.ts';
 import type { NetworkGrant } from './types.ts';
@@ -89,8 +90,6 @@ export async function resolveAndCheck(input: string | URL, grant: NetworkGrant):
   if (!checked.ok) return checked;
   const literal = isIP(checked.host);
   if (literal !== 0) return { ...checked, address: checked.host, family: literal === 4 ? 4 : 6 };
-  // Imported here, not at the top: loading node:dns costs every start-up ~2 ms, and most runs fetch nothing.
-  const { lookup } = await import('node:dns/promises');
   let addresses: { address: string; family: number }[];
   try {
     const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('DNS lookup timed out')), 5000).unref());

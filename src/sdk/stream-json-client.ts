@@ -4,9 +4,9 @@
  * stdin and stdout.
  */
 import { formatIssue } from '../contracts/index.ts';
-import type { AgentEvent, PermissionDecision, UserPart } from '../agent/index.ts';
+import type { PermissionDecision, UserPart } from '../agent/index.ts';
 import { makeColors, progressLine, type OutputMapper } from '../print/index.ts';
-import { compactOp, type RunFinishedEvent, type SessionHost } from '../protocol/index.ts';
+import { compactOp, type RunFinishedEvent, type SessionEvent, type SessionHost } from '../protocol/index.ts';
 import { errorMessage, newId } from '../util/index.ts';
 import { hookCallbacks, type HookCallbackSet, type SendHookCallback } from './hook-callbacks.ts';
 import type { SendControlRequest } from './mcp-bridge.ts';
@@ -128,7 +128,7 @@ export function suggestion(rule: string): Record<string, unknown> {
  * edit, `acceptEdits` for the rest of the session (so the next file is not
  * asked again); for anything else, an allow rule kept in the project's local settings.
  */
-function suggestionsFor(e: Extract<AgentEvent, { type: 'permission_request' }>): { permission_suggestions?: Record<string, unknown>[] } {
+function suggestionsFor(e: Extract<SessionEvent, { type: 'permission_request' }>): { permission_suggestions?: Record<string, unknown>[] } {
   if (e.intent.ruleName === 'Edit') return { permission_suggestions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] };
   return e.rule === undefined ? {} : { permission_suggestions: [suggestion(e.rule)] };
 }
@@ -144,7 +144,7 @@ export function modeUpdate(result: PermissionResult): 'default' | 'acceptEdits' 
 }
 
 /** The innermost event of a (possibly nested) sub-agent event. */
-function innermost(e: AgentEvent): AgentEvent {
+function innermost(e: SessionEvent): SessionEvent {
   return e.type === 'subagent_event' ? innermost(e.event) : e;
 }
 
@@ -188,7 +188,7 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
   /** Questions the program has not answered yet: withdrawn ones (the turn was interrupted) are cancelled. */
   const asking = new Map<string, AbortController>();
 
-  const ask = async (host: SessionHost, e: Extract<AgentEvent, { type: 'permission_request' }>, signal: AbortSignal) => {
+  const ask = async (host: SessionHost, e: Extract<SessionEvent, { type: 'permission_request' }>, signal: AbortSignal) => {
     let decision: PermissionDecision;
     try {
       const raw = await pending.send(

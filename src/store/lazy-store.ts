@@ -10,17 +10,32 @@ const openLazily = (path: string): Store => (require('./store.ts') as typeof imp
 
 /**
  * The store at `path`, opened (migrations, WAL) when a repository is first
- * used. `path` is answered without opening, and closing a store that never
- * opened does nothing. A failed open throws from that first use and is tried
- * again on the next.
+ * used or `open()` is called. `path` is answered without opening, and closing
+ * a store that never opened does nothing. A failed open throws from that first
+ * use and is tried again on the next.
+ *
+ * Writes given to `afterOpen` wait for the open and are done, in order, before
+ * whatever use opened it: whoever touches the store first (a session's first
+ * request going out, a checkpoint, a query) finds them on disk.
  */
 export function lazyStore(path: string, open: (path: string) => Store = openLazily): Store {
   let store: Store | undefined;
-  const opened = () => (store ??= open(path));
+  const waiting: ((s: Store) => void)[] = [];
+  const opened = (): Store => {
+    const s = (store ??= open(path));
+    // One that fails stays first in line (with those after it) and is tried again on the next use.
+    while (waiting.length > 0) {
+      waiting[0]!(s);
+      waiting.shift();
+    }
+    return s;
+  };
   return new Proxy({} as Store, {
     get(_, key: keyof Store) {
       if (key === 'path') return path;
       if (key === 'close') return () => store?.close();
+      if (key === 'open') return () => void opened();
+      if (key === 'afterOpen') return (write: (s: Store) => void) => (store === undefined ? waiting.push(write) : write(opened()));
       const s = opened();
       const v = s[key];
       return typeof v === 'function' ? v.bind(s) : v;

@@ -30,6 +30,10 @@ export interface Store {
   readonly checkpoints: CheckpointRepo;
   /** The highest migration recorded in the database. */
   schemaVersion(): number;
+  /** Opens the database now if it is not (a lazy store's); throws what the open throws. */
+  open(): void;
+  /** `write`, once the database is open: at once if it is; a lazy store's does it before the use that opens it. */
+  afterOpen(write: (store: Store) => void): void;
   close(): void;
 }
 
@@ -102,7 +106,7 @@ export function openStore(path: string = defaultDbPath(), opts: OpenStoreOptions
     // e.g. "file is not a database": say which file, in one line.
     throw new MoatError('store', `cannot open database ${path}: ${errorMessage(e)}`, { user: true, cause: e });
   }
-  return {
+  const store: Store = {
     path,
     sessions: new SessionRepo(db, now),
     messages: new MessageRepo(db, now),
@@ -113,6 +117,9 @@ export function openStore(path: string = defaultDbPath(), opts: OpenStoreOptions
     cron: new CronRepo(db, now),
     checkpoints: new CheckpointRepo(db, now),
     schemaVersion: () => schemaVersion(db),
+    open: () => {},
+    afterOpen: (write) => write(store),
     close: () => db.close(),
   };
+  return store;
 }

@@ -1,7 +1,8 @@
 /**
- * What a session writes to its store: its row when it opens (so a database
- * that cannot be opened, or an id in use, fails before any request is paid
- * for), then its title, status, messages and usage, in order.
+ * What a session writes to its store: a new session's row and first prompt
+ * once that prompt's request is on its way (a given id is written when the
+ * session opens, so one in use fails before any request is paid for), then
+ * its title, status, messages and usage, in order.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test';
 import { join } from 'node:path';
@@ -67,18 +68,18 @@ async function collect(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
 
 const finished = (events: AgentEvent[]) => events.find((e) => e.type === 'run_finished') as Extract<AgentEvent, { type: 'run_finished' }>;
 
-test('the database opens with the session, before its first request, and the session is all there afterwards', async () => {
+test("a new session's database opens once its first request is on its way, and the session is all there afterwards", async () => {
   const log: string[] = [];
   const store = lazyStore(dbFile, (p) => {
     log.push('opened');
     return openStore(p);
   });
   const s = openSession(store, log);
-  expect(log).toEqual(['opened']);
+  expect(log).toEqual([]);
   server.script(reply().text('Hello back.'));
   const events = await collect(s.run('Hello there\nsecond line', new AbortController().signal));
   expect(finished(events).stopReason).toBe('end_turn');
-  expect(log).toEqual(['opened', 'asked']);
+  expect(log).toEqual(['asked', 'opened']);
   expect(server.requests).toHaveLength(1);
   const row = store.sessions.require(s.id);
   expect({ title: row.title, status: row.status, cwd: row.cwd }).toEqual({ title: 'Hello there', status: 'completed', cwd });
@@ -101,15 +102,20 @@ test('a run that sends no request still records how it ended', async () => {
   store.close();
 });
 
-test('a database that cannot be opened fails the session with its error before any request', () => {
+test('a database that cannot be opened ends the first run with its error, after its one request', async () => {
   const log: string[] = [];
   const store = lazyStore(dbFile, (p) => {
     log.push('tried');
     throw new MoatError('store', `cannot open database ${p}: file is not a database`, { user: true });
   });
-  expect(() => openSession(store, log)).toThrow(`cannot open database ${dbFile}: file is not a database`);
-  expect(log).toEqual(['tried']);
-  expect(server.requests).toHaveLength(0);
+  const s = openSession(store, log);
+  server.script(reply().text('never saved'));
+  const end = finished(await collect(s.run('hi', new AbortController().signal)));
+  expect(end.stopReason).toBe('error');
+  expect(end.error).toContain(`cannot open database ${dbFile}: file is not a database`);
+  expect(log[0]).toBe('asked');
+  expect(log).toContain('tried');
+  expect(server.requests).toHaveLength(1);
 });
 
 test('a given session id is written when the session opens: one in use is refused before any request', () => {

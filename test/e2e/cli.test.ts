@@ -2,7 +2,7 @@
  * End to end: the compiled binary's subcommands and folder flags.
  */
 import { beforeEach, describe, expect, test } from 'bun:test';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { serveFakeAnthropic } from '../support/fake-anthropic-suite.ts';
@@ -113,7 +113,15 @@ describe('sessions', () => {
     const md = await moat(['sessions', 'export', id, '--format', 'markdown']);
     expect(md.stdout).toContain('the answer');
 
+    // Tool output saved for the session (results too big for the model) goes with it; another session's stays.
+    const results = join(sb.env.XDG_DATA_HOME!, 'moat', 'tool-results');
+    for (const s of [id, 'other-session']) {
+      mkdirSync(join(results, s), { recursive: true });
+      writeFileSync(join(results, s, 'call-1-result.txt'), 'saved');
+    }
     expect((await moat(['sessions', 'rm', id])).code).toBe(0);
+    expect(existsSync(join(results, id))).toBe(false);
+    expect(existsSync(join(results, 'other-session', 'call-1-result.txt'))).toBe(true);
     const gone = await moat(['sessions', 'show', id]);
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain(id.slice(0, 8));

@@ -46,7 +46,7 @@ describe('the environment of a stdio server', () => {
         expect(seen.SOME_API_KEY).toBeUndefined();
         expect(seen.MOAT_PLAIN_VAR).toBe('kept');
         // Sandboxed, its own temp folder is what it sees at the system temp path.
-        expect(seen.TMPDIR).toMatch(enabled ? /^\/tmp$/ : /\/moat-mcp-everything-[^/]+$/);
+        expect(seen.TMPDIR).toMatch(enabled ? /^\/tmp$/ : /\/moat-mcp-\d+-everything-[^/]+$/);
       } finally {
         await m.close();
       }

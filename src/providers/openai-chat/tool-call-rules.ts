@@ -5,7 +5,6 @@
  * must be a-z, A-Z, 0-9, with a length of 9.", "Unexpected role 'user' after role 'tool'"), so a history
  * begun on another model could not fall back or switch to it.
  */
-import { createHash } from 'node:crypto';
 import type { ChatMessage } from './convert.ts';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -17,7 +16,8 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
  */
 export function mistralToolId(id: string): string {
   if (/^[a-zA-Z0-9]{9}$/.test(id)) return id;
-  const digest = createHash('sha256').update(id).digest();
+  // Bun's hasher, not node:crypto, which loads Node's streams (~10 ms) with the provider.
+  const digest = new Bun.CryptoHasher('sha256').update(id).digest();
   let out = '';
   for (let i = 0; i < 9; i++) out += ALNUM[digest[i]! % ALNUM.length];
   return out;

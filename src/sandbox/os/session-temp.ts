@@ -3,7 +3,8 @@
  * needs it (mode 700, named after moat's PID), bound at the system temp path
  * inside the sandbox, and removed when moat exits. Folders left by a moat that
  * died without removing its own (its PID gone) are removed when the next one
- * makes its folder.
+ * makes its folder, and so are the MCP servers' own (`moat-mcp-<pid>-…`) that
+ * a killed moat could not remove.
  */
 import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Remove `moat-session-<pid>-*` folders in `temp` whose moat is gone. */
+/** Remove `moat-session-<pid>-*` and `moat-mcp-<pid>-*` folders in `temp` whose moat is gone. */
 export function removeStaleSessionTemps(temp: string): void {
   let names: string[];
   try {
@@ -31,7 +32,7 @@ export function removeStaleSessionTemps(temp: string): void {
     return;
   }
   for (const name of names) {
-    const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(name);
+    const m = /^moat-(?:session|mcp)-(\d+)-/.exec(name);
     if (m === null) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || alive(pid)) continue;

@@ -66,6 +66,21 @@ function ensureMonitor(): LinuxViolationMonitor {
   return monitor;
 }
 
+/** Loop turns done() waits for the loader's last events: its connection accepted, its lines read. */
+const LAST_EVENT_TURNS = 3;
+
+/**
+ * The listener would keep moat's event loop alive: it stops once no command is watched, after the caller has its
+ * result (stopping costs about a millisecond), unless the next command has started using it meanwhile.
+ */
+function stopWhenIdle(m: LinuxViolationMonitor): void {
+  setImmediate(() => {
+    if (watches.size > 0 || monitor !== m) return;
+    monitor = undefined;
+    m.stop();
+  });
+}
+
 export interface WriteWatch {
   socketPath: string;
   env: Record<string, string>;
@@ -85,14 +100,11 @@ export async function watchWrites(id: string, roots: readonly string[], denied: 
     socketPath,
     env: { SRT_OBSERVE_SOCK: socketPath, SRT_ENCODED_CMD: encodeSandboxedCommand(id) },
     async done() {
-      // The last events may still be in the socket when the process has gone: give the listener one turn of the loop.
-      await new Promise((r) => setTimeout(r, 0));
+      // The last events may still be in the socket when the process has gone: give the listener turns of the loop to
+      // accept the connection and read it (setImmediate: a zero timeout waits a whole millisecond).
+      for (let turn = 0; turn < LAST_EVENT_TURNS; turn++) await new Promise((r) => setImmediate(r));
       watches.delete(id);
-      // The listener would keep moat's event loop alive: it runs only while a command is being watched.
-      if (watches.size === 0 && monitor === m) {
-        monitor = undefined;
-        m.stop();
-      }
+      stopWhenIdle(m);
       return [...watch.seen.values()];
     },
   };

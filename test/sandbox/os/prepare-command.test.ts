@@ -64,6 +64,16 @@ describe.skipIf(!supported)('a sandboxed process', () => {
     expect(r.violations.map((v) => v.target).sort()).toEqual([join(outside, 'abs.txt'), join(outside, 'rel.txt'), join(outside, 'target.txt')].sort());
   });
 
+  test('a refusal is reported even when the event loop did not turn while the command ran (a synchronous spawn)', async () => {
+    // The loader's connection is then neither accepted nor read when finish() starts: a one-timer wait missed ~1 in 10.
+    for (let i = 0; i < 12; i++) {
+      const prepared = await prepareCommand(['bash', '-c', `echo x > ${outside}/sync-${i}.txt`], { cwd: repo, env: { PATH: process.env.PATH, HOME: home }, grants: grants(), mode: 'required' });
+      const r = Bun.spawnSync(prepared.argv, { cwd: repo, env: prepared.env, stdout: 'ignore', stderr: 'ignore' });
+      expect(r.exitCode).not.toBe(0);
+      expect((await prepared.finish()).map((v) => v.target)).toEqual([join(outside, `sync-${i}.txt`)]);
+    }
+  });
+
   test('cannot hard-link a file from outside into the repo', async () => {
     const r = await run(`ln ${outside}/target.txt hard.txt; echo rc=$?`);
     expect(r.output).toMatch(/Invalid cross-device link|Operation not permitted/);
