@@ -117,6 +117,39 @@ describe('checkpoints', () => {
     expect(treeState(project, [])).toEqual(before);
   });
 
+  test('a fresh process on an unchanged tree reuses the noted tree without write-tree; a change, and a change undone, are recorded', async () => {
+    const { store, project, root, pc } = setUp();
+    for (let i = 0; i < 20; i++) writeFileSync(join(project, `f${i}.txt`), `${i}\n`);
+    prompt(store, project, 's', 1, 'one');
+    const first = await pc.before('s', 1);
+    await pc.after('s', 1);
+    const fresh = () => {
+      const p = new ProjectCheckpoints(store, project, { root, maxFileBytes: 10 * 1024 * 1024 });
+      const calls: string[] = [];
+      const exec = p.git.exec.bind(p.git);
+      p.git.exec = (args, input) => {
+        calls.push(args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '');
+        return exec(args, input);
+      };
+      return { p, calls };
+    };
+    const a = fresh();
+    prompt(store, project, 's', 2, 'two');
+    expect(await a.p.before('s', 2)).toBe(first);
+    expect(a.calls).not.toContain('write-tree');
+    writeFileSync(join(project, 'f3.txt'), 'changed\n');
+    const b = fresh();
+    prompt(store, project, 's', 3, 'three');
+    const changed = await b.p.before('s', 3);
+    expect(changed).not.toBe(first);
+    expect(await b.p.git.run(['show', `${changed}:f3.txt`])).toBe('changed\n');
+    writeFileSync(join(project, 'f3.txt'), '3\n');
+    const c = fresh();
+    prompt(store, project, 's', 4, 'four');
+    const undone = await c.p.before('s', 4);
+    expect(await c.p.git.run(['rev-parse', `${undone}^{tree}`])).toBe(await c.p.git.run(['rev-parse', `${first}^{tree}`]));
+  });
+
   test('ignored folders and files over the size limit are left out, and said to be', async () => {
     const { store, project, pc } = setUp(1000);
     writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
