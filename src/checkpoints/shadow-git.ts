@@ -83,6 +83,8 @@ export class ShadowGit {
       GIT_COMMITTER_NAME: 'moat',
       GIT_COMMITTER_EMAIL: 'moat@localhost',
       LC_ALL: 'C',
+      // glibc hands memory back to the kernel after each file's zlib buffers and asks again for the next: on a 10,000-file stage that was half of 14 s spent in brk.
+      GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=268435456',
     };
   }
 

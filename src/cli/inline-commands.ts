@@ -1,15 +1,16 @@
 /**
  * A custom command's `` !`cmd` `` lines (Claude Code's output inclusion): each
- * command is judged like a Bash call — the user's rules, the mode, the OS
- * sandbox, plus the command's own `allowed-tools` — and its output replaces
- * it in the prompt. What the rules would ask about or deny is not run; the
- * model reads why instead. A project's command or skill grants nothing until
+ * command goes through the session's permission check for a Bash call — the
+ * user's rules, the mode, the OS sandbox, the session's grants, plus the
+ * command's own `allowed-tools` — with the same permission events, and its
+ * output replaces it in the prompt. What is refused (in -p: anything that
+ * would need a question) is not run; the model reads why instead. A project's command or skill grants nothing until
  * the folder is trusted: a cloned repository must not pre-approve the
  * commands its own files run.
  */
-import type { AgentSettings } from '../agent/index.ts';
+import type { AgentSession, AgentSettings } from '../agent/index.ts';
 import type { Skill } from '../skills/index.ts';
-import { decidePermission, loadHookProcess, parseRuleList, type PermissionPolicy } from '../tools/index.ts';
+import { loadHookProcess, parseRuleList, type Rule } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
 
 const INLINE = /!`([^`\n]+)`/g;
@@ -26,28 +27,22 @@ function grantedTools(skill: Pick<Skill, 'allowedTools' | 'source'>, settings: P
   return { granted: [], ignored: listed.length > 0 };
 }
 
-export async function runInlineCommands(prompt: string, skill: Pick<Skill, 'allowedTools' | 'source'>, settings: AgentSettings, signal: AbortSignal): Promise<string> {
+/** The session's check of one command as a Bash call, with this command's `allowed-tools` rules added (AgentSession.checkCommand). */
+export type InlineCheck = (command: string, allow: readonly Rule[]) => ReturnType<AgentSession['checkCommand']>;
+
+export async function runInlineCommands(prompt: string, skill: Pick<Skill, 'allowedTools' | 'source'>, settings: AgentSettings, signal: AbortSignal, check: InlineCheck): Promise<string> {
   if (!hasInlineCommands(prompt)) return prompt;
   const roots = [settings.cwd, ...settings.addDirs];
   const { granted, ignored } = grantedTools(skill, settings);
   const untrustedNote = ignored ? "this project's command lists allowed-tools, which apply once you trust the folder (moat trust)" : undefined;
-  const policy: PermissionPolicy = {
-    mode: settings.permissionMode,
-    allow: [...settings.allow, ...parseRuleList(granted.filter((t) => /^Bash\b/.test(t)))],
-    deny: settings.deny,
-    ...(settings.ask === undefined ? {} : { ask: settings.ask }),
-    roots,
-    projectRoot: settings.projectRoot,
-    home: settings.home,
-    ...(settings.processSandbox?.active === true ? { osSandbox: true } : {}),
-  };
+  const allow = parseRuleList(granted.filter((t) => /^Bash\b/.test(t)));
   const outputs = new Map<string, string>();
   for (const m of prompt.matchAll(INLINE)) {
     const command = m[1]!;
     if (outputs.has(command)) continue;
-    const decision = await decidePermission({ toolName: 'Bash', effect: 'execute', intent: { ruleName: 'Bash', subject: command, paths: [], summary: command, cwd: settings.cwd } }, policy);
-    if (decision.kind !== 'allow') {
-      outputs.set(command, `[not run: ${decision.reason}${untrustedNote === undefined ? '' : `; ${untrustedNote}`}]`);
+    const gate = await check(command, allow);
+    if (!gate.ok) {
+      outputs.set(command, `[not run: ${gate.message}${untrustedNote === undefined ? '' : `; ${untrustedNote}`}]`);
       continue;
     }
     try {
@@ -59,7 +54,7 @@ export async function runInlineCommands(prompt: string, skill: Pick<Skill, 'allo
         env: {},
         timeoutMs: settings.bashTimeoutMs,
         signal,
-        level: decision.sandbox ?? 'read-only',
+        level: gate.sandbox ?? 'read-only',
       });
       const text = `${r.stdout}${r.stderr}`.trimEnd();
       const capped = text.length > OUTPUT_CAP ? `${text.slice(0, OUTPUT_CAP)}\n… (cut)` : text;

@@ -4,10 +4,10 @@ import './zod-setup.ts';
 import { statSync } from 'node:fs';
 import { mcpControls } from './mcp-controls.ts';
 import { trackedDenyNotice } from './tracked-deny-notice.ts';
-import { runInlineCommands } from './inline-commands.ts';
+import { runInlineCommands, type InlineCheck } from './inline-commands.ts';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { resolveModel } from '../agent/index.ts';
+import { resolveModel, type AgentEvent } from '../agent/index.ts';
 import { loadConfig, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
 import { compactOp } from '../protocol/index.ts';
@@ -162,10 +162,6 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     settings.model = resolveModel(settings.model, invoked.skill.model);
     checkModels(router, settings);
   }
-  // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
-  const prompt = invoked.skill
-    ? await runInlineCommands(invoked.prompt, invoked.skill, settings, new AbortController().signal)
-    : invoked.prompt;
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   // Asked on the first colored line, not imported at the top: node:tty (and the node:net it loads) imported statically cost -p's first byte
   // +2.0 ms wall, +5.5 ms CPU, +1.9 MB (scripts/bench/startup.ts, 30 interleaved runs); process.stderr.isTTY would build Node's stream (~14 ms).
@@ -180,7 +176,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   // -p --worktree: the session works on its own branch; the user's files stay as they are. Imported here: statically, with
   // mcp-setup's mcp-auth.ts, -p's first byte came 4.6 ms later, 4.3 ms more CPU (scripts/bench/startup.ts, 20 interleaved runs).
   const worktreeRun = opts.worktree ? await import('./worktree-run.ts') : undefined;
-  const worktree = worktreeRun ? await worktreeRun.startWorktreeRun(cwd, prompt, settings) : undefined;
+  const worktree = worktreeRun ? await worktreeRun.startWorktreeRun(cwd, invoked.prompt, settings) : undefined;
 
   const opened = await openSession(
     {
@@ -218,8 +214,20 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     const stdout = runStdout(() => controller.abort());
 
     // -p is a client of the session protocol: one user message, its events, its result.
-    const sent = mcpPromptCall ? await mcpPromptText(assembly.mcp, loaded, mcpPromptCall[1] ?? '', (mcpPromptCall[2] ?? '').trim()) : prompt;
-    const events = compact ? host.compact(compact.instructions, controller.signal) : host.turn(sent, controller.signal);
+    // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
+    // They may write: checkpointed with the message they go into, so a rewind to it undoes them.
+    const early: AgentEvent[] = [];
+    const expand = async (): Promise<string> => {
+      const { skill } = invoked;
+      if (skill === undefined) return invoked.prompt;
+      // Decided as the model's Bash call is: in -p what would need a question is refused with the reason, and the
+      // permission events go out with the run's (after its start, so the result's permission_denials list them).
+      const check = (command: string, allow: Parameters<InlineCheck>[1]) => opened.session.checkCommand(command, (e) => early.push(e), controller.signal, { allow });
+      const run = () => runInlineCommands(invoked.prompt, skill, opened.session.currentSettings(), controller.signal, check);
+      return assembly.checkpoints?.around ? assembly.checkpoints.around(opened.session.id, run, (line) => err(`moat: ${line}\n`)) : run();
+    };
+    const sent = mcpPromptCall ? await mcpPromptText(assembly.mcp, loaded, mcpPromptCall[1] ?? '', (mcpPromptCall[2] ?? '').trim()) : await expand();
+    const events = afterStart(compact ? host.compact(compact.instructions, controller.signal) : host.turn(sent, controller.signal), early);
     const finished = await printRun(events, {
       format: opts.outputFormat,
       verbose: opts.verbose ?? false,
@@ -250,5 +258,17 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     return stdout.closed ? EXIT.ok : exitCodeForStop(finished.stopReason);
   } finally {
     if (!ended) await assembly.close();
+  }
+}
+
+/** A run's events with `early` ones (a custom command's !`cmd` permission events) put right after the run's start. */
+async function* afterStart(events: AsyncIterable<AgentEvent>, early: readonly AgentEvent[]): AsyncIterable<AgentEvent> {
+  let started = early.length === 0;
+  for await (const e of events) {
+    yield e;
+    if (!started && e.type === 'session_started') {
+      started = true;
+      yield* early;
+    }
   }
 }

@@ -140,7 +140,9 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             const invoked = promptWithSkill(text, skills);
             if (invoked.skill === undefined) return invoked.prompt;
             const { prompt, skill } = invoked;
-            const run = () => runInlineCommands(prompt, skill, session.currentSettings(), new AbortController().signal);
+            const signal = new AbortController().signal;
+            // Decided as the model's Bash call: a question goes to the SDK program as its can_use_tool request.
+            const run = () => runInlineCommands(prompt, skill, session.currentSettings(), signal, (command, allow) => session.checkCommand(command, () => undefined, signal, { allow }));
             // Its !`cmd` lines may write: checkpointed with the message they go into.
             return assembly.checkpoints?.around ? assembly.checkpoints.around(session.id, run, () => undefined) : run();
           },

@@ -90,6 +90,66 @@ describe('checkpoints', () => {
     expect(grew).toBeLessThan(8192);
   });
 
+  test('a first checkpoint of many files is one pack, not a loose object a file; its changes count lines and rewind byte for byte', async () => {
+    const { store, project, root, pc } = setUp();
+    for (let d = 0; d < 10; d++) {
+      mkdirSync(join(project, `d${d}`));
+      for (let i = 0; i < 100; i++) writeFileSync(join(project, `d${d}`, `f${i}.txt`), `${'line\n'.repeat(5)}${d}-${i}\n`);
+    }
+    const before = treeState(project, []);
+    prompt(store, project, 's', 1, 'edit');
+    await pc.before('s', 1);
+    const objects = join(shadowDir(root, project), 'objects');
+    const loose = readdirSync(objects).filter((n) => /^[0-9a-f]{2}$/.test(n));
+    // The 1,000 blobs went into a pack; what is loose is the trees and the commit (1 root + 10 folders + 1 commit at most).
+    expect(readdirSync(join(objects, 'pack')).some((n) => n.endsWith('.pack'))).toBe(true);
+    expect(loose.length).toBeLessThanOrEqual(12);
+    writeFileSync(join(project, 'd3', 'f7.txt'), 'line\nchanged\n');
+    writeFileSync(join(project, 'd4', 'new.txt'), 'new\n');
+    await pc.after('s', 1);
+    const points = await pc.points('s');
+    // Line counts, not "binary": the pack setting is for staging only, not for diffs.
+    expect(points[0]?.changes).toEqual([
+      { path: 'd3/f7.txt', added: 1, removed: 5, binary: false },
+      { path: 'd4/new.txt', added: 1, removed: 0, binary: false },
+    ]);
+    await pc.restore(await pc.plan('s', 1), { force: false });
+    expect(treeState(project, [])).toEqual(before);
+  });
+
+  test('a fresh process on an unchanged tree reuses the noted tree without write-tree; a change, and a change undone, are recorded', async () => {
+    const { store, project, root, pc } = setUp();
+    for (let i = 0; i < 20; i++) writeFileSync(join(project, `f${i}.txt`), `${i}\n`);
+    prompt(store, project, 's', 1, 'one');
+    const first = await pc.before('s', 1);
+    await pc.after('s', 1);
+    const fresh = () => {
+      const p = new ProjectCheckpoints(store, project, { root, maxFileBytes: 10 * 1024 * 1024 });
+      const calls: string[] = [];
+      const exec = p.git.exec.bind(p.git);
+      p.git.exec = (args, input) => {
+        calls.push(args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '');
+        return exec(args, input);
+      };
+      return { p, calls };
+    };
+    const a = fresh();
+    prompt(store, project, 's', 2, 'two');
+    expect(await a.p.before('s', 2)).toBe(first);
+    expect(a.calls).not.toContain('write-tree');
+    writeFileSync(join(project, 'f3.txt'), 'changed\n');
+    const b = fresh();
+    prompt(store, project, 's', 3, 'three');
+    const changed = await b.p.before('s', 3);
+    expect(changed).not.toBe(first);
+    expect(await b.p.git.run(['show', `${changed}:f3.txt`])).toBe('changed\n');
+    writeFileSync(join(project, 'f3.txt'), '3\n');
+    const c = fresh();
+    prompt(store, project, 's', 4, 'four');
+    const undone = await c.p.before('s', 4);
+    expect(await c.p.git.run(['rev-parse', `${undone}^{tree}`])).toBe(await c.p.git.run(['rev-parse', `${first}^{tree}`]));
+  });
+
   test('ignored folders and files over the size limit are left out, and said to be', async () => {
     const { store, project, pc } = setUp(1000);
     writeFileSync(join(project, '.gitignore'), 'node_modules/\n');

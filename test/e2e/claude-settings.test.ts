@@ -197,6 +197,7 @@ describe('.claude/settings.json and project trust', () => {
     const r = await runMoat(['-p', '/status'], { cwd: sb.cwd, env: sb.env });
     expect(r.code).toBe(0);
     expect(requestText(0)).toContain('Shell says: hello-from-shell');
-    expect(requestText(0)).toContain('Denied: [not run: denied by the rule \\"Bash(curl:*)\\" in .claude/settings.json:3]');
+    // The refusal a model's Bash call would get, word for word.
+    expect(requestText(0)).toContain('Denied: [not run: Permission denied: running \\"curl https://example.com\\" is blocked by the deny rule \\"Bash(curl:*)\\" (from .claude/settings.json:3).');
   });
 });

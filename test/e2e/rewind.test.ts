@@ -161,6 +161,59 @@ describe('changes made between messages', () => {
   }, 90_000);
 });
 
+describe("a custom command's !`cmd` lines in -p", () => {
+  test('what they change is checkpointed with the message: a rewind to it puts the files back byte for byte; one a rule denies does not run', async () => {
+    const sb = makeSandbox(server.url);
+    writeFileSync(join(sb.cwd, 'a.txt'), 'alpha\r\nbeta\n');
+    chmodSync(join(sb.cwd, 'a.txt'), 0o640);
+    const before = treeState(sb.cwd);
+    // A user command (its allowed-tools apply): one line writes two files, one a deny rule refuses.
+    mkdirSync(join(sb.home, '.claude', 'commands'), { recursive: true });
+    writeFileSync(join(sb.home, '.claude', 'commands', 'stamp.md'), '---\nallowed-tools: Bash(sh:*)\n---\nStamped: !`sh -c "printf changed > a.txt && echo made > b.txt && echo ok"`\nDenied: !`touch denied.txt`\n');
+    server.script(reply().text('seen'));
+    const r = await moat(sb, ['-p', '/stamp', '--session-id', SESSION, '--disallowedTools', 'Bash(touch:*)']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(sb.cwd, 'a.txt'), 'utf8')).toBe('changed');
+    expect(readFileSync(join(sb.cwd, 'b.txt'), 'utf8')).toBe('made\n');
+    expect(existsSync(join(sb.cwd, 'denied.txt'))).toBe(false);
+    const sentText = JSON.stringify(server.requests.at(-1)?.body);
+    expect(sentText).toContain('Stamped: ok');
+    expect(sentText).toMatch(/Denied: \[not run: [^\]]+\]/);
+
+    const list = await moat(sb, ['rewind']);
+    expect(list.stdout).toContain('  1  ');
+    expect(list.stdout).toContain('b.txt +1 -0');
+    const back = await moat(sb, ['rewind', '--to', '1', '--code']);
+    expect(back.stderr).toBe('');
+    expect(back.code).toBe(0);
+    expect(treeState(sb.cwd)).toEqual(before);
+  }, 60_000);
+
+  test('each line goes through the permission check of a Bash call: a denied one is refused with the reason and listed in stream-json; an unlisted one runs read-only, as the model\'s call would', async () => {
+    const sb = makeSandbox(server.url);
+    writeFileSync(join(sb.cwd, 'keep.txt'), 'kept\n');
+    mkdirSync(join(sb.home, '.claude', 'commands'), { recursive: true });
+    writeFileSync(join(sb.home, '.claude', 'commands', 'mixed.md'), '---\nallowed-tools: Bash(sh:*)\n---\nA: !`sh -c "echo fine"`\nB: !`touch denied.txt`\nC: !`rm keep.txt`\n');
+    server.script(reply().text('seen'));
+    const r = await moat(sb, ['-p', '/mixed', '--disallowedTools', 'Bash(touch:*)', '--output-format', 'stream-json', '--verbose']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(sb.cwd, 'keep.txt'), 'utf8')).toBe('kept\n');
+    expect(existsSync(join(sb.cwd, 'denied.txt'))).toBe(false);
+    const sentText = JSON.stringify(server.requests.at(-1)?.body);
+    expect(sentText).toContain('A: fine');
+    expect(sentText).toMatch(/B: \[not run: [^\]]+\]/);
+    // Not allowed, not denied: held to the read-only sandbox, as the model's Bash call would be; it could not write.
+    expect(sentText).toContain("C: rm: cannot remove 'keep.txt': Read-only file system");
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const result = lines.find((l) => l.type === 'result') as { permission_denials?: { tool_name: string; tool_use_id: string; tool_input: { command: string } }[] } | undefined;
+    expect(result?.permission_denials?.map((d) => [d.tool_name, d.tool_input.command, d.tool_use_id.startsWith('cmd_')])).toEqual([
+      ['Bash', 'touch denied.txt', true],
+    ]);
+  }, 60_000);
+});
+
 describe('conversation rewinds', () => {
   async function twoMessages(sb: Sandbox): Promise<void> {
     writeFileSync(join(sb.cwd, 'a.txt'), 'one\n');
