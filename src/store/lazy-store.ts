@@ -20,6 +20,7 @@ const openLazily = (path: string): Store => (require('./store.ts') as typeof imp
  */
 export function lazyStore(path: string, open: (path: string) => Store = openLazily): Store {
   let store: Store | undefined;
+  let closed = false;
   const waiting: ((s: Store) => void)[] = [];
   const opened = (): Store => {
     const s = (store ??= open(path));
@@ -33,8 +34,9 @@ export function lazyStore(path: string, open: (path: string) => Store = openLazi
   return new Proxy({} as Store, {
     get(_, key: keyof Store) {
       if (key === 'path') return path;
-      if (key === 'close') return () => store?.close();
-      if (key === 'open') return () => void opened();
+      if (key === 'close') return () => ((closed = true), store?.close());
+      // After close, open() does nothing: a session's late "open now" must not make a database its owner already gave up.
+      if (key === 'open') return () => void (closed ? undefined : opened());
       if (key === 'afterOpen') return (write: (s: Store) => void) => (store === undefined ? waiting.push(write) : write(opened()));
       const s = opened();
       const v = s[key];

@@ -78,3 +78,11 @@ test('open() opens it now; a waiting write that fails is thrown there and stays 
   expect(done).toEqual(['first', 'second']);
   store.close();
 });
+
+test('open() after close does nothing: no database is made', () => {
+  const path = join(tempDir('moat-lazy-store-'), 'data', 'moat.db');
+  const store = lazyStore(path);
+  store.close();
+  store.open();
+  expect(existsSync(path)).toBe(false);
+});
