@@ -79,7 +79,7 @@ export interface GateDeps {
 export async function checkPermission({ tool, input, intent, toolUseId, hookDecision, approvalPreview }: GateCall, deps: GateDeps): Promise<GateResult> {
   const { policy } = deps;
   const call = { toolName: tool.name, effect: tool.effect, intent };
-  // The engine loads with the tool-running code (after the first request: tool-dispatch-loader.ts), the shell grammar on the first Bash call.
+  // The shell grammar loads on the first Bash call (bash-parser.ts).
   const decision = await decidePermission(call, policy);
   // What a person (or a hook) approves for a sandboxed command is the grant it asked for.
   const asked: { sandbox?: SandboxGrant } =

@@ -1,5 +1,5 @@
 /** A conversation: its history, settings and tools, and the loop that runs one prompt to the end. */
-import { afterFirstEvent, textOf, ZERO_USAGE, type AssistantMessage, type Provider, type Message, type ToolSpec, type ToolUsePart, type Usage, type UserMessage, type UserPart } from '../providers/index.ts';
+import { textOf, ZERO_USAGE, type AssistantMessage, type Provider, type Message, type ToolSpec, type ToolUsePart, type Usage, type UserMessage, type UserPart } from '../providers/index.ts';
 import { deniedOutright, MCP_DEFER_SHARE, parseRuleList, sandboxedGitStatus, ToolRegistry, type AnyTool, type Rule, type TodoItem } from '../tools/index.ts';
 import type { NewSession } from '../store/index.ts';
 import { AsyncQueue, errorMessage, gitHead, gitInfo, newId, realPathOrSelf, type GitInfo } from '../util/index.ts';
@@ -21,7 +21,7 @@ import { applyReloadable, type AgentSettings, type ReloadableSettings } from './
 import { afterAnswer, CONTINUE, finish, type Step } from './after-answer.ts';
 import { instructionsKey, sessionSystemPrompt } from './session-prompt.ts';
 import { makeToolContext, type ContextSource } from './tool-context.ts';
-import { loadToolDispatch, preloadToolDispatch, type DispatchDeps } from './tool-dispatch-loader.ts';
+import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
 import { keepPartial } from './turn.ts';
 import { checkpointId } from './turn-checkpoint.ts';
 
@@ -371,8 +371,7 @@ export class AgentSession {
 
   private async loop(prompt: string | UserPart[], signal: AbortSignal, run: Run): Promise<void> {
     const { settings, registry } = this;
-    // The tool-running code loads once the first request is answering (after-first-event.ts), not before it.
-    const provider = afterFirstEvent(this.deps.provider, preloadToolDispatch);
+    const provider = this.deps.provider;
     const { emit } = run;
     // The driving program's own servers: their tools are in the run's first list and its init line.
     await this.ready;
@@ -538,7 +537,6 @@ export class AgentSession {
       });
     }
 
-    const { dispatchToolCalls } = await loadToolDispatch();
     const results = await dispatchToolCalls(
       calls,
       this.dispatchDeps(run, offered.names, (toolUseId, approvedPaths, sig, sandbox) => makeToolContext(contextSource, { toolUseId, approvedPaths, signal: sig, sandbox })),

@@ -1,5 +1,5 @@
 /** Opens the SQLite database (WAL, busy timeout) and its repositories. */
-import type { Database } from 'bun:sqlite';
+import { Database } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MoatError, errorMessage, homeOf } from '../util/index.ts';
@@ -88,9 +88,7 @@ export function openStore(path: string = defaultDbPath(), opts: OpenStoreOptions
   try {
     // 0700: transcripts can hold secrets the model read. mode only applies to folders created here.
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    // Required here, not imported: linking bun:sqlite costs about 2.5 ms, and -p opens the store only once its first request is on its way.
-    const sqlite = import.meta.require('bun:sqlite') as typeof import('bun:sqlite');
-    db = new sqlite.Database(path, { create: true, strict: true });
+    db = new Database(path, { create: true, strict: true });
   } catch (e) {
     throw new MoatError('store', `cannot open database ${path}: ${errorMessage(e)}`, { user: true, cause: e });
   }

@@ -27,6 +27,7 @@ export function taskTool(host: SubagentHost): AnyTool {
     },
     // The planning, the runner and the worktree code load with the first sub-agent, not with every session that offers the tool (task-call.ts).
     async execute(input, ctx): Promise<ToolResult> {
+      // Loaded on first use: with task-call, output-validator, hook-process, process-grants, discover and wasm-call up front, -p's first byte came 5.4 ms later (CPU +2.9 ms, RSS +1.1 MB; startup bench, n=20).
       return (await import('./task-call.ts')).runTaskCall(host, input, ctx);
     },
   }) as AnyTool;

@@ -51,6 +51,7 @@ let loading: Promise<void> | undefined;
  */
 export function loadShellParser(): Promise<void> {
   loading ??= (async () => {
+    // Loaded on first use: with the other readers' libraries (unpdf, image-size, music-metadata, node-html-markdown, web-tree-sitter) up front, -p read-then-answer's peak RSS is 58.7 MB, not 54.8 (bound 55 MB; startup bench, n=20).
     const { Parser: TreeSitter, Language } = await import('web-tree-sitter');
     // The runtime is handed its bytes: inside the executable there is no file next to the script to fetch.
     await TreeSitter.init({ wasmBinary: readEmbedded(runtimeWasm) });

@@ -1,7 +1,6 @@
 /**
  * Which tools a rule's bare name covers: the part of rule matching that
- * choosing the tools to offer needs before the first request, apart from the
- * matching engine, which loads with the tool-running code (agent/tool-dispatch-loader.ts).
+ * choosing the tools to offer needs, apart from the matching engine.
  */
 import { canonicalRuleName } from './rule-names.ts';
 import { globRegex, type Rule } from './rule.ts';
