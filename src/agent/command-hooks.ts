@@ -10,7 +10,7 @@
 import type { SandboxPolicy } from '../contracts/index.ts';
 import type { HooksConfig } from '../config/index.ts';
 import { loadHookProcess } from '../tools/index.ts';
-import { HOOK_STDOUT, type HookCallback, type HookCallbackSet, type HookInput, type HookJsonOutput } from './hooks.ts';
+import { HOOK_REFUSED, HOOK_STDOUT, type HookCallback, type HookCallbackSet, type HookInput, type HookJsonOutput } from './hooks.ts';
 
 export interface CommandHookContext {
   cwd: string;
@@ -61,10 +61,17 @@ function commandCallback(command: string, timeoutMs: number, ctx: CommandHookCon
       timeoutMs,
       signal,
     });
-    const answer = hookOutput(input.hook_event_name, r, command, timeoutMs);
+    let answer: HookJsonOutput;
+    try {
+      answer = hookOutput(input.hook_event_name, r, command, timeoutMs);
+    } catch (e) {
+      // A hook that failed because the sandbox refused it says what was refused in its failure line.
+      throw r.refused.length === 0 ? e : new Error(`${(e as Error).message} (the sandbox refused: ${r.refused.join('; ')})`);
+    }
     // Shown in verbose output, as Claude Code's transcript shows it, unless the answer says suppressOutput.
     const text = r.stdout.trim();
-    return text === '' ? answer : { ...answer, [HOOK_STDOUT]: { command, text } };
+    const shown = text === '' ? answer : { ...answer, [HOOK_STDOUT]: { command, text } };
+    return r.refused.length === 0 ? shown : { ...shown, [HOOK_REFUSED]: { command, refused: r.refused } };
   };
 }
 

@@ -128,7 +128,8 @@ export type AgentEvent =
    */
   | { type: 'model_fallback'; turn: number; from: string; to: string; reason: string; trigger: ProviderErrorKind }
   /** A user-visible problem that did not end the run (e.g. a retry in progress, a skipped config entry). */
-  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  /** `sandboxRefusal`: the OS sandbox refused a hook something; said on stderr even in quiet output. */
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; sandboxRefusal?: true }
   /**
    * The history was replaced by a summary (`manual`: /compact; `auto`: the context was nearly full, or the API
    * refused it as too long). `preTokens`: what the history took (the summary request's input); `postTokens`:

@@ -10,6 +10,9 @@ export type HookInput = Record<string, unknown> & { hook_event_name: string };
  */
 export const HOOK_STDOUT: unique symbol = Symbol('hook stdout');
 
+/** What the OS sandbox refused a command hook (a write, a connection): told to the user whatever the answer says. */
+export const HOOK_REFUSED: unique symbol = Symbol('hook refused');
+
 /** A command hook's stdout, shown in verbose output unless its answer says `suppressOutput`. */
 export interface HookStdout {
   command: string;
@@ -17,7 +20,13 @@ export interface HookStdout {
 }
 
 /** What a hook answers (Claude Code's shape: `decision`, `reason`, `hookSpecificOutput`, `continue`, …). */
-export type HookJsonOutput = Record<string, unknown> & { [HOOK_STDOUT]?: HookStdout };
+export type HookJsonOutput = Record<string, unknown> & { [HOOK_STDOUT]?: HookStdout; [HOOK_REFUSED]?: HookRefusal };
+
+/** A command hook's sandbox refusals, one message each ("write to /x refused"). */
+export interface HookRefusal {
+  command: string;
+  refused: string[];
+}
 
 /** A hook implemented in code (an SDK program's callback); command hooks are run by the hooks runner. */
 export type HookCallback = (input: HookInput, signal: AbortSignal) => Promise<HookJsonOutput>;
@@ -42,6 +51,8 @@ export interface HookOutcome {
   /** Command hooks' stdout for verbose output; those answering `suppressOutput: true` are left out. */
   output: HookStdout[];
   failures: string[];
+  /** What the sandbox refused command hooks, however they answered. */
+  refused: HookRefusal[];
 }
 
 /** What PreToolUse hooks decided about one call, beside what every event's hooks may say. */
@@ -78,7 +89,7 @@ async function settle(callbacks: HookCallback[], input: HookInput, signal: Abort
 
 /** The fields every event's answer may carry, merged over all the answers. */
 function merge(answers: HookJsonOutput[], failures: string[]): HookOutcome {
-  const outcome: HookOutcome = { context: [], systemMessages: [], output: [], failures };
+  const outcome: HookOutcome = { context: [], systemMessages: [], output: [], failures, refused: [] };
   const reasons: string[] = [];
   for (const out of answers) {
     const specific = record(out['hookSpecificOutput']);
@@ -89,6 +100,8 @@ function merge(answers: HookJsonOutput[], failures: string[]): HookOutcome {
     if (typeof out['systemMessage'] === 'string' && out['systemMessage'] !== '') outcome.systemMessages.push(out['systemMessage']);
     const stdout = out[HOOK_STDOUT];
     if (stdout !== undefined && out['suppressOutput'] !== true) outcome.output.push(stdout);
+    const refused = out[HOOK_REFUSED];
+    if (refused !== undefined) outcome.refused.push(refused);
   }
   if (reasons.length > 0) outcome.blockReason = reasons.join('\n');
   return outcome;

@@ -20,9 +20,14 @@ export interface HookRunnerSession {
   hooks(): HookCallbackSet | undefined;
 }
 
+/** What a command hook may do: it runs in the session's workspace-write sandbox. */
+const HOOK_GRANTS = 'hooks run in the session sandbox: they may write the working folder, --add-dir folders and [sandbox.filesystem] allow_write, and reach the hosts in [sandbox.network] allow (~/.config/moat/config.toml)';
+
 export class SessionHookRunner {
   /** Written on the first hook that runs, brought up to date before each later one. */
   private transcript: TranscriptFile | undefined;
+  /** Sandbox refusals of hooks already told in this session (each is said once). */
+  private readonly refusalsTold = new Set<string>();
 
   constructor(private readonly session: HookRunnerSession) {}
 
@@ -32,7 +37,7 @@ export class SessionHookRunner {
    */
   async run(run: Run, event: string, fields: Record<string, unknown>, signal: AbortSignal, matchOn?: string): Promise<HookOutcome> {
     const set = this.session.hooks();
-    if (set?.[event] === undefined || set[event].length === 0) return { context: [], systemMessages: [], output: [], failures: [] };
+    if (set?.[event] === undefined || set[event].length === 0) return { context: [], systemMessages: [], output: [], failures: [], refused: [] };
     const outcome = await runHooks(set, this.input(event, fields, run.emit), signal, matchOn);
     this.report(run, event, outcome);
     return outcome;
@@ -79,6 +84,14 @@ export class SessionHookRunner {
     for (const f of outcome.failures) run.emit({ type: 'notice', level: 'warning', message: `a ${event} hook failed (ignored): ${f}` });
     for (const m of outcome.systemMessages) run.emit({ type: 'notice', level: 'info', message: m });
     for (const o of outcome.output) run.emit({ type: 'hook_output', event, command: o.command, output: o.text });
+    // Once a session per refusal: what was refused, and the settings hooks run under (the session's sandbox).
+    for (const r of outcome.refused) {
+      for (const message of r.refused) {
+        if (this.refusalsTold.has(message)) continue;
+        this.refusalsTold.add(message);
+        run.emit({ type: 'notice', level: 'warning', message: `the sandbox refused a ${event} hook (${r.command}): ${message}; ${HOOK_GRANTS}`, sandboxRefusal: true });
+      }
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ import type { SessionEvent } from '../protocol/index.ts';
 import type { OutputLine, WorktreeInfo } from './schema.ts';
 import { OutputMapper, type InitInfo, type OutputOptions } from './to-output.ts';
 import { makeColors, progressLine } from './progress.ts';
+import { SandboxRefusalLines } from './sandbox-refusals.ts';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -38,6 +39,7 @@ export async function printRun(events: AsyncIterable<SessionEvent>, opts: PrintO
   // json --verbose: every line, written as one array at the end (Claude Code's shape).
   const all: OutputLine[] = [];
   let finished: RunFinished | undefined;
+  const refusals = new SandboxRefusalLines();
   for await (const e of events) {
     const extra = e.type === 'run_finished' && opts.finalize ? await opts.finalize(e) : {};
     const lines = mapper === undefined ? [] : e.type === 'run_finished' ? [mapper.result(e, extra.worktree)] : mapper.map(e);
@@ -46,7 +48,7 @@ export async function printRun(events: AsyncIterable<SessionEvent>, opts: PrintO
     if ((opts.format === 'text' && opts.verbose) || opts.debug) {
       const p = progressLine(e, colors);
       if (p) opts.err(`${p}\n`);
-    }
+    } else for (const line of refusals.of(e)) opts.err(`${colors.yellow(line)}\n`);
     if (e.type === 'run_finished') {
       finished = e;
       if (opts.format === 'json') opts.out(`${JSON.stringify(opts.verbose ? all : lines[0])}\n`);

@@ -88,7 +88,7 @@ export type SessionEvent =
   | { type: 'todos'; items: TodoItem[] }
   | { type: 'usage'; turn: number; turnUsage: Usage; sessionUsage: Usage; turnCostUsd: number; sessionCostUsd: number; model?: string }
   | { type: 'model_fallback'; turn: number; from: string; to: string; reason: string; trigger: ErrorKind }
-  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; sandboxRefusal?: true }
   | { type: 'compacted'; trigger: 'manual' | 'auto'; preTokens: number; postTokens: number; durationMs: number }
   | { type: 'hook_output'; event: string; command: string; output: string }
   | { type: 'turn_aborted'; turn: number }

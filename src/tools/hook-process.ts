@@ -27,6 +27,8 @@ export interface HookProcessResult {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** What the OS sandbox refused it (writes, connections), one message each. */
+  refused: string[];
 }
 
 /** Output beyond this is cut: a hook answers in a few lines of JSON. */
@@ -58,5 +60,5 @@ export async function runHookProcess(command: string, stdin: string, o: HookProc
     onStdout: collect(out),
     onStderr: collect(err),
   });
-  return { exitCode: r.exitCode, stdout: out.join(''), stderr: err.join(''), timedOut: r.timedOut };
+  return { exitCode: r.exitCode, stdout: out.join(''), stderr: err.join(''), timedOut: r.timedOut, refused: r.violations.map((v) => v.message) };
 }

@@ -19,7 +19,7 @@ function answer(o: { reason?: StopReason; wantsStructuredOutput?: boolean; hook?
     remind: (text) => reminders.push(text),
     stopHooks: (active) => {
       hookCalls.push(active);
-      const outcome: HookOutcome = { context: [], systemMessages: [], output: [], failures: [], ...o.hook };
+      const outcome: HookOutcome = { context: [], systemMessages: [], output: [], failures: [], refused: [], ...o.hook };
       return Promise.resolve(outcome);
     },
   };

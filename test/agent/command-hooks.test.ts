@@ -37,8 +37,8 @@ describe('runHooks', () => {
       ],
     };
     const out = await runHooks(set, { hook_event_name: 'PostToolUse' }, new AbortController().signal, 'Write');
-    expect(out).toEqual({ blockReason: 'lint failed', context: ['ctx'], stop: 'enough', systemMessages: ['hello'], output: [], failures: ['crashed'] });
-    expect(await runHooks(set, { hook_event_name: 'Stop' }, new AbortController().signal)).toEqual({ context: [], systemMessages: [], output: [], failures: [] });
+    expect(out).toEqual({ blockReason: 'lint failed', context: ['ctx'], stop: 'enough', systemMessages: ['hello'], output: [], failures: ['crashed'], refused: [] });
+    expect(await runHooks(set, { hook_event_name: 'Stop' }, new AbortController().signal)).toEqual({ context: [], systemMessages: [], output: [], failures: [], refused: [] });
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { HOOK_STDOUT, runHooks, runPreToolUse } from '../../src/agent/hooks.ts';
 import type { HookCallback, HookCallbackSet } from '../../src/agent/index.ts';
 
-const NOTHING = { context: [], systemMessages: [], output: [], failures: [] };
+const NOTHING = { context: [], systemMessages: [], output: [], failures: [], refused: [] };
 
 const input = (tool: string) => ({ hook_event_name: 'PreToolUse', tool_name: tool, tool_input: {}, tool_use_id: 't1' });
 const answering = (out: Record<string, unknown>, seen?: string[]): HookCallback => async (i) => {
