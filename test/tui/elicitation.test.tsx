@@ -221,6 +221,23 @@ describe('an MCP server asks with a form', () => {
     expect(await q.answer).toEqual({ action: 'decline' });
   });
 
+  test('a paste goes into the focused field on one line; a picker waits under the form and comes back after it', async () => {
+    const h = start((c) => (c.grants = ['.claude/settings.json: 1 allow rule']));
+    await h.until('Trust this folder?');
+    const q = ask(h);
+    await h.until('MCP server shop asks');
+    expect(h.frame()).not.toContain('Trust this folder?');
+    h.stdin.write('\x1b[200~Ada\nLovelace\x1b[201~');
+    await h.until('Ada Lovelace');
+    await h.press(KEYS.down);
+    await h.press(KEYS.down);
+    await h.press(KEYS.right);
+    await h.press(KEYS.enter);
+    expect(await q.answer).toEqual({ action: 'accept', content: { name: 'Ada Lovelace', express: false, size: 's' } });
+    await h.until('Trust this folder?');
+    expect(h.controller.trusted).toBe(false);
+  });
+
   test('a long form scrolls with the focus and keeps its header and keys on screen', async () => {
     const h = start();
     await h.until('Ask moat');

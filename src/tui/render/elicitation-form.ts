@@ -62,7 +62,10 @@ function valueOf(field: FormField, focused: boolean, width: number): string {
         return focused && i === input.cursor ? k.cyan.inverse(text) : text;
       });
       const hint = parts.length === 0 || !field.hint ? '' : `  ${k.dim(field.hint)}`;
-      return `${parts.join('  ')}${hint}`;
+      // A narrow terminal: the options before the highlighted one give way so that it stays in view.
+      let first = 0;
+      while (focused && first < input.cursor && stringWidth(parts.slice(first, input.cursor + 1).join('  ')) > width - 2) first++;
+      return `${first > 0 ? `${GLYPH.ellipsis} ` : ''}${parts.slice(first).join('  ')}${hint}`;
     }
   }
 }
