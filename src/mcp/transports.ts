@@ -44,6 +44,8 @@ export interface StdioLaunch {
   stderrTail(): string;
   /** After the process ended: what the sandbox refused, and its temp folder removed. */
   finish(): Promise<SandboxViolation[]>;
+  /** What the sandbox has refused so far, while the server runs. */
+  refusedSoFar(): SandboxViolation[];
 }
 
 /**
@@ -121,6 +123,7 @@ export async function launchStdio(sdk: McpSdk, server: StdioServerConfig, o: Lau
       removeTemp();
       return prepared.finish();
     },
+    refusedSoFar: () => prepared.refusedSoFar?.() ?? [],
   };
 }
 

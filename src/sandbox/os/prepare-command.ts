@@ -116,5 +116,6 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
       })();
       return finished;
     },
+    refusedSoFar: () => [...(writes?.seen() ?? []), ...(bridge?.refused(id) ?? [])],
   };
 }

@@ -55,5 +55,6 @@ export async function prepareSeatbeltCommand(argv: string[], opts: PrepareOption
       finished ??= Promise.resolve(proxies === undefined ? [] : proxies.release(id));
       return finished;
     },
+    refusedSoFar: () => proxies?.refused(id) ?? [],
   };
 }

@@ -54,6 +54,11 @@ export interface SandboxedCommand {
    * exit code, when the caller passes it). Also releases what the command held (call it once).
    */
   finish(exit?: { code: number | null }): Promise<SandboxViolation[]>;
+  /**
+   * What the sandbox has refused so far, while the process still runs: a long-lived process (an MCP server) is told
+   * between its requests, not only when it exits. None: nothing is observed (not sandboxed).
+   */
+  refusedSoFar?(): SandboxViolation[];
 }
 
 export interface PrepareOptions {
