@@ -27,6 +27,11 @@ function networkGrant(target: string): string {
   return port === '443' || port === '80' ? host : target;
 }
 
+/** A name or address that is this machine: a grant of it needs allow_loopback too. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]' || host === '::1';
+}
+
 const list = (items: readonly string[]): string => `[${items.map((i) => JSON.stringify(i)).join(', ')}]`;
 
 /**
@@ -46,9 +51,9 @@ export function howToAllow(config: StdioServerConfig, v: SandboxViolation, userC
   if (v.kind === 'network') {
     if (/denied by/.test(v.message)) return '';
     const host = networkGrant(v.target);
-    // A loopback address is refused even for a granted host, unless loopback is granted too.
-    if (/loopback/.test(v.message)) return `to allow it, in ${userConfig}: ${table} allow_loopback = true, with ${host} in network_allow (moat mcp add … --allow-network ${host} --allow-loopback)`;
     const all = config.sandbox.networkAllow.includes(host) ? config.sandbox.networkAllow : [...config.sandbox.networkAllow, host];
+    // A loopback address is refused even for a granted host, unless loopback is granted too.
+    if (/loopback/.test(v.message) || isLoopback(host.replace(/:\d+$/, ''))) return `to allow it, in ${userConfig}: ${table} network_allow = ${list(all)}, allow_loopback = true (moat mcp add … --allow-network ${host} --allow-loopback)`;
     return `to allow it, in ${userConfig}: ${table} network_allow = ${list(all)} (moat mcp add … --allow-network ${host})`;
   }
   return '';

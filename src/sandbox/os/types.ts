@@ -27,6 +27,8 @@ export interface ProcessGrants {
   allowPrivateNetwork?: boolean;
   /** Let granted hosts be loopback addresses (`[sandbox.network] allow_loopback`, user config only); never metadata or other private ones. */
   allowLoopback?: boolean;
+  /** Through the filtering proxy even with no host allowed (it refuses every connection): refusals name their hosts. */
+  observeNetwork?: boolean;
   /** The command's resource limits; unset ones take DEFAULT_LIMITS. */
   limits?: ResourceLimits;
 }
