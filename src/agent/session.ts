@@ -24,6 +24,7 @@ import { makeToolContext, type ContextSource } from './tool-context.ts';
 import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
 import { keepPartial } from './turn.ts';
 import { checkpointId } from './turn-checkpoint.ts';
+import { openAfterSend, recordPrompt } from './prompt-record.ts';
 
 export type { AgentDeps, OpenOptions, RunOptions };
 
@@ -148,7 +149,7 @@ export class AgentSession {
     }
     const session = new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
     // A given id is written now, so one already in use is an error before any request. A fresh one cannot collide:
-    // its row waits for the database to open, which a session's first request does not (see step()).
+    // its row waits for the database to open, which a session's first request does not (prompt-record.ts).
     if (opts.sessionId === undefined) store.afterOpen((s) => s.sessions.create(row));
     else store.sessions.create(row);
     return session;
@@ -398,15 +399,8 @@ export class AgentSession {
     }
     context.push(...submit.context);
     const userMessage: UserMessage = { role: 'user', content: context.length === 0 ? content : [...content, { type: 'text', text: context.join('\n\n') }] };
-    const title = this.history.length === 0 ? content.find((p) => p.type === 'text')?.text.split('\n')[0]?.slice(0, 80) : undefined;
-    const promptTurn = run.turn + 1;
+    recordPrompt(this.deps.store, this.id, userMessage, run.turn + 1, this.history.length === 0 ? { content } : undefined);
     this.history.push(userMessage);
-    // Written now when the database is open, else as it opens (after the first request went out, or before any other use).
-    this.deps.store.afterOpen((store) => {
-      if (title) store.sessions.setTitle(this.id, title);
-      store.sessions.setStatus(this.id, 'active');
-      store.messages.append(this.id, userMessage, promptTurn);
-    });
     emit({ type: 'user_message', message: userMessage, checkpointId: checkpointId(run.turn + 1) });
 
     const system = await this.systemPrompt();
@@ -483,17 +477,7 @@ export class AgentSession {
       emit,
       spend: (spentOn, usage) => this.account(turn, usage, run, spentOn),
     });
-    // A new session's database opens once its first request is on its way (the request's fetch is called within this
-    // task's microtasks), with the writes waiting for it: before it, opening and writing cost -p's first request ~12 ms
-    // (scripts/bench/startup.ts, interleaved, n=15: first byte 96.6 -> 85.6 ms median, main-thread CPU 85.0 -> 74.0 ms).
-    // An open that fails is thrown again by the next use of the store, inside the run, which ends saying so.
-    setImmediate(() => {
-      try {
-        this.deps.store.open();
-      } catch {
-        // thrown again at the next use
-      }
-    });
+    openAfterSend(this.deps.store);
     const { outcome, model } = await streamed;
     run.apiMs += performance.now() - requestStarted;
 

@@ -8,7 +8,7 @@
  * the folder is trusted: a cloned repository must not pre-approve the
  * commands its own files run.
  */
-import type { AgentSession, AgentSettings } from '../agent/index.ts';
+import type { AgentEvent, AgentSession, AgentSettings } from '../agent/index.ts';
 import type { Skill } from '../skills/index.ts';
 import { loadHookProcess, parseRuleList, type Rule } from '../tools/index.ts';
 import { errorMessage } from '../util/index.ts';
@@ -29,6 +29,11 @@ function grantedTools(skill: Pick<Skill, 'allowedTools' | 'source'>, settings: P
 
 /** The session's check of one command as a Bash call, with this command's `allowed-tools` rules added (AgentSession.checkCommand). */
 export type InlineCheck = (command: string, allow: readonly Rule[]) => ReturnType<AgentSession['checkCommand']>;
+
+/** That check on `session`: the permission events go to `onEvent` (nowhere by default). */
+export function sessionCheck(session: Pick<AgentSession, 'checkCommand'>, signal: AbortSignal, onEvent: (e: AgentEvent) => void = () => undefined): InlineCheck {
+  return (command, allow) => session.checkCommand(command, onEvent, signal, { allow });
+}
 
 export async function runInlineCommands(prompt: string, skill: Pick<Skill, 'allowedTools' | 'source'>, settings: AgentSettings, signal: AbortSignal, check: InlineCheck): Promise<string> {
   if (!hasInlineCommands(prompt)) return prompt;

@@ -2,15 +2,15 @@
 // First: the schemas the modules below build are built without zod's JIT (see zod-setup.ts).
 import './zod-setup.ts';
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { mcpControls } from './mcp-controls.ts';
 import { trackedDenyNotice } from './tracked-deny-notice.ts';
-import { runInlineCommands, type InlineCheck } from './inline-commands.ts';
-import { resolve } from 'node:path';
+import { runInlineCommands, sessionCheck } from './inline-commands.ts';
 import pkg from '../../package.json' with { type: 'json' };
-import { resolveModel, type AgentEvent } from '../agent/index.ts';
+import { resolveModel } from '../agent/index.ts';
 import { loadConfig, type LoadedConfig } from '../config/index.ts';
 import { printRun } from '../print/index.ts';
-import { compactOp } from '../protocol/index.ts';
+import { compactOp, toSessionEvent, type SessionEvent } from '../protocol/index.ts';
 import { errorMessage, MoatError } from '../util/index.ts';
 import { agentsFlag } from './agents-json.ts';
 import { EXIT, exitCodeForStop } from './exit-codes.ts';
@@ -216,13 +216,13 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     // -p is a client of the session protocol: one user message, its events, its result.
     // A custom command's !`cmd` lines run now, judged like Bash calls, and their output goes into the prompt.
     // They may write: checkpointed with the message they go into, so a rewind to it undoes them.
-    const early: AgentEvent[] = [];
+    const early: SessionEvent[] = [];
     const expand = async (): Promise<string> => {
       const { skill } = invoked;
       if (skill === undefined) return invoked.prompt;
       // Decided as the model's Bash call is: in -p what would need a question is refused with the reason, and the
       // permission events go out with the run's (after its start, so the result's permission_denials list them).
-      const check = (command: string, allow: Parameters<InlineCheck>[1]) => opened.session.checkCommand(command, (e) => early.push(e), controller.signal, { allow });
+      const check = sessionCheck(opened.session, controller.signal, (e) => early.push(toSessionEvent(e)));
       const run = () => runInlineCommands(invoked.prompt, skill, opened.session.currentSettings(), controller.signal, check);
       return assembly.checkpoints?.around ? assembly.checkpoints.around(opened.session.id, run, (line) => err(`moat: ${line}\n`)) : run();
     };
@@ -262,7 +262,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
 }
 
 /** A run's events with `early` ones (a custom command's !`cmd` permission events) put right after the run's start. */
-async function* afterStart(events: AsyncIterable<AgentEvent>, early: readonly AgentEvent[]): AsyncIterable<AgentEvent> {
+async function* afterStart(events: AsyncIterable<SessionEvent>, early: readonly SessionEvent[]): AsyncIterable<SessionEvent> {
   let started = early.length === 0;
   for await (const e of events) {
     yield e;

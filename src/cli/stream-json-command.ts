@@ -18,7 +18,7 @@ import { outputSchemaFlag } from './settings-from.ts';
 import { openSession } from './open-session.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { initServers, sdkServerStatus } from './mcp-setup.ts';
-import { runInlineCommands } from './inline-commands.ts';
+import { runInlineCommands, sessionCheck } from './inline-commands.ts';
 import { modelInfos } from './model-choices.ts';
 import { err, runStdout } from './write-out.ts';
 import { gitInfoOf } from './git-prefetch.ts';
@@ -142,7 +142,7 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
             const { prompt, skill } = invoked;
             const signal = new AbortController().signal;
             // Decided as the model's Bash call: a question goes to the SDK program as its can_use_tool request.
-            const run = () => runInlineCommands(prompt, skill, session.currentSettings(), signal, (command, allow) => session.checkCommand(command, () => undefined, signal, { allow }));
+            const run = () => runInlineCommands(prompt, skill, session.currentSettings(), signal, sessionCheck(session, signal));
             // Its !`cmd` lines may write: checkpointed with the message they go into.
             return assembly.checkpoints?.around ? assembly.checkpoints.around(session.id, run, () => undefined) : run();
           },

@@ -20,7 +20,7 @@ import { mcpControls } from './mcp-controls.ts';
 import type { SessionAssembly, SessionKeeper } from './open-session.ts';
 import { grantsFrom } from './settings-from.ts';
 import { CLAUDE_MODELS, modelChoices } from './model-choices.ts';
-import { runInlineCommands, type InlineCheck } from './inline-commands.ts';
+import { runInlineCommands, sessionCheck } from './inline-commands.ts';
 import { errorMessage, gitHead, SAFE_GIT_FLAGS } from '../util/index.ts';
 
 export interface TuiControllerDeps {
@@ -249,8 +249,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       const { prompt, skill } = expansion;
       const signal = new AbortController().signal;
       // Asked as the model's Bash call would be: the question, if any, comes up in the TUI's permission prompt.
-      const check = (command: string, allow: Parameters<InlineCheck>[1]) => session().checkCommand(command, () => undefined, signal, { allow });
-      return recordChange(() => runInlineCommands(prompt, skill, session().currentSettings(), signal, check));
+      return recordChange(() => runInlineCommands(prompt, skill, session().currentSettings(), signal, sessionCheck(session(), signal)));
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     ...mcp,

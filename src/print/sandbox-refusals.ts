@@ -17,7 +17,8 @@ export class SandboxRefusalLines {
 
   /** The lines this event adds: none when it carries no refusal, or only ones already told. */
   of(e: SessionEvent): string[] {
-    if (e.type === 'notice' && e.sandboxRefusal === true) return this.once(e.message, `moat: ${e.message}`);
+    // A hook's refusal comes as a notice the session already says once.
+    if (e.type === 'notice' && e.sandboxRefusal === true) return [`moat: ${e.message}`];
     if (e.type !== 'tool_finished' || e.display?.type !== 'command' || e.display.violations === undefined) return [];
     return e.display.violations.flatMap((v) => {
       const how = howToAllow(v);
