@@ -94,7 +94,7 @@ try {
     // What a fresh moat does: the tree read while the model answers (the run's first request is out), then the checkpoint.
     const ahead = new ProjectCheckpoints(store, project, { root: join(dir, 'checkpoints'), maxFileBytes: 10 * 1024 * 1024 });
     await ahead.open();
-    readAhead.push(await time(() => ahead.readAhead()));
+    readAhead.push(await time(() => ahead.readAhead('bench', turn)));
     afterReadAhead.push(await time(() => ahead.before('bench', turn++)));
     readdirOnly.push(await time(() => walk(project, false)));
     lstatWalk.push(await time(() => walk(project, true)));

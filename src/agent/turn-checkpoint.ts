@@ -13,8 +13,8 @@ import type { AgentEvent } from './events.ts';
 export interface TurnCheckpoints {
   before(sessionId: string, turn: number): Promise<unknown>;
   after(sessionId: string, turn: number): Promise<void>;
-  /** Starts reading the tree for the next checkpoint, in the background (while the model answers). */
-  readAhead?(): void;
+  /** Starts taking the checkpoint before `turn`, in the background (while the model streams its first change). */
+  readAhead?(sessionId: string, turn: number): void;
   /** Puts the files back to just before the user message of `turn` (or, dry, says what that would change). */
   rewindCode?(sessionId: string, turn: number, o: { force: boolean; dryRun: boolean }): Promise<CodeRewind>;
   /** The session's user messages with what each run changed, for a rewind list. */
@@ -80,9 +80,9 @@ export class RunCheckpoint {
   ) {}
 
   /**
-   * When the model starts a call that can change files: the tree is read
-   * while the call's arguments stream, so the checkpoint before it costs
-   * little even in a fresh process. Not at the request: on a turn that
+   * When the model starts a call that can change files: the checkpoint is
+   * taken ahead while the call's arguments stream, so the one before the
+   * call costs little even in a fresh process. Not at the request: on a turn that
    * changes nothing that is git's work for nothing, and it slows a fast
    * answer's first tool call (scripts/bench/turnaround.ts: cold first read
    * 11.2 -> 16.9 ms when the read ahead started with the request).
@@ -91,7 +91,7 @@ export class RunCheckpoint {
     const hook = this.hook;
     if (this.taken !== undefined || this.reading || hook?.readAhead === undefined || tool === undefined || !mayChangeFiles(tool, undefined)) return;
     this.reading = true;
-    hook.readAhead();
+    hook.readAhead(this.sessionId, this.turn);
   }
 
   /** Before a call that can change files. */

@@ -5,7 +5,7 @@ import { MoatError } from '../util/index.ts';
 import { ChangeWatch } from './change-watch.ts';
 import { applyRestore, recoverRestore, restoreInterrupted } from './apply-restore.ts';
 import { ShadowGit } from './shadow-git.ts';
-import { commitTree, snapshot, stageTree, type Snapshot } from './snapshot.ts';
+import { commitTree, snapshot, type Snapshot } from './snapshot.ts';
 import { lineStats, treeDiff, type LineStat, type TreeChange } from './tree-diff.ts';
 
 export interface CheckpointOptions {
@@ -62,6 +62,8 @@ const PACKS_LIMIT = 20;
  */
 const READ_AHEAD_MS = 30 * 60 * 1000;
 
+const beforeMessage = (sessionId: string, turn: number) => `before turn ${turn} of session ${sessionId}`;
+
 const ref = (sessionId: string) => `refs/moat/sessions/${sessionId}`;
 
 /**
@@ -73,6 +75,8 @@ export class ProjectCheckpoints {
   readonly git: ShadowGit;
   private readonly watch: ChangeWatch;
   private ready: Promise<void> | undefined;
+  /** A checkpoint taken ahead (readAhead), not yet a row: what `before` uses while nothing changed since. */
+  private ahead: { sessionId: string; turn: number; parent: string | undefined; snapshot: Snapshot } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -108,21 +112,23 @@ export class ProjectCheckpoints {
   }
 
   /**
-   * Reads the tree ahead of a turn's first change, while the model answers:
-   * the first checkpoint of a process has git read the whole tree (~86 ms
-   * on 10,000 files here, against the 50 ms a checkpoint may cost;
-   * scripts/bench/checkpoint.ts), and with the tree read here and the watch
-   * armed first, the checkpoint is that tree as long as the watch saw no
-   * change since. Nothing when a tree read since the last change is known,
-   * or without a watch to tell.
+   * Takes a turn's checkpoint ahead of its first change, while the model
+   * streams that change's arguments: the first checkpoint of a process has
+   * git read the whole tree (~86 ms on 10,000 files here, against the 50 ms
+   * a checkpoint may cost; scripts/bench/checkpoint.ts), and a new commit
+   * and its ref are two more git processes (~10 ms each in a fresh moat;
+   * scripts/bench/checkpoint-first-change.ts). `before` then uses it as long
+   * as the watch saw nothing change since and the session's last checkpoint
+   * is still its parent; otherwise it takes its own.
    */
-  async readAhead(): Promise<void> {
+  async readAhead(sessionId: string, turn: number): Promise<void> {
+    // Without a watch to say nothing changed since, `before` would read the tree again anyway.
+    if (!this.watch.usable) return;
     await this.open();
     await this.git.locked(async () => {
-      if (this.watch.current || !this.watch.usable) return;
-      if (!(await this.watch.arm(() => this.ignoredPaths()))) return;
-      const staged = await stageTree(this.git, { maxFileBytes: this.opts.maxFileBytes });
-      this.watch.recorded = { ...staged, at: Date.now() };
+      if (this.store.checkpoints.list(sessionId).some((c) => c.turn === turn)) return;
+      const parent = this.head(sessionId);
+      this.ahead = { sessionId, turn, parent: parent?.commit, snapshot: await this.take(sessionId, parent, beforeMessage(sessionId, turn)) };
     });
   }
 
@@ -154,7 +160,11 @@ export class ProjectCheckpoints {
     const existing = this.store.checkpoints.list(sessionId).find((c) => c.turn === turn);
     if (existing) return existing.beforeCommit;
     return this.git.locked(async () => {
-      const s = await this.take(sessionId, this.head(sessionId), `before turn ${turn} of session ${sessionId}`);
+      const parent = this.head(sessionId);
+      const ahead = this.ahead;
+      this.ahead = undefined;
+      const usable = ahead?.sessionId === sessionId && ahead.turn === turn && ahead.parent === parent?.commit && this.watch.recorded?.tree === ahead.snapshot.tree;
+      const s = usable && (await this.watch.unchanged()) ? ahead.snapshot : await this.take(sessionId, parent, beforeMessage(sessionId, turn));
       this.store.checkpoints.recordBefore({ sessionId, turn, projectRoot: this.projectRoot, commit: s.commit, tree: s.tree, leftOut: s.leftOut });
       return s.commit;
     });

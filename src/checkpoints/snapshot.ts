@@ -86,7 +86,7 @@ export interface StagedTree {
  * `knownAs`: a tree the caller already holds; an index unchanged since it
  * was written as that tree is not written again.
  */
-export async function stageTree(git: ShadowGit, o: { maxFileBytes: number; knownAs?: string | undefined }): Promise<StagedTree> {
+async function stageTree(git: ShadowGit, o: { maxFileBytes: number; knownAs?: string | undefined }): Promise<StagedTree> {
   const changed = [...new Set(nulList(await git.run(['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard'])))];
   const leftOut: LeftOut[] = [];
   const update: string[] = [];
