@@ -136,7 +136,7 @@ describe("a custom command's !`cmd` line that must be asked, through the SDK", (
       for await (const m of q) messages.push(m);
       expect(asked).toEqual([{ tool: 'Bash', command: 'echo ASKED-OUTPUT' }]);
       const sent = JSON.stringify(server.requests[0]?.body);
-      const final = result(messages) as { subtype: string; permission_denials: { tool_name: string; tool_input: { command: string } }[] };
+      const final = result(messages) as unknown as { subtype: string; permission_denials: { tool_name: string; tool_input: { command: string } }[] };
       expect(final.subtype).toBe('success');
       if (behavior === 'allow') {
         expect(sent).toContain('Stamp: ASKED-OUTPUT');
