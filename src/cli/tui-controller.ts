@@ -231,7 +231,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
     tools: () => assembly.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),
     skills: () => skills.map((s): SkillInfo => skillInfo(s)),
-    skillPrompt: async (name, args) => {
+    skillPrompt: async (name, args, signal = new AbortController().signal, onEvent) => {
       let expansion;
       try {
         expansion = expandSlashCommand(`/${name}${args ? ` ${args}` : ''}`, skills);
@@ -249,9 +249,9 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       }
       // Its !`cmd` lines may write (a trusted command's allowed-tools): checkpointed with the message they go into.
       const { prompt, skill } = expansion;
-      const signal = new AbortController().signal;
       // Asked as the model's Bash call would be: the question, if any, comes up in the TUI's permission prompt.
-      return recordChange(() => runInlineCommands(prompt, skill, session().currentSettings(), signal, sessionCheck(session(), signal)));
+      const check = sessionCheck(session(), signal, (e) => onEvent?.(toSessionEvent(e)));
+      return recordChange(() => runInlineCommands(prompt, skill, session().currentSettings(), signal, check));
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     ...mcp,

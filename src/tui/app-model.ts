@@ -288,11 +288,21 @@ export class AppModel {
   /** A skill or custom command: its prompt (with any !`cmd` output) goes to the model; the transcript shows what was typed. */
   private async runSkill(text: string, name: string, args: string): Promise<void> {
     let prompt: string | undefined;
+    // Its !`cmd` lines may ask, as a Bash call does: the question shows here, and Esc withdraws it.
+    const abort = new AbortController();
+    this.shellAbort = abort;
     try {
-      prompt = await this.controller.skillPrompt(name, args);
+      prompt = await this.controller.skillPrompt(name, args, abort.signal, (e) => this.transcript.apply(e));
     } catch (e) {
       // A missing argument: the message is the usage line. Nothing is sent.
       this.transcript.commit({ kind: 'notice', level: 'warning', text: errorMessage(e) });
+      return;
+    } finally {
+      this.shellAbort = undefined;
+    }
+    // Esc while its lines ran (or a question was open): nothing is sent.
+    if (abort.signal.aborted) {
+      this.transcript.commit({ kind: 'notice', level: 'info', text: `/${name} interrupted: nothing was sent.` });
       return;
     }
     if (prompt === undefined) {

@@ -193,9 +193,12 @@ export interface SessionQueries {
   /**
    * What `/name args` sends to the model: the skill's body with its arguments.
    * Undefined when no skill has that name; throws an Error whose message is the
-   * usage line when a required argument is missing.
+   * usage line when a required argument is missing. Its !`cmd` lines are
+   * decided as the model's Bash calls: their permission events go to
+   * `onEvent` (a question is answered like a tool call's), and aborting
+   * `signal` withdraws a question.
    */
-  skillPrompt(name: string, args: string): Promise<string | undefined>;
+  skillPrompt(name: string, args: string, signal?: AbortSignal, onEvent?: (e: SessionEvent) => void): Promise<string | undefined>;
   permissionRules(): PermissionRuleView[];
   /** What this project's settings would grant if the folder were trusted (one line per file); empty when trusted or nothing. */
   untrustedGrants(): string[];
