@@ -143,9 +143,27 @@ describe('elicitation form state', () => {
       requestedSchema: { type: 'object', properties: { code: { type: 'string', pattern: '(', maxLength: 3 } } },
     } as unknown as ElicitationRequest;
     const form = type(openForm(hostile), 'abcd');
-    expect(form.schema).toEqual({ type: 'object', properties: { code: { type: 'string', maxLength: 3 } }, required: [] });
+    expect(form.schema).toEqual({ type: 'object', properties: { f0: { type: 'string', maxLength: 3 } }, required: [] });
     const outcome = submit(form);
     expect('form' in outcome && field(outcome.form, 'code')?.error).toBe('Too big: expected string to have <=3 characters');
     expect(submit(editText(form, ed.deleteBack))).toEqual({ answer: { action: 'accept', content: { code: 'abc' } } });
+  });
+
+  test('fields named __proto__ and constructor are fields like the others: checked, and sent as they were typed', () => {
+    const hostile = JSON.parse(
+      '{"server":"s","message":"m","requestedSchema":{"type":"object","properties":{"__proto__":{"type":"string","minLength":3},"constructor":{"type":"string"}},"required":["__proto__"]}}',
+    ) as ElicitationRequest;
+    let form = openForm(hostile);
+    expect(form.fields.map((f) => f.key)).toEqual(['__proto__', 'constructor']);
+    const empty = submit(form);
+    expect('form' in empty && empty.form.fields.map((f) => f.error)).toEqual(['required', undefined]);
+    form = type(form, 'ab');
+    const short = submit(form);
+    expect('form' in short && field(short.form, '__proto__')?.error).toBe('Too small: expected string to have >=3 characters');
+    form = type(moveFocus(type(form, 'c'), 1), 'x');
+    const outcome = submit(form);
+    if (!('answer' in outcome) || outcome.answer.action !== 'accept') throw new Error('the form was refused');
+    expect(JSON.stringify(outcome.answer.content)).toBe('{"__proto__":"abc","constructor":"x"}');
+    expect(Object.keys(outcome.answer.content)).toEqual(['__proto__', 'constructor']);
   });
 });

@@ -45,6 +45,8 @@ export interface ElicitationForm {
   /**
    * The schema answers are checked against: only the keywords MCP's restricted schema defines, so
    * what else a server puts in its request (a `pattern`, a regular expression it chose) is never run.
+   * Its properties are the fields' positions (`f0`, `f1` …), not the server's names: a field called
+   * `__proto__` or `constructor` is then checked like any other.
    */
   schema: Record<string, unknown>;
 }
@@ -119,6 +121,11 @@ function cleanProperty(p: Property): Record<string, unknown> {
   return { type: p.type, ...keep('minimum', 'maximum') };
 }
 
+/** The name a field goes by in `ElicitationForm.schema`. */
+function slot(i: number): string {
+  return `f${i}`;
+}
+
 export function openForm(request: ElicitationRequest): ElicitationForm {
   const { properties, required = [] } = request.requestedSchema;
   const entries = Object.entries(properties);
@@ -133,7 +140,11 @@ export function openForm(request: ElicitationRequest): ElicitationForm {
       input: inputOf(p),
     };
   });
-  const schema = { type: 'object', properties: Object.fromEntries(entries.map(([key, p]) => [key, cleanProperty(p)])), required: required.filter((k) => k in properties) };
+  const schema = {
+    type: 'object',
+    properties: Object.fromEntries(entries.map(([, p], i) => [slot(i), cleanProperty(p)])),
+    required: fields.flatMap((f, i) => (f.required ? [slot(i)] : [])),
+  };
   return { server: request.server, message: request.message, fields, focus: 0, schema };
 }
 
@@ -216,7 +227,9 @@ function numberOf(text: string): number | string {
 
 /** The answer as it would be sent: empty text and unchosen fields are left out. */
 export function contentOf(form: ElicitationForm): Content {
-  const content: Content = {};
+  // Without a prototype: a field a server calls `__proto__` or `constructor` is a field like any other,
+  // neither setting the object's prototype nor reading Object's own members when the answer is checked.
+  const content = Object.create(null) as Content;
   for (const { key, input } of form.fields) {
     switch (input.kind) {
       case 'text':
@@ -264,18 +277,20 @@ function errorLine(field: FormField, value: unknown, message: string): string {
  */
 export function submit(form: ElicitationForm): { answer: ElicitationAnswer } | { form: ElicitationForm } {
   const content = contentOf(form);
-  const result = validatorOf(form)?.safeParse(content);
+  const values = form.fields.map((f) => (Object.hasOwn(content, f.key) ? content[f.key] : undefined));
+  const bySlot = Object.fromEntries(values.flatMap((v, i) => (v === undefined ? [] : [[slot(i), v]])));
+  const result = validatorOf(form)?.safeParse(bySlot);
   if (result === undefined || result.success) return { answer: { action: 'accept', content } };
-  const errors = new Map<string, string>();
+  const errors = new Map<number, string>();
   for (const issue of result.error.issues) {
-    const key = issue.path[0];
-    const field = form.fields.find((f) => f.key === key);
-    if (field === undefined || typeof key !== 'string' || errors.has(key)) continue;
-    errors.set(key, errorLine(field, content[key], issue.message));
+    const i = form.fields.findIndex((_, j) => slot(j) === issue.path[0]);
+    const field = form.fields[i];
+    if (field === undefined || errors.has(i)) continue;
+    errors.set(i, errorLine(field, values[i], issue.message));
   }
-  const fields = form.fields.map((f): FormField => {
+  const fields = form.fields.map((f, i): FormField => {
     const { error: _old, ...rest } = f;
-    const error = errors.get(f.key);
+    const error = errors.get(i);
     return error === undefined ? rest : { ...rest, error };
   });
   const first = fields.findIndex((f) => f.error !== undefined);
