@@ -1,9 +1,11 @@
 /**
  * One MCP elicitation form as the user fills it: the fields read from the
  * server's restricted schema, their values, which one has the focus, and the
- * errors of the last submit. Pure functions from state to state; whether an
- * answer is valid is decided by the schema itself, read by zod
- * (`z.fromJSONSchema`), not by checks written here.
+ * errors of the last submit. Pure functions from state to state. Whether an
+ * answer is valid is zod's call: each keyword of MCP's restricted schema
+ * (format, lengths, bounds, choices, required) becomes the zod check of the
+ * same meaning. Not `z.fromJSONSchema`, which reads every kind of schema and
+ * so kept all of zod in the binary (+225 KB, over its size budget).
  */
 import { z } from 'zod';
 import type { ElicitationAnswer, ElicitationRequest } from '../controller.ts';
@@ -43,12 +45,12 @@ export interface ElicitationForm {
   fields: readonly FormField[];
   focus: number;
   /**
-   * The schema answers are checked against: only the keywords MCP's restricted schema defines, so
-   * what else a server puts in its request (a `pattern`, a regular expression it chose) is never run.
-   * Its properties are the fields' positions (`f0`, `f1` …), not the server's names: a field called
+   * What answers are checked against: only the keywords MCP's restricted schema defines, so what
+   * else a server puts in its request (a `pattern`, a regular expression it chose) is never run.
+   * Its keys are the fields' positions (`f0`, `f1` …), not the server's names: a field called
    * `__proto__` or `constructor` is then checked like any other.
    */
-  schema: Record<string, unknown>;
+  validator: z.ZodType;
 }
 
 const FORMAT_HINTS: Record<string, string> = { email: 'email', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DDThh:mm:ssZ' };
@@ -102,26 +104,24 @@ function inputOf(p: Property): FieldInput {
   return { kind: 'text', editor: typeof p.default === 'string' ? setValue(p.default) : EMPTY_EDITOR };
 }
 
-/** The property with only the keywords of MCP's restricted schema (see `ElicitationForm.schema`). */
-function cleanProperty(p: Property): Record<string, unknown> {
-  const keep = (...keys: ('minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minItems' | 'maxItems')[]) =>
-    Object.fromEntries(keys.flatMap((k) => (bound(p, k) === undefined ? [] : [[k, bound(p, k)]])));
-  if (p.type === 'array') {
-    const items = p.items;
-    const clean = 'anyOf' in items ? { anyOf: items.anyOf.map((o) => ({ const: o.const })) } : { type: 'string', enum: items.enum };
-    return { type: 'array', items: clean, ...keep('minItems', 'maxItems') };
-  }
-  if ('oneOf' in p) return { type: 'string', enum: p.oneOf.map((o) => o.const) };
-  if ('enum' in p) return { type: 'string', enum: p.enum };
-  if (p.type === 'string') {
-    const format = 'format' in p && p.format !== undefined && p.format in FORMAT_HINTS ? { format: p.format } : {};
-    return { type: 'string', ...keep('minLength', 'maxLength'), ...format };
-  }
-  if (p.type === 'boolean') return { type: 'boolean' };
-  return { type: p.type, ...keep('minimum', 'maximum') };
+/** One field's zod type, from the keywords of MCP's restricted schema alone. */
+function fieldType(p: Property): z.ZodType {
+  const atLeast = <T extends { min(n: number): T }>(t: T, n: number | undefined): T => (n === undefined ? t : t.min(n));
+  const atMost = <T extends { max(n: number): T }>(t: T, n: number | undefined): T => (n === undefined ? t : t.max(n));
+  const values = choicesOf(p)?.map((c) => c.value) ?? [];
+  const oneOf = values.length === 0 ? z.never() : z.enum(values as [string, ...string[]]);
+  if (p.type === 'array') return atMost(atLeast(z.array(oneOf), bound(p, 'minItems')), bound(p, 'maxItems'));
+  if (choicesOf(p) !== undefined) return oneOf;
+  if (p.type === 'boolean') return z.boolean();
+  if (p.type === 'number' || p.type === 'integer') return atMost(atLeast(p.type === 'integer' ? z.int() : z.number(), bound(p, 'minimum')), bound(p, 'maximum'));
+  const format = 'format' in p ? p.format : undefined;
+  // The formats as zod's JSON Schema reader takes them (uri: a URL; date-time: with an offset).
+  const text =
+    format === 'email' ? z.email() : format === 'uri' ? z.url() : format === 'date' ? z.iso.date() : format === 'date-time' ? z.iso.datetime({ offset: true }) : z.string();
+  return atMost(atLeast(text, bound(p, 'minLength')), bound(p, 'maxLength'));
 }
 
-/** The name a field goes by in `ElicitationForm.schema`. */
+/** The name a field goes by in `ElicitationForm.validator`. */
 function slot(i: number): string {
   return `f${i}`;
 }
@@ -140,12 +140,8 @@ export function openForm(request: ElicitationRequest): ElicitationForm {
       input: inputOf(p),
     };
   });
-  const schema = {
-    type: 'object',
-    properties: Object.fromEntries(entries.map(([, p], i) => [slot(i), cleanProperty(p)])),
-    required: fields.flatMap((f, i) => (f.required ? [slot(i)] : [])),
-  };
-  return { server: request.server, message: request.message, fields, focus: 0, schema };
+  const validator = z.object(Object.fromEntries(entries.map(([, p], i) => [slot(i), fields[i]?.required === true ? fieldType(p) : fieldType(p).optional()])));
+  return { server: request.server, message: request.message, fields, focus: 0, validator };
 }
 
 export function focused(form: ElicitationForm): FormField | undefined {
@@ -254,15 +250,6 @@ export function contentOf(form: ElicitationForm): Content {
   return content;
 }
 
-/** The schema as zod reads it; undefined if it cannot (then the server, which checks its answers, is the judge). */
-function validatorOf(form: ElicitationForm): z.ZodType | undefined {
-  try {
-    return z.fromJSONSchema(form.schema as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch {
-    return undefined;
-  }
-}
-
 /** One line for a refused value: zod's words, except for an empty required field and a number field's wrong kind of value. */
 function errorLine(field: FormField, value: unknown, message: string): string {
   if (value === undefined) return 'required';
@@ -279,8 +266,8 @@ export function submit(form: ElicitationForm): { answer: ElicitationAnswer } | {
   const content = contentOf(form);
   const values = form.fields.map((f) => (Object.hasOwn(content, f.key) ? content[f.key] : undefined));
   const bySlot = Object.fromEntries(values.flatMap((v, i) => (v === undefined ? [] : [[slot(i), v]])));
-  const result = validatorOf(form)?.safeParse(bySlot);
-  if (result === undefined || result.success) return { answer: { action: 'accept', content } };
+  const result = form.validator.safeParse(bySlot);
+  if (result.success) return { answer: { action: 'accept', content } };
   const errors = new Map<number, string>();
   for (const issue of result.error.issues) {
     const i = form.fields.findIndex((_, j) => slot(j) === issue.path[0]);
