@@ -84,8 +84,8 @@ export class RunCheckpoint {
    * taken ahead while the call's arguments stream, so the one before the
    * call costs little even in a fresh process. Not at the request: on a turn that
    * changes nothing that is git's work for nothing, and it slows a fast
-   * answer's first tool call (scripts/bench/turnaround.ts: cold first read
-   * 11.2 -> 16.9 ms when the read ahead started with the request).
+   * answer's first tool call (scripts/bench/turnaround.ts, n=11: the first
+   * call of a fresh -p 11.2 -> 16.9 ms when it started with the request).
    */
   readAhead(tool: AnyTool | undefined): void {
     const hook = this.hook;
