@@ -15,6 +15,7 @@ import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
 import { createTuiController, type StartedTuiController } from './tui-controller.ts';
 import { assembleSession } from './open-session.ts';
 import type { McpFlags } from './mcp-setup.ts';
+import { elicitationRelay } from './tui-elicitation.ts';
 
 export interface InteractiveOptions {
   loaded: LoadedConfig;
@@ -46,6 +47,8 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   // Before the UI starts a warning is a line on stderr; after, a line in the transcript.
   let controller: StartedTuiController | undefined;
   const warn = (line: string) => (controller === undefined ? process.stderr.write(`moat: ${line}\n`) : controller.notice('warning', line));
+  // MCP servers' questions go to the UI's form once it is up.
+  const elicitation = elicitationRelay();
   // The one session assembly, as for -p: MCP servers start in the background (approved in /mcp), the
   // WebAssembly tools attach once the first frame is drawn (a run waits for them). The store opens on first
   // use: the first frame reads nothing from it, and opening it (migrations, WAL) is several milliseconds.
@@ -59,6 +62,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     warn,
     interactive: true,
     answers: { remember: (rule, scope) => controller?.remember(rule, scope) },
+    elicit: elicitation.elicit,
   });
   let toolsAttached: () => void = () => {};
   const toolsReady = new Promise<void>((resolve) => {
@@ -76,6 +80,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       skills,
       ...(o.resume ? { resume: o.resume } : {}),
       toolsReady,
+      elicitation,
     });
     // A resumed session opened above: its tools are attached before the UI starts.
     if (o.resume) await attachTools();

@@ -38,6 +38,8 @@ export interface TuiControllerDeps {
   skills?: readonly Skill[];
   /** Tools still registering (the WebAssembly tools attach after the first frame): a run waits for them. */
   toolsReady?: Promise<unknown>;
+  /** Where MCP servers' questions reach the UI's form (the assembly was given its other end); none: they are cancelled. */
+  elicitation?: Pick<TuiController, 'onElicitation'>;
 }
 
 /** The interactive run's controller: the UI's interface, plus opening the session ahead of first use. */
@@ -253,6 +255,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     ...mcp,
+    onElicitation: (handler) => deps.elicitation?.onElicitation(handler) ?? (() => {}),
     onNotice: (listener) => {
       noticeListeners.add(listener);
       return () => noticeListeners.delete(listener);
