@@ -34,6 +34,17 @@ function du(dir: string): number {
   return n;
 }
 
+/** The git commands `p` runs from now on (their subcommand names), in order. */
+function gitCalls(p: ProjectCheckpoints): string[] {
+  const calls: string[] = [];
+  const exec = p.git.exec.bind(p.git);
+  p.git.exec = (args, input) => {
+    calls.push(args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '');
+    return exec(args, input);
+  };
+  return calls;
+}
+
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 
 describe('a hostile repository', () => {
@@ -125,13 +136,7 @@ describe('checkpoints', () => {
     await pc.after('s', 1);
     const fresh = () => {
       const p = new ProjectCheckpoints(store, project, { root, maxFileBytes: 10 * 1024 * 1024 });
-      const calls: string[] = [];
-      const exec = p.git.exec.bind(p.git);
-      p.git.exec = (args, input) => {
-        calls.push(args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '');
-        return exec(args, input);
-      };
-      return { p, calls };
+      return { p, calls: gitCalls(p) };
     };
     const a = fresh();
     prompt(store, project, 's', 2, 'two');
@@ -159,13 +164,7 @@ describe('checkpoints', () => {
       prompt(store, project, sessionId, turn, `turn ${turn}`);
       const p = new ProjectCheckpoints(store, project, { root, maxFileBytes: 10 * 1024 * 1024 });
       await p.readAhead(sessionId, turn);
-      const calls: string[] = [];
-      const exec = p.git.exec.bind(p.git);
-      p.git.exec = (args, input) => {
-        calls.push(args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '');
-        return exec(args, input);
-      };
-      return { p, calls };
+      return { p, calls: gitCalls(p) };
     };
     // Unchanged: the session's last checkpoint, nothing read or written.
     const a = await fresh('s', 2);
