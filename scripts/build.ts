@@ -47,6 +47,7 @@
  * scripts/bench/provider-startup.ts compares the real binary's start-up with.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { jcoEmbedPlugin } from './jco-embed-plugin.ts';
@@ -100,6 +101,7 @@ if (tools.exitCode !== 0) process.exit(tools.exitCode ?? 1);
 const embed = Bun.spawnSync(['bun', 'run', 'scripts/embed-tools.ts'], { stdout: 'inherit', stderr: 'inherit' });
 if (embed.exitCode !== 0) process.exit(embed.exitCode ?? 1);
 const EMBEDDED_TOOLS = join(import.meta.dir, '..', 'dist', 'embed', 'bundled-tools.ts');
+const SRC = join(import.meta.dir, '..', 'src');
 
 /** `moat:bundled-tools` (imported by src/tools/wasm/bundled.ts inside the binary) → the generated module. */
 const bundledTools: Bun.BunPlugin = {
@@ -133,13 +135,46 @@ const seccompHelpers: Bun.BunPlugin = {
 };
 
 /**
- * Modules loaded rarely and self-contained (one ES module importing nothing),
- * embedded as zstd-compressed source instead of being bundled: no bytecode
- * (bytecode is ~2.3x the source), and on first use decompressed in memory and
- * imported from a blob: URL (parsed then, ~1.7 MB of JS in ~30 ms).
- * unpdf loads pdf.js with `await import('unpdf/pdfjs')` only to read a PDF.
+ * Modules loaded rarely, embedded as zstd-compressed source instead of being
+ * bundled with the rest: no bytecode (bytecode is ~2.3x the source), and on
+ * first use decompressed in memory and imported from a blob: URL (parsed then,
+ * ~1.7 MB of JS in ~30 ms). One with dependencies of its own is first bundled
+ * with them into one ES module (node: built-ins stay imports; the runtime
+ * resolves them). unpdf loads pdf.js with `await import('unpdf/pdfjs')` only
+ * to read a PDF; the Read tool imports music-metadata (359 KB bundled, ~1 MB
+ * of the executable with its bytecode) only for an audio or video file's tags.
  */
-const COLD_MODULES = ['unpdf/pdfjs'];
+const COLD_MODULES = ['unpdf/pdfjs', 'music-metadata'];
+
+/**
+ * Each cold module's source, self-contained: the file itself, or bundled with
+ * its dependencies. Worked out before the executables are built: a Bun.build
+ * started from inside another one's plugin never finishes.
+ */
+const coldSources = new Map<string, string>();
+for (const name of COLD_MODULES) {
+  const path = Bun.resolveSync(name, SRC);
+  const text = await Bun.file(path).text();
+  if (new Bun.Transpiler({ loader: 'js' }).scan(text).imports.every((i) => isBuiltin(i.path))) {
+    coldSources.set(path, text);
+    continue;
+  }
+  const built = await Bun.build({ entrypoints: [path], target: 'bun', format: 'esm', minify: { whitespace: true, syntax: true } });
+  if (!built.success || built.outputs.length !== 1) throw new Error(`${path}: could not bundle it as one cold module: ${built.logs.join('; ')}`);
+  coldSources.set(path, await built.outputs[0]!.text());
+}
+
+async function coldSource(path: string): Promise<string> {
+  return coldSources.get(path) ?? (await Bun.file(path).text());
+}
+
+/** zstd at level 19, once per file for both executables. */
+const coldZstd = new Map<string, Promise<Uint8Array>>();
+function coldCompressed(path: string): Promise<Uint8Array> {
+  let out = coldZstd.get(path);
+  if (out === undefined) coldZstd.set(path, (out = coldSource(path).then((text) => Bun.zstdCompressSync(text, { level: 19 }))));
+  return out;
+}
 
 const coldModules: Bun.BunPlugin = {
   name: 'moat-cold-modules',
@@ -147,13 +182,14 @@ const coldModules: Bun.BunPlugin = {
     const filter = new RegExp(`^(${COLD_MODULES.map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})$`);
     b.onResolve({ filter }, (a) => ({ path: Bun.resolveSync(a.path, dirname(a.importer)), namespace: 'moat-cold' }));
     b.onLoad({ filter: /.*/, namespace: 'moat-cold' }, async (a) => {
-      const scan = new Bun.Transpiler({ loader: 'js' }).scan(await Bun.file(a.path).text());
-      if (scan.imports.length > 0) throw new Error(`${a.path} imports other modules; a cold module must be self-contained`);
+      const scan = new Bun.Transpiler({ loader: 'js' }).scan(await coldSource(a.path));
+      const outside = scan.imports.filter((i) => !isBuiltin(i.path));
+      if (outside.length > 0) throw new Error(`${a.path} still imports ${outside.map((i) => i.path).join(', ')}; a cold module must be self-contained`);
       const names = scan.exports.filter((n) => n !== 'default');
       return {
         loader: 'js',
         contents: [
-          `import source from ${JSON.stringify(`moat-zstd:${a.path}`)} with { type: 'file' };`,
+          `import source from ${JSON.stringify(`moat-zstd-cold:${a.path}`)} with { type: 'file' };`,
           "const url = URL.createObjectURL(new Blob([Bun.zstdDecompressSync(await Bun.file(source).bytes())], { type: 'text/javascript' }));",
           'let m;',
           'try { m = await import(url); } finally { URL.revokeObjectURL(url); }',
@@ -163,8 +199,8 @@ const coldModules: Bun.BunPlugin = {
       };
     });
     // A path of its own (`.zst`): Bun keys modules by path, so the cold module's own path would be that module.
-    b.onResolve({ filter: /^moat-zstd:/ }, (a) => ({ path: `${a.path.slice('moat-zstd:'.length)}.zst`, namespace: 'moat-zstd' }));
-    b.onLoad({ filter: /\.zst$/, namespace: 'moat-zstd' }, async (a) => ({ contents: await zstd(a.path.slice(0, -'.zst'.length)), loader: 'file' }));
+    b.onResolve({ filter: /^moat-zstd-cold:/ }, (a) => ({ path: `${a.path.slice('moat-zstd-cold:'.length)}.zst`, namespace: 'moat-zstd-cold' }));
+    b.onLoad({ filter: /\.zst$/, namespace: 'moat-zstd-cold' }, async (a) => ({ contents: await coldCompressed(a.path.slice(0, -'.zst'.length)), loader: 'file' }));
   },
 };
 
@@ -180,7 +216,6 @@ const coldModules: Bun.BunPlugin = {
  * did this first, but under `bun test` a macro stops applying once a run-time
  * plugin (jco's) has loaded a module, and its function is left undefined.
  */
-const SRC = join(import.meta.dir, '..', 'src');
 const precomputed: Bun.BunPlugin = {
   name: 'moat-precomputed',
   setup(b) {

@@ -13,10 +13,15 @@
  *    unsandboxed server over stdio — the server's own time (target: under
  *    5 ms added, median).
  *
+ * The home folder holds Claude Code's user files as a heavy user's look:
+ * `~/.claude.json` of CLAUDE_JSON_KB (default 3000) kilobytes, its projects'
+ * history, and a small `~/.claude/settings.json` (CLAUDE_JSON_KB=0: neither).
+ * ONLY=1b runs part 1b alone.
+ *
  * Run: bun run build && bun run scripts/bench/mcp.ts   (RUNS=10 CALLS=200 by default)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -27,7 +32,28 @@ import { framesFor, reply } from '../../test/support/fake-anthropic.ts';
 const BIN = process.env.BIN ?? resolve(import.meta.dir, '../../dist/moat');
 const RUNS = Number(process.env.RUNS ?? 10);
 const CALLS = Number(process.env.CALLS ?? 200);
+const CLAUDE_JSON_KB = Number(process.env.CLAUDE_JSON_KB ?? 3000);
+const ONLY = process.env.ONLY;
 const EVERYTHING_JS = resolve(import.meta.dir, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** Claude Code's user files of a heavy user: many projects, each with a history of long prompts, none of them this folder. */
+function writeClaudeFiles(home: string): void {
+  if (CLAUDE_JSON_KB <= 0) return;
+  const projects: Record<string, unknown> = {};
+  const prompt = 'Refactor the request handler so that retries back off and the log says why. '.repeat(10);
+  for (let i = 0; JSON.stringify(projects).length < CLAUDE_JSON_KB * 1024; i++) {
+    projects[`/home/user/src/project-${i}`] = {
+      allowedTools: [],
+      history: Array.from({ length: 20 }, (_, j) => ({ display: `${j}: ${prompt}`, pastedContents: {} })),
+      mcpServers: {},
+      hasTrustDialogAccepted: true,
+      lastCost: 1.25,
+    };
+  }
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({ numStartups: 412, theme: 'dark', projects }, null, 2));
+  mkdirSync(join(home, '.claude'));
+  writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(git status)', 'Read'] }, model: 'claude-sonnet-4-5' }, null, 2));
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -58,6 +84,7 @@ async function firstRequest(variants: string[][], warmUp?: string[], seen: strin
     },
   });
   const home = mkdtempSync(join(tmpdir(), 'moat-bench-mcp-'));
+  writeClaudeFiles(home);
   const times = variants.map((): number[] => []);
   const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache'), ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.port}` };
   try {
@@ -114,8 +141,13 @@ async function toolCalls(): Promise<{ moat: number[]; bare: number[]; sandboxed:
 const config = JSON.stringify({
   mcpServers: Object.fromEntries(['a', 'b', 'c'].map((n) => [n, { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] }])),
 });
-const [none = [], three = []] = await firstRequest([[], ['--mcp-config', config]], ['--mcp-config', config]);
-console.log(`first model request after spawn, median of ${RUNS}: no servers ${median(none).toFixed(1)} ms (floor), three stdio servers ${median(three).toFixed(1)} ms = ${(median(three) / median(none)).toFixed(2)}x (target: no later)`);
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`load average before: ${load()}; ~/.claude.json: ${CLAUDE_JSON_KB > 0 ? `${CLAUDE_JSON_KB} KB` : 'none'}`);
+if (ONLY === undefined) {
+  const [none = [], three = []] = await firstRequest([[], ['--mcp-config', config]], ['--mcp-config', config]);
+  console.log(`first model request after spawn, median of ${RUNS}: no servers ${median(none).toFixed(1)} ms (floor), three stdio servers ${median(three).toFixed(1)} ms = ${(median(three) / median(none)).toFixed(2)}x (target: no later)`);
+
+}
 
 const one = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] } } });
 const seen: string[][] = [];
@@ -125,8 +157,13 @@ console.log(
   `first model request, one stdio server with its tool list cached, median of ${RUNS}: no server ${median(floor).toFixed(1)} ms (floor), with it ${median(warm).toFixed(1)} ms = +${(median(warm) - median(floor)).toFixed(1)} ms; its tools in the first request: ${named ? 'yes' : 'NO'} (target: at most +20 ms, tools named)`,
 );
 
+if (ONLY !== undefined) {
+  console.log(`load average after: ${load()}`);
+  process.exit(0);
+}
 const calls = await toolCalls();
 const added = median(calls.moat) - median(calls.bare);
 console.log(
   `echo tool call, median of ${CALLS}: bare SDK client ${median(calls.bare).toFixed(2)} ms (floor), moat ${median(calls.moat).toFixed(2)} ms${calls.sandboxed ? ' (server in the OS sandbox)' : ''} = +${added.toFixed(2)} ms, ${(median(calls.moat) / median(calls.bare)).toFixed(2)}x (target: under +5 ms)`,
 );
+console.log(`load average after: ${load()}`);

@@ -43,13 +43,14 @@ function startServer(bodies: (n: number) => Uint8Array) {
   const arrived: number[] = [];
   const ended: number[] = [];
   let n = 0;
+  let lastBody = '';
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
     idleTimeout: 0,
     async fetch(req) {
       arrived.push(performance.now());
-      await req.arrayBuffer();
+      lastBody = await req.text();
       const body = bodies(n++);
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
@@ -69,6 +70,8 @@ function startServer(bodies: (n: number) => Uint8Array) {
       for (let i = 0; i + 1 < arrived.length && i < ended.length; i++) out.push(arrived[i + 1]! - ended[i]!);
       return out;
     },
+    /** The last request's body, as sent. */
+    lastBody: () => lastBody,
     reset() {
       arrived.length = 0;
       ended.length = 0;
@@ -89,7 +92,7 @@ function describe(xs: number[]): string {
   return `median ${median(xs).toFixed(2)} ms, p90 ${p90.toFixed(2)} ms, min ${s[0]!.toFixed(2)} ms (n=${s.length})`;
 }
 
-const readReply = (i: number) => reply().toolUse('read', { file_path: 'notes.txt' }, { id: `toolu_bench_${i}` }).stop('tool_use').build();
+const readReply = (i: number) => reply().toolUse('Read', { file_path: 'notes.txt' }, { id: `toolu_bench_${i}` }).stop('tool_use').build();
 const bodies = (n: number) => (n < TURNS ? sse(readReply(n), n + 1) : sse(reply().text('done').build(), n + 1));
 
 // Not `moat-*`: test runs going at the same time remove the `moat-*` folders that appear while they run (test/support/cleanup-preload.ts).
@@ -130,6 +133,10 @@ try {
       if (code !== 0) throw new Error(`${name} exited ${code}: ${err}${out}`);
       const result = JSON.parse(out) as { num_turns: number };
       if (result.num_turns !== TURNS + 1) throw new Error(`expected ${TURNS + 1} turns, got ${result.num_turns}`);
+      // Each turn really read the file (a misnamed tool would make every gap an error path).
+      const sent = JSON.parse(server.lastBody()) as { messages: { content: { type: string; is_error?: boolean; content?: unknown }[] | string }[] };
+      const results = sent.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.filter((p) => p.type === 'tool_result')));
+      if (results.length !== TURNS || results.some((r) => r.is_error === true || !JSON.stringify(r.content).includes('beta'))) throw new Error(`${name}: the reads did not all succeed: ${JSON.stringify(results[0])}`);
       const [first, ...rest] = server.gaps();
       cold.get(name)!.push(first!);
       warm.get(name)!.push(...rest);

@@ -474,7 +474,10 @@ export class AgentSession {
       signal,
       idleTimeoutMs: settings.idleTimeoutMs,
       retryBaseMs: settings.retryBaseMs,
-      emit,
+      emit: (e) => {
+        if (e.type === 'tool_call_started') run.checkpoint.readAhead(registry.get(e.name));
+        emit(e);
+      },
       spend: (spentOn, usage) => this.account(turn, usage, run, spentOn),
     });
     openAfterSend(this.deps.store);

@@ -5,7 +5,7 @@ import { MoatError } from '../util/index.ts';
 import { ChangeWatch } from './change-watch.ts';
 import { applyRestore, recoverRestore, restoreInterrupted } from './apply-restore.ts';
 import { ShadowGit } from './shadow-git.ts';
-import { snapshot, type Snapshot } from './snapshot.ts';
+import { commitTree, snapshot, type Snapshot } from './snapshot.ts';
 import { lineStats, treeDiff, type LineStat, type TreeChange } from './tree-diff.ts';
 
 export interface CheckpointOptions {
@@ -56,6 +56,14 @@ export interface CodePlan {
 const LOOSE_OBJECTS_LIMIT = 2000;
 const PACKS_LIMIT = 20;
 
+/**
+ * How long a tree read ahead may stand for the next checkpoint: until it is in a commit no ref holds its objects,
+ * and prune takes such objects after an hour.
+ */
+const READ_AHEAD_MS = 30 * 60 * 1000;
+
+const beforeMessage = (sessionId: string, turn: number) => `before turn ${turn} of session ${sessionId}`;
+
 const ref = (sessionId: string) => `refs/moat/sessions/${sessionId}`;
 
 /**
@@ -67,6 +75,8 @@ export class ProjectCheckpoints {
   readonly git: ShadowGit;
   private readonly watch: ChangeWatch;
   private ready: Promise<void> | undefined;
+  /** A checkpoint taken ahead (readAhead), not yet a row: what `before` uses while nothing changed since. */
+  private ahead: { sessionId: string; turn: number; parent: string | undefined; snapshot: Snapshot } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -102,19 +112,44 @@ export class ProjectCheckpoints {
   }
 
   /**
-   * Records the tree now. When the watch saw nothing change since the
-   * parent was recorded, that is the answer without reading the tree;
-   * otherwise the watch is armed first (so a change made while git reads
-   * is seen next time) and git reads what changed.
+   * Takes a turn's checkpoint ahead of its first change, while the model
+   * streams that change's arguments: the first checkpoint of a process has
+   * git read the whole tree (~86 ms on 10,000 files here, against the 50 ms
+   * a checkpoint may cost; scripts/bench/checkpoint.ts), and a new commit
+   * and its ref are two more git processes (~10 ms each in a fresh moat;
+   * scripts/bench/checkpoint-first-change.ts). `before` then uses it as long
+   * as the watch saw nothing change since and the session's last checkpoint
+   * is still its parent; otherwise it takes its own.
+   */
+  async readAhead(sessionId: string, turn: number): Promise<void> {
+    // Without a watch to say nothing changed since, `before` would read the tree again anyway.
+    if (!this.watch.usable) return;
+    await this.open();
+    await this.git.locked(async () => {
+      if (this.store.checkpoints.list(sessionId).some((c) => c.turn === turn)) return;
+      const parent = this.head(sessionId);
+      this.ahead = { sessionId, turn, parent: parent?.commit, snapshot: await this.take(sessionId, parent, beforeMessage(sessionId, turn)) };
+    });
+  }
+
+  /**
+   * Records the tree now. When the watch saw nothing change since a tree
+   * was last read, that tree is the answer without reading again (a tree
+   * read ahead, in no commit yet, only while prune cannot have taken its
+   * objects); otherwise the watch is armed first (so a change made while
+   * git reads is seen next time) and git reads what changed.
    */
   private async take(sessionId: string, parent: { commit: string; tree: string } | undefined, message: string): Promise<Snapshot> {
     const known = this.watch.recorded;
-    if (parent !== undefined && known?.tree === parent.tree && (await this.watch.unchanged())) {
-      return { commit: parent.commit, tree: parent.tree, leftOut: known.leftOut, wrote: false };
+    if (known !== undefined && (known.tree === parent?.tree || Date.now() - known.at < READ_AHEAD_MS) && (await this.watch.unchanged())) {
+      const s = await commitTree(this.git, known, { parent, message });
+      if (s.wrote || parent === undefined) await this.git.run(['update-ref', ref(sessionId), s.commit]);
+      this.watch.recorded = { tree: s.tree, leftOut: s.leftOut, at: Date.now() };
+      return s;
     }
     const watching = this.watch.usable && (await this.watch.arm(() => this.ignoredPaths()));
     const s = await snapshot(this.git, { parent, maxFileBytes: this.opts.maxFileBytes, message });
-    if (watching) this.watch.recorded = { tree: s.tree, leftOut: s.leftOut };
+    if (watching) this.watch.recorded = { tree: s.tree, leftOut: s.leftOut, at: Date.now() };
     if (s.wrote || parent === undefined) await this.git.run(['update-ref', ref(sessionId), s.commit]);
     return s;
   }
@@ -125,7 +160,11 @@ export class ProjectCheckpoints {
     const existing = this.store.checkpoints.list(sessionId).find((c) => c.turn === turn);
     if (existing) return existing.beforeCommit;
     return this.git.locked(async () => {
-      const s = await this.take(sessionId, this.head(sessionId), `before turn ${turn} of session ${sessionId}`);
+      const parent = this.head(sessionId);
+      const ahead = this.ahead;
+      this.ahead = undefined;
+      const usable = ahead?.sessionId === sessionId && ahead.turn === turn && ahead.parent === parent?.commit && this.watch.recorded?.tree === ahead.snapshot.tree;
+      const s = usable && (await this.watch.unchanged()) ? ahead.snapshot : await this.take(sessionId, parent, beforeMessage(sessionId, turn));
       this.store.checkpoints.recordBefore({ sessionId, turn, projectRoot: this.projectRoot, commit: s.commit, tree: s.tree, leftOut: s.leftOut });
       return s.commit;
     });

@@ -70,6 +70,12 @@ function nulList(text: string): string[] {
   return text.split('\0').filter((p) => p !== '');
 }
 
+/** The working tree as a tree in the shadow repository, not yet a commit. */
+export interface StagedTree {
+  tree: string;
+  leftOut: LeftOut[];
+}
+
 /**
  * Stages what differs between the shadow index and the working tree —
  * modified, deleted and untracked files `.gitignore` does not exclude — and
@@ -77,8 +83,10 @@ function nulList(text: string): string[] {
  * per tracked file and a walk that skips ignored folders) and one
  * `write-tree` answered from the index's cached tree. A file over
  * `maxFileBytes` is left out (dropped from the index when it was in it).
+ * `knownAs`: a tree the caller already holds; an index unchanged since it
+ * was written as that tree is not written again.
  */
-export async function snapshot(git: ShadowGit, o: { parent: { commit: string; tree: string } | undefined; maxFileBytes: number; message: string }): Promise<Snapshot> {
+async function stageTree(git: ShadowGit, o: { maxFileBytes: number; knownAs?: string | undefined }): Promise<StagedTree> {
   const changed = [...new Set(nulList(await git.run(['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard'])))];
   const leftOut: LeftOut[] = [];
   const update: string[] = [];
@@ -109,11 +117,22 @@ export async function snapshot(git: ShadowGit, o: { parent: { commit: string; tr
     const toPack = update.length >= PACK_FROM ? ['-c', 'core.bigFileThreshold=1'] : [];
     await git.run([...toPack, 'update-index', '--add', '--remove', '-z', '--stdin'], `${update.join('\0')}\0`);
   }
-  // Nothing staged and the index is the one whose tree is the parent's: that is the answer (a tree noted but not the
-  // parent's may have been pruned since, so it is written again).
+  // Nothing staged and the index is the one whose tree is the known one: that is the answer (a tree noted but not
+  // known to the caller may have been pruned since, so it is written again).
   const noted = update.length === 0 && tooLarge.length === 0 ? knownTree(git) : undefined;
-  const tree = noted !== undefined && noted === o.parent?.tree ? noted : await writeTree(git);
+  const tree = noted !== undefined && noted === o.knownAs ? noted : await writeTree(git);
+  return { tree, leftOut };
+}
+
+/** The staged tree as a commit on `parent`; none is written when the tree is the parent's. */
+export async function commitTree(git: ShadowGit, staged: StagedTree, o: { parent: { commit: string; tree: string } | undefined; message: string }): Promise<Snapshot> {
+  const { tree, leftOut } = staged;
   if (o.parent?.tree === tree) return { commit: o.parent.commit, tree, leftOut, wrote: false };
   const commit = (await git.run(['commit-tree', tree, ...(o.parent === undefined ? [] : ['-p', o.parent.commit]), '-m', o.message])).trim();
   return { commit, tree, leftOut, wrote: true };
+}
+
+/** Records the working tree now as a commit on `parent` (stageTree, then commitTree). */
+export async function snapshot(git: ShadowGit, o: { parent: { commit: string; tree: string } | undefined; maxFileBytes: number; message: string }): Promise<Snapshot> {
+  return commitTree(git, await stageTree(git, { maxFileBytes: o.maxFileBytes, knownAs: o.parent?.tree }), o);
 }

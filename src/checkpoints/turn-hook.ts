@@ -18,6 +18,7 @@ export interface CheckpointSettings {
 export interface TurnHook {
   before(sessionId: string, turn: number): Promise<unknown>;
   after(sessionId: string, turn: number): Promise<void>;
+  readAhead(sessionId: string, turn: number): void;
   rewindCode(sessionId: string, turn: number, o: { force: boolean; dryRun: boolean }): Promise<{ lines: string[]; filesChanged: string[]; insertions: number; deletions: number; leftOut: string[]; saved: string | undefined }>;
   points(sessionId: string): Promise<{ index: number; turn: number; text: string; summary: string }[]>;
   around<T>(sessionId: string, change: () => Promise<T>, warn: (line: string) => void): Promise<T>;
@@ -90,6 +91,10 @@ export function turnHook(pc: ProjectCheckpoints, store: Store, settings: { keepD
     },
     after: async (sessionId, turn) => {
       await guard(() => pc.after(sessionId, turn));
+    },
+    // Best effort, in the background: a failure here is met again, and said once, by the checkpoint itself.
+    readAhead: (sessionId, turn) => {
+      if (!off) pc.readAhead(sessionId, turn).catch(() => undefined);
     },
     // Rewinding reads the checkpoints there are: it works even after new ones failed.
     rewindCode: async (sessionId, turn, o) => {

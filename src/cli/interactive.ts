@@ -16,6 +16,7 @@ import { assembleSession } from './open-session.ts';
 import type { McpFlags } from './mcp-setup.ts';
 import type { Skill } from '../skills/index.ts';
 import type { EarlyPaint } from '../tui/index.ts';
+import { elicitationRelay } from './tui-elicitation.ts';
 
 export interface InteractiveOptions {
   loaded: LoadedConfig;
@@ -57,6 +58,8 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     early = undefined;
     process.stderr.write(`moat: ${line}\n`);
   };
+  // MCP servers' questions go to the UI's form once it is up.
+  const elicitation = elicitationRelay();
   // The one session assembly, as for -p: MCP servers start in the background (approved in /mcp), the
   // WebAssembly tools attach once the first frame is drawn (a run waits for them). The store opens on first
   // use: the first frame reads nothing from it, and opening it (migrations, WAL) is several milliseconds.
@@ -70,6 +73,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     warn,
     interactive: true,
     answers: { remember: (rule, scope) => controller?.remember(rule, scope) },
+    elicit: elicitation.elicit,
   });
   let toolsAttached: () => void = () => {};
   const toolsReady = new Promise<void>((resolve) => {
@@ -87,6 +91,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       skills,
       ...(o.resume ? { resume: o.resume } : {}),
       toolsReady,
+      elicitation,
     });
     // A resumed session opened above: its tools are attached before the UI starts.
     if (o.resume) await attachTools();

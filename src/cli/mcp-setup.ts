@@ -102,6 +102,7 @@ export function attachMcp(registry: ToolRegistry, o: McpSetupOptions): McpManage
     authProvider: async (server) => (await import('./mcp-auth.ts')).mcpAuthProvider(server, o.env),
     onFailure: (name, error) => o.warn(`MCP server ${name} failed: ${error}`),
     onNotice: (name, line) => o.warn(`MCP server ${name} ${line}`),
+    userConfig: displayPath(o.loaded.files.user, o.cwd, o.env),
     resultsDir: moatPaths(o.env).toolResultsDir,
     // Lets the first request name a server's tools before it connects (read only for servers that are configured).
     toolCache: fileToolListCache(moatPaths(o.env).cacheDir),

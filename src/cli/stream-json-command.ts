@@ -19,6 +19,7 @@ import { openSession } from './open-session.ts';
 import { definitionRoots, loadSkillsReporting, promptWithSkill } from './skill-setup.ts';
 import { initServers, sdkServerStatus } from './mcp-setup.ts';
 import { runInlineCommands, sessionCheck } from './inline-commands.ts';
+import { toSessionEvent } from '../protocol/index.ts';
 import { modelInfos } from './model-choices.ts';
 import { err, runStdout } from './write-out.ts';
 import { gitInfoOf } from './git-prefetch.ts';
@@ -136,13 +137,14 @@ export async function streamJsonCommand(o: { loaded: LoadedConfig; opts: RootOpt
         const catalog = assembly.subagents.catalog?.list() ?? [];
         current = {
           host: opened.host,
-          expand: async (text) => {
+          expand: async (text, onEvent) => {
             const invoked = promptWithSkill(text, skills);
             if (invoked.skill === undefined) return invoked.prompt;
             const { prompt, skill } = invoked;
             const signal = new AbortController().signal;
             // Decided as the model's Bash call: a question goes to the SDK program as its can_use_tool request.
-            const run = () => runInlineCommands(prompt, skill, session.currentSettings(), signal, sessionCheck(session, signal));
+            const check = sessionCheck(session, signal, (e) => onEvent(toSessionEvent(e)));
+            const run = () => runInlineCommands(prompt, skill, session.currentSettings(), signal, check);
             // Its !`cmd` lines may write: checkpointed with the message they go into.
             return assembly.checkpoints?.around ? assembly.checkpoints.around(session.id, run, () => undefined) : run();
           },

@@ -38,6 +38,8 @@ export interface TuiControllerDeps {
   skills?: readonly Skill[];
   /** Tools still registering (the WebAssembly tools attach after the first frame): a run waits for them. */
   toolsReady?: Promise<unknown>;
+  /** Where MCP servers' questions reach the UI's form (the assembly was given its other end); none: they are cancelled. */
+  elicitation?: Pick<TuiController, 'onElicitation'>;
 }
 
 /** The interactive run's controller: the UI's interface, plus opening the session ahead of first use. */
@@ -223,7 +225,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
     tools: () => assembly.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),
     skills: () => skills.map((s): SkillInfo => skillInfo(s)),
-    skillPrompt: async (name, args) => {
+    skillPrompt: async (name, args, signal = new AbortController().signal, onEvent) => {
       let expansion;
       try {
         expansion = expandSlashCommand(`/${name}${args ? ` ${args}` : ''}`, skills);
@@ -241,12 +243,13 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       }
       // Its !`cmd` lines may write (a trusted command's allowed-tools): checkpointed with the message they go into.
       const { prompt, skill } = expansion;
-      const signal = new AbortController().signal;
       // Asked as the model's Bash call would be: the question, if any, comes up in the TUI's permission prompt.
-      return recordChange(() => runInlineCommands(prompt, skill, session().currentSettings(), signal, sessionCheck(session(), signal)));
+      const check = sessionCheck(session(), signal, (e) => onEvent?.(toSessionEvent(e)));
+      return recordChange(() => runInlineCommands(prompt, skill, session().currentSettings(), signal, check));
     },
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
     ...mcp,
+    onElicitation: (handler) => deps.elicitation?.onElicitation(handler) ?? (() => {}),
     onNotice: (listener) => {
       noticeListeners.add(listener);
       return () => noticeListeners.delete(listener);

@@ -1,5 +1,5 @@
 // Claude Code's settings files (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json), read as config layers.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { errorMessage, MoatError, escapeRegExp, once } from '../util/index.ts';
@@ -78,14 +78,44 @@ export function jsonLineOf(text: string, path: readonly (string | number)[]): nu
   return text.slice(0, at).split('\n').length;
 }
 
-/** Reads one settings file; missing is undefined, anything wrong is one `FILE:LINE: key: what` error. */
+/** What one read of a settings file gave: its text and data, or the message of what is wrong (without the file's name). */
+type SettingsRead = { text: string; data: ClaudeSettings } | { problem: string } | undefined;
+
+/** Read once per file and version (time and size): the config loader and the MCP loader both ask, a long session sees changes. */
+const reads = new Map<string, SettingsRead>();
+
+/**
+ * Reads one settings file; missing is undefined, anything wrong is one
+ * `FILE:LINE: key: what` error. Each file is read and checked once per
+ * process (until it changes), whoever asks.
+ */
 export function readClaudeSettings(source: SettingSource, path: string, display: string): ClaudeSettingsFile | undefined {
+  let version: string;
+  try {
+    const s = statSync(path);
+    version = `${path}\0${s.mtimeMs}:${s.size}`;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    version = `${path}\0unreadable`;
+  }
+  let read = reads.get(version);
+  if (!reads.has(version)) {
+    read = readSettingsFile(path);
+    reads.set(version, read);
+  }
+  if (read === undefined) return undefined;
+  if ('problem' in read) throw new MoatError('config', `${display}${read.problem}`);
+  const { text, data } = read;
+  return { source, path, display, data, lineOf: (p) => jsonLineOf(text, p) };
+}
+
+function readSettingsFile(path: string): SettingsRead {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new MoatError('config', `${display}: cannot read: ${errorMessage(e)}`);
+    return { problem: `: cannot read: ${errorMessage(e)}` };
   }
   let json: unknown;
   try {
@@ -94,12 +124,12 @@ export function readClaudeSettings(source: SettingSource, path: string, display:
     // Bun names the position in its message; the line is where the parser stopped, or 1.
     const pos = /position (\d+)/.exec(errorMessage(e));
     const line = pos ? text.slice(0, Number(pos[1])).split('\n').length : 1;
-    throw new MoatError('config', `${display}:${line}: not valid JSON: ${errorMessage(e)}`);
+    return { problem: `:${line}: not valid JSON: ${errorMessage(e)}` };
   }
   const parsed = settingsShape().safeParse(json);
   if (!parsed.success) {
     const { keyPath, message } = settingsIssue(parsed.error.issues[0]);
-    throw new MoatError('config', `${display}:${jsonLineOf(text, keyPath)}: ${keyPath.length > 0 ? `${formatKeyPath(keyPath)}: ` : ''}${message}`);
+    return { problem: `:${jsonLineOf(text, keyPath)}: ${keyPath.length > 0 ? `${formatKeyPath(keyPath)}: ` : ''}${message}` };
   }
-  return { source, path, display, data: parsed.data, lineOf: (p) => jsonLineOf(text, p) };
+  return { text, data: parsed.data };
 }

@@ -32,5 +32,6 @@ export {
 export { lineOfPath, type TomlOutline } from '../util/index.ts';
 export { homeOf } from './paths.ts';
 export { HOOK_EVENTS, hooksShape, countHooks, type HookEvent, type HooksConfig, type CommandHook } from './hooks-config.ts';
-export { claudeSettingsPaths, settingsIssue, SETTING_SOURCES, type SettingSource } from './claude-settings.ts';
+export { claudeSettingsPaths, readClaudeSettings, settingsIssue, SETTING_SOURCES, type SettingSource } from './claude-settings.ts';
+export { claudeRecord, type ClaudeRecord } from './claude-record.ts';
 export { addClaudeSettingsRules } from './claude-settings-rules.ts';

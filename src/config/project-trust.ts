@@ -1,9 +1,10 @@
 // Which project folders the user has trusted, and which of a project's MCP servers they approved: one file moat writes.
 import { formatIssue } from '../contracts/index.ts';
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { homeOf, once, realPathOrSelf } from '../util/index.ts';
+import { claudeRecord } from './claude-record.ts';
 import { moatPaths } from './paths.ts';
 
 /**
@@ -104,40 +105,9 @@ export function projectTrust(projectRoot: string, configDir?: string, home: stri
  * A missing or unreadable file trusts nothing.
  */
 export function claudeCodeTrusted(projectRoot: string, home: string): boolean {
-  const file = join(home, '.claude.json');
-  let version: string;
-  try {
-    const s = statSync(file);
-    version = `${s.mtimeMs}:${s.size}`;
-  } catch {
-    return false;
-  }
-  const key = `${file}\0${projectRoot}\0${version}`;
-  const known = claudeAnswers.get(key);
-  if (known !== undefined) return known;
-  const answer = readClaudeCodeTrust(file, projectRoot);
-  claudeAnswers.set(key, answer);
-  return answer;
-}
-
-/** Start-up asks several times; the file is read again only when it changed (its time and size). */
-const claudeAnswers = new Map<string, boolean>();
-
-function readClaudeCodeTrust(file: string, projectRoot: string): boolean {
-  const keys = [...new Set([projectRoot, projectKey(projectRoot)])];
-  let json: unknown;
-  try {
-    const bytes = readFileSync(file);
-    // Claude Code's file grows with its history (megabytes): decoded and parsed only when it names this folder at all.
-    if (!keys.some((k) => bytes.includes(JSON.stringify(k)))) return false;
-    json = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return false;
-  }
-  const projects = typeof json === 'object' && json !== null && 'projects' in json ? json.projects : undefined;
-  if (typeof projects !== 'object' || projects === null) return false;
-  return keys.some((key) => {
-    const entry: unknown = (projects as Record<string, unknown>)[key];
+  const record = claudeRecord(home, projectRoot);
+  return [...new Set([projectRoot, projectKey(projectRoot)])].some((key) => {
+    const entry = record.project(key);
     return typeof entry === 'object' && entry !== null && 'hasTrustDialogAccepted' in entry && entry.hasTrustDialogAccepted === true;
   });
 }

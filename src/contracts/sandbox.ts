@@ -93,6 +93,11 @@ export interface SandboxPolicy {
   allowPrivateNetwork?: boolean;
   /** `[sandbox.network] allow_loopback` (user config only): granted hosts may be loopback addresses. */
   allowLoopback?: boolean;
+  /**
+   * Connections go through the filtering proxy even when no host is granted, so that each refused one is known by
+   * its host (an MCP server: the user is told which host to grant). Grants nothing.
+   */
+  observeNetwork?: boolean;
   /** `[sandbox]` limits; unset ones take the sandbox's defaults. */
   limits?: ResourceLimits;
 }

@@ -1,9 +1,8 @@
 // What moat takes from Claude Code besides its server entries: the MCP_* variables, and its approvals of .mcp.json servers.
 import { formatIssue } from '../contracts/index.ts';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { claudeSettingsPaths, folderTrusted, homeOf, moatPaths, type Env } from '../config/index.ts';
+import { claudeRecord, claudeSettingsPaths, folderTrusted, homeOf, moatPaths, readClaudeSettings, type Env } from '../config/index.ts';
+import { errorMessage } from '../util/index.ts';
 import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './server-config.ts';
 
 /** Every server's defaults; a server's own `startup_timeout_sec`, `tool_timeout_sec` or `max_output_tokens` wins. */
@@ -49,11 +48,12 @@ export interface ClaudeApprovals {
   disabled: ReadonlySet<string>;
 }
 
-/** The file's JSON; undefined when it is missing or broken (the config loader and the server loader say so already). */
-function readJson(file: string): unknown {
+/** A settings file's data as the config loader read it (once per process); undefined when missing or broken (the loader says so). */
+function settingsData(source: 'user' | 'local', file: string, shown: string, problems: string[]): unknown {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
-  } catch {
+    return readClaudeSettings(source, file, shown)?.data;
+  } catch (e) {
+    problems.push(`${errorMessage(e)}; its MCP approvals are ignored`);
     return undefined;
   }
 }
@@ -72,14 +72,13 @@ export function claudeApprovals(env: Env, projectRoot: string, problems: string[
   const out = { all: false, enabled: new Set<string>(), disabled: new Set<string>() };
   const paths = claudeSettingsPaths(home, projectRoot);
   const sources = [
-    { shown: '~/.claude/settings.json', file: paths.user, pick: (json: unknown) => json },
-    { shown: '~/.claude.json', file: join(home, '.claude.json'), pick: (json: unknown) => (json as { projects?: Record<string, unknown> }).projects?.[projectRoot] },
+    { shown: '~/.claude/settings.json', part: () => settingsData('user', paths.user, '~/.claude/settings.json', problems) },
+    { shown: '~/.claude.json', part: () => claudeRecord(home, projectRoot).project(projectRoot) },
     // Read only when trusted: until then the project's own file may not start what it names.
-    ...(folderTrusted(projectRoot, moatPaths(env).configDir, home) ? [{ shown: '.claude/settings.local.json', file: paths.local, pick: (json: unknown) => json }] : []),
+    ...(folderTrusted(projectRoot, moatPaths(env).configDir, home) ? [{ shown: '.claude/settings.local.json', part: () => settingsData('local', paths.local, '.claude/settings.local.json', problems) }] : []),
   ];
-  for (const { shown, file, pick } of sources) {
-    const json = readJson(file);
-    const part = typeof json === 'object' && json !== null ? pick(json) : undefined;
+  for (const { shown, part: read } of sources) {
+    const part = read();
     if (part === undefined || part === null) continue;
     const parsed = approvalsShape().safeParse(part);
     if (!parsed.success) {

@@ -4,7 +4,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, ElicitRequest, ElicitResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, signalTree } from '../util/index.ts';
+import type { SandboxViolation } from '../sandbox/index.ts';
 import { httpStatus, needsLogin } from './http-errors.ts';
+import { refusalLine } from './sandbox-refusals.ts';
 import { loadSdk, type McpSdk } from './sdk.ts';
 import type { StoredOAuthProvider } from './oauth.ts';
 import type { McpServerConfig, StdioServerConfig } from './server-config.ts';
@@ -37,6 +39,8 @@ export interface ConnectionOptions {
   onNotice?(name: string, line: string): void;
   /** The transport to a server of the program driving moat (`transport: 'sdk'`); none: such a server fails. */
   programTransport?(name: string): Transport;
+  /** The user's config file as the user knows it (where a server's grants go); none: `~/.config/moat/config.toml`. */
+  userConfig?: string;
 }
 
 /** Who answers a server's `elicitation/create` (the server's name, the request); its answer goes back to the server. */
@@ -56,6 +60,14 @@ export const RESTART_BACKOFF_MS = 1000;
 
 /** How long a tool's result waits for lists its server said changed during the call (a list answers in milliseconds). */
 const REFRESH_WAIT_MS = 2000;
+
+/**
+ * Loop turns a call's result waits for the sandbox's last reports: a refused
+ * write reaches the write monitor's socket before the server can answer, so
+ * it is read within a turn or two (setImmediate: a zero timeout waits a whole
+ * millisecond). One that comes later goes with the next call's result.
+ */
+const REFUSAL_TURNS = 3;
 
 /** How long a connected stdio server has to exit after its stdin closes, when moat ends, before it is killed. */
 const CLOSE_GRACE_MS = 200;
@@ -157,6 +169,10 @@ export class McpConnection {
   private closing = false;
   /** Notices already given (each once per server). */
   private readonly noted = new Set<string>();
+  /** Sandbox refusals already told, by kind and target: each path or host once per server. */
+  private readonly refusalsTold = new Set<string>();
+  /** Refusals the model has not heard of yet: they go with the next call's result. */
+  private refusalsForModel: string[] = [];
   /** Lists being re-read after a list_changed notification: a tool call's result waits for them (below). */
   private readonly refreshing = new Set<Promise<void>>();
 
@@ -216,6 +232,8 @@ export class McpConnection {
       const info = this.client?.getServerVersion();
       this.serverInfo = info === undefined ? undefined : { name: info.name, version: info.version };
       this.state = { status: 'connected' };
+      // What it was refused while starting (a data file it could not write) is told now, not at its first call.
+      void this.collectRefusals();
     } catch (e) {
       const stderr = this.stdio?.stderrTail();
       await this.closeClient();
@@ -283,7 +301,7 @@ export class McpConnection {
         this.state = { status: 'failed', error: `the server exited${stderr ? ` — stderr: ${stderr}` : ''}${again}` };
         this.o.onChange();
       }
-      void this.stdio?.finish();
+      void this.stdio?.finish().then((found) => this.noteRefusals(found));
     };
     await client.connect(transport, { timeout: timeoutMs });
   }
@@ -351,8 +369,10 @@ export class McpConnection {
         await Promise.race([Promise.all(this.refreshing), new Promise((r) => (timer = setTimeout(r, REFRESH_WAIT_MS)))]);
         clearTimeout(timer);
       }
+      await this.collectRefusals();
       return result as CallToolResult;
     } catch (e) {
+      await this.collectRefusals();
       // The SDK's own words for a dropped server are "Connection closed"; the state says why it was dropped.
       if (this.state.status === 'failed' && !opts.signal.aborted) throw new McpCallError(`MCP server ${this.config.name}: ${this.state.error} (connection closed)`);
       throw e;
@@ -380,11 +400,33 @@ export class McpConnection {
     return this.restarting;
   }
 
-  /** What the model should hear once about a restart, or undefined. */
-  takeRestartNotice(): string | undefined {
-    const notice = this.restartNotice;
+  /** What the model should hear once, with a call's result: a restart, what the sandbox refused the server; or undefined. */
+  takeModelNotice(): string | undefined {
+    const lines = [...(this.restartNotice === undefined ? [] : [this.restartNotice]), ...this.refusalsForModel.map((l) => `[The MCP server ${this.config.name} ran into the OS sandbox: ${l}]`)];
     this.restartNotice = undefined;
-    return notice;
+    this.refusalsForModel = [];
+    return lines.length === 0 ? undefined : lines.join('\n');
+  }
+
+  /** Tells the user once per path or host (a notice) what the sandbox refused the server, and keeps it for the model. */
+  private noteRefusals(found: readonly SandboxViolation[]): void {
+    if (this.config.transport !== 'stdio') return;
+    for (const v of found) {
+      const key = `${v.kind} ${v.target}`;
+      if (this.refusalsTold.has(key)) continue;
+      this.refusalsTold.add(key);
+      const line = refusalLine(this.config, v, this.o.userConfig ?? '~/.config/moat/config.toml');
+      this.refusalsForModel.push(line);
+      this.o.onNotice?.(this.config.name, `ran into the OS sandbox: ${line}`);
+    }
+  }
+
+  /** What the sandbox has refused the running server so far, after a few loop turns for its last reports. */
+  private async collectRefusals(): Promise<void> {
+    const stdio = this.stdio;
+    if (stdio === undefined || this.sandboxed !== true) return;
+    for (let turn = 0; turn < REFUSAL_TURNS; turn++) await new Promise((r) => setImmediate(r));
+    this.noteRefusals(stdio.refusedSoFar());
   }
 
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
@@ -426,7 +468,7 @@ export class McpConnection {
     const timer = graceMs === undefined || pid === null || pid === undefined ? undefined : setTimeout(kill, graceMs);
     // Started before the client closes: the SDK's close waits on timers that do not keep moat alive,
     // so at exit it may never return; the server's temp folder must not depend on it.
-    const finishing = stdio?.finish().catch(() => []);
+    const finishing = stdio?.finish().catch((): SandboxViolation[] => []);
     if (client !== undefined) await client.close().catch(() => undefined);
     // A server spawned but not yet attached to a client (close() during its start) is ended here.
     else if (stdio !== undefined) {
@@ -434,7 +476,7 @@ export class McpConnection {
       await stdio.transport.close().catch(() => undefined);
     }
     clearTimeout(timer);
-    await finishing;
+    this.noteRefusals((await finishing) ?? []);
   }
 
   /** Closes and connects again (/mcp reconnect). */

@@ -2,7 +2,7 @@
 import { formatIssue, issueMessage, issuePath, type IssueLike } from '../contracts/index.ts';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { homeOf, lineOfPath, type ConfigFile, type Env } from '../config/index.ts';
+import { claudeRecord, homeOf, lineOfPath, type ClaudeRecord, type ConfigFile, type Env } from '../config/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { expandMap, expandVars } from './expand-vars.ts';
 import { claudeApprovals, serverDefaults, type ServerDefaults } from './claude-compat.ts';
@@ -192,7 +192,7 @@ class Collector {
     this.defaults = serverDefaults(env, this.problems);
   }
 
-  claudeFile(file: string, shown: string, scope: ServerScope, baseDir: string, servers?: (json: unknown) => unknown): void {
+  claudeFile(file: string, shown: string, scope: ServerScope, baseDir: string): void {
     let json: unknown;
     try {
       json = readJson(file);
@@ -201,7 +201,19 @@ class Collector {
       return;
     }
     if (json === undefined) return;
-    this.claudeJson(servers === undefined ? json : { mcpServers: servers(json) ?? {} }, shown, scope, baseDir);
+    this.claudeJson(json, shown, scope, baseDir);
+  }
+
+  /** `~/.claude.json` (read once per process, by config/): the user's servers, and the ones Claude Code keeps for this project (its "local" scope). */
+  claudeRecord(record: ClaudeRecord, shown: string, projectRoot: string, baseDir: string): void {
+    if (record.error !== undefined) {
+      this.problems.push(`${shown}: ${record.error}`);
+      return;
+    }
+    if (!record.exists) return;
+    const asObject = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+    const local = asObject(record.project(projectRoot)).mcpServers;
+    this.claudeJson({ mcpServers: { ...asObject(record.mcpServers), ...asObject(local) } }, shown, 'claude-user', baseDir);
   }
 
   claudeJson(json: unknown, shown: string, scope: ServerScope, baseDir: string): void {
@@ -340,18 +352,6 @@ function readFlagConfig(value: string, cwd: string, c: Collector): void {
   c.claudeJson(json, text, 'flag', cwd);
 }
 
-/** `~/.claude.json`: the user's servers, and the ones Claude Code keeps for this project (its "local" scope). */
-function claudeUserServers(projectRoot: string): (json: unknown) => unknown {
-  return (json) => {
-    if (typeof json !== 'object' || json === null) return {};
-    const top = (json as { mcpServers?: unknown }).mcpServers;
-    const projects = (json as { projects?: Record<string, { mcpServers?: unknown }> }).projects;
-    const local = projects?.[projectRoot]?.mcpServers;
-    const asObject = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-    return { ...asObject(top), ...asObject(local) };
-  };
-}
-
 /**
  * Every configured server, merged. Precedence (later wins, per server name):
  * `~/.claude.json`, the user's config.toml, the project's `.mcp.json`, the
@@ -362,7 +362,7 @@ export function loadServers(o: ServerSources): LoadedServers {
   const c = new Collector(o.env);
   if (o.strict !== true) {
     const claudeJson = join(homeOf(o.env), '.claude.json');
-    c.claudeFile(claudeJson, DISPLAY_HOME(claudeJson, o.env), 'claude-user', o.cwd, claudeUserServers(o.projectRoot));
+    c.claudeRecord(claudeRecord(homeOf(o.env), o.projectRoot), DISPLAY_HOME(claudeJson, o.env), o.projectRoot, o.cwd);
     c.tomlFile(o.parsedFiles.user, 'user', homeOf(o.env));
     if (o.projectConfigFile !== o.userConfigFile) {
       c.claudeFile(join(o.projectRoot, '.mcp.json'), '.mcp.json', 'project', o.projectRoot);

@@ -263,7 +263,7 @@ export class McpManager implements ToolSource {
       const target = {
         config,
         callTool: async (...a: Parameters<McpConnection['callTool']>) => (await this.connectionOnceSettled(config.name, a[2].signal)).callTool(...a),
-        takeRestartNotice: () => this.connections.get(config.name)?.takeRestartNotice(),
+        takeModelNotice: () => this.connections.get(config.name)?.takeModelNotice(),
       };
       tools = list.tools.filter((t) => toolAllowed(config, t)).map((t) => mcpTool(target, t, this.o.resultsDir));
       this.cachedTools.set(config.name, tools);

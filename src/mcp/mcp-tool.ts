@@ -37,7 +37,7 @@ function summaryOf(server: string, tool: string, input: Record<string, unknown>)
 }
 
 /** What a tool calls: a connected server, or one still connecting (its list from the last run) that the call waits for. */
-export type ToolTarget = Pick<McpConnection, 'config' | 'callTool'> & Partial<Pick<McpConnection, 'takeRestartNotice'>>;
+export type ToolTarget = Pick<McpConnection, 'config' | 'callTool'> & Partial<Pick<McpConnection, 'takeModelNotice'>>;
 
 /**
  * Files for one call's saved output, in `<resultsDir>/<session>/`: private
@@ -89,11 +89,12 @@ export function mcpTool(connection: ToolTarget, def: McpTool, resultsDir?: strin
         if (ctx.signal.aborted) throw e;
         // A session never opens a browser by itself: the user logs in again (with the scope the server asked for).
         if (needsLogin(e)) throw new ToolError(`${name} failed: the server wants a new login; the user can run moat mcp login ${server}`);
-        throw new ToolError(`${name} failed: ${errorMessage(e)}`);
+        const notice = connection.takeModelNotice?.();
+        throw new ToolError(`${name} failed: ${errorMessage(e)}${notice === undefined ? '' : `\n${notice}`}`);
       }
       const saver = resultsDir === undefined ? undefined : callSaver(resultsDir, ctx.sessionId, ctx.toolUseId);
       const mapped = mapToolResult(result, { tool: name, maxTokens: connection.config.maxOutputTokens, ...(saver === undefined ? {} : { saver }) });
-      const notice = connection.takeRestartNotice?.();
+      const notice = connection.takeModelNotice?.();
       if (notice === undefined) return mapped;
       return { ...mapped, content: typeof mapped.content === 'string' ? `${notice}\n${mapped.content}` : [{ type: 'text', text: notice }, ...mapped.content] };
     },

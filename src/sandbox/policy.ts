@@ -51,6 +51,7 @@ export function levelGrants(level: SandboxLevel, policy: SandboxPolicy, roots: r
     allowUnixSockets: write ? policy.allowUnixSockets : [],
     ...(policy.allowPrivateNetwork === true ? { allowPrivateNetwork: true } : {}),
     ...(write && policy.allowLoopback === true ? { allowLoopback: true } : {}),
+    ...(policy.observeNetwork === true ? { observeNetwork: true } : {}),
     ...(policy.limits === undefined ? {} : { limits: policy.limits }),
   };
 }

@@ -27,8 +27,12 @@ export interface OpenedSession {
   mapper: OutputMapper;
   /** What `initialize` answers: the commands, agents, models and output style moat has. */
   describe(): Record<string, unknown>;
-  /** A text prompt as `-p` would send it: `/name args` expanded into the custom command or skill. */
-  expand(text: string): Promise<string>;
+  /**
+   * A text prompt as `-p` would send it: `/name args` expanded into the
+   * custom command or skill. Its !`cmd` lines are decided as Bash calls: their
+   * permission events go to `onEvent` (a question goes to the program).
+   */
+  expand(text: string, onEvent: (e: SessionEvent) => void): Promise<string>;
   /** `mcp_status`'s answer: each MCP server's status in the SDK's McpServerStatus shape. */
   mcpStatus(): Record<string, unknown>[];
   close(): Promise<void>;
@@ -217,27 +221,35 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
     host.submit({ type: 'permission_answer', requestId: e.requestId, decision });
   };
 
+  /** Asks the program a session's question, and cancels one that was answered or withdrawn in the session. */
+  const questions = (host: SessionHost, e: SessionEvent) => {
+    // Without a prompt tool the session was opened without an answerer, so no question reaches here.
+    if (e.type === 'permission_request' && deps.permissionPrompt) {
+      const controller = new AbortController();
+      asking.set(e.requestId, controller);
+      void ask(host, e, controller.signal);
+    }
+    // Resolved: answered by the program (nothing left to cancel) or withdrawn by an interrupt (cancelled now).
+    if (e.type === 'permission_resolved') {
+      asking.get(e.requestId)?.abort();
+      asking.delete(e.requestId);
+    }
+  };
+  /** Permission events of custom commands' !`cmd` lines, for the next run's output. */
+  const early: SessionEvent[] = [];
+
   const open = (init: InitializeRequest | undefined): Promise<OpenedSession> => {
     opened ??= deps.open(init, hookCallbacks(init?.hooks ?? {}, sendHookCallback), (request) => pending.send(request)).then((session) => {
       pump = (async () => {
         const colors = makeColors(false);
         for await (const e of session.host.events) {
           for (const line of session.mapper.map(e)) write(line);
+          // A custom command's !`cmd` permission events go out with its run (after its start: the result lists the denials).
+          if (e.type === 'session_started') for (const x of early.splice(0)) for (const line of session.mapper.map(x)) write(line);
           const progress = progressLine(e, colors);
           if (progress !== undefined) deps.debug(progress);
           if (e.type === 'run_finished') last = e;
-          const inner = innermost(e);
-          // Without a prompt tool the session was opened without an answerer, so no question reaches here.
-          if (inner.type === 'permission_request' && deps.permissionPrompt) {
-            const controller = new AbortController();
-            asking.set(inner.requestId, controller);
-            void ask(session.host, inner, controller.signal);
-          }
-          // Resolved: answered by the program (nothing left to cancel) or withdrawn by an interrupt (cancelled now).
-          if (inner.type === 'permission_resolved') {
-            asking.get(inner.requestId)?.abort();
-            asking.delete(inner.requestId);
-          }
+          questions(session.host, innermost(e));
         }
       })();
       return session;
@@ -303,6 +315,15 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
     }
   };
 
+  // Messages and requests take effect in the order they came, but the loop reading stdin never waits for them: a
+  // custom command's !`cmd` line may wait for the program's answer to a question, which comes on stdin.
+  let ordered: Promise<void> = Promise.resolve();
+  const inOrder = (fn: () => Promise<void>) => {
+    ordered = ordered.then(fn);
+    // Seen here so the rejection is not unhandled; the first failure is thrown again at the end, as before.
+    ordered.catch(() => undefined);
+  };
+
   for await (const raw of deps.lines) {
     if (raw.trim() === '') continue;
     let json: unknown;
@@ -321,18 +342,25 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
     deps.debug(`moat: <- ${line.type}${line.type === 'control_request' ? ` ${line.request.subtype}` : ''}`);
     switch (line.type) {
       case 'user': {
-        // `/compact [instructions]` is a command for the session, as in Claude Code, not a prompt.
-        const content = userParts(line.message.content);
-        const session = await open(undefined);
-        const compact = compactOp(content);
-        // `/name args` runs the custom command or skill, exactly as `moat -p "/name args"` does.
-        // The SDK sends a string prompt as one text block.
-        const text = typeof content === 'string' ? content : content.length === 1 && content[0]?.type === 'text' ? content[0].text : undefined;
-        session.host.submit(compact ?? { type: 'user_message', content: text === undefined ? content : await session.expand(text) });
+        inOrder(async () => {
+          // `/compact [instructions]` is a command for the session, as in Claude Code, not a prompt.
+          const content = userParts(line.message.content);
+          const session = await open(undefined);
+          const compact = compactOp(content);
+          // `/name args` runs the custom command or skill, exactly as `moat -p "/name args"` does.
+          // The SDK sends a string prompt as one text block.
+          const text = typeof content === 'string' ? content : content.length === 1 && content[0]?.type === 'text' ? content[0].text : undefined;
+          const expand = (t: string) =>
+            session.expand(t, (e) => {
+              questions(session.host, e);
+              early.push(e);
+            });
+          session.host.submit(compact ?? { type: 'user_message', content: text === undefined ? content : await expand(text) });
+        });
         break;
       }
       case 'control_request':
-        await control(line);
+        inOrder(() => control(line));
         break;
       case 'control_response':
         if (!pending.answer(line)) deps.debug(`moat: a control_response for an unknown request ${line.response.request_id}`);
@@ -342,8 +370,11 @@ export async function runStreamJsonClient(deps: StreamJsonClientDeps): Promise<S
     }
   }
 
+  // stdin closed: what came before it takes effect (a question still open is failed below, so nothing waits on it).
+  const before = ordered;
   // stdin closed: nobody can answer a question any more; the turns already sent still run to their end.
   pending.failAll('the program closed stdin');
+  await before;
   if (opened) {
     const session = await opened;
     session.host.submit({ type: 'end' });

@@ -14,6 +14,7 @@ import type { ShellResult, TuiController, TuiInfo } from './controller.ts';
 import type { Keymap } from './keymap.ts';
 import { completeCommand, completeFile, completeModel, mentionedFiles, mentionedResources, type CommandSpec } from './state/completion.ts';
 import { EMPTY_EDITOR, type EditorState } from './state/line-editor.ts';
+import { Elicitations } from './state/elicitations.ts';
 import { createStore, type Store } from './state/store.ts';
 import { Transcript } from './state/transcript.ts';
 import { initialUi, type Picker, type UiState } from './state/ui-state.ts';
@@ -35,6 +36,8 @@ const REWIND_ESCAPE_WINDOW_MS = 1000;
 export class AppModel {
   readonly transcript: Transcript;
   readonly ui: Store<UiState>;
+  /** MCP servers' questions: the form on screen and the ones waiting. */
+  readonly elicitations: Elicitations;
   readonly controller: TuiController;
   readonly keymap: Keymap;
   /** Built-in commands, then the skills (a skill cannot shadow a built-in): what `/` completes. */
@@ -60,6 +63,7 @@ export class AppModel {
   private unsubscribeAgents: (() => void) | undefined;
   private unsubscribeMcp: (() => void) | undefined;
   private unsubscribeNotices: (() => void) | undefined;
+  private unsubscribeElicitation: (() => void) | undefined;
   /** MCP servers whose failure was already said: each is said once. */
   private readonly mcpReported = new Set<string>();
   /** Servers approved here that have not connected yet: their connecting is said once. */
@@ -79,6 +83,12 @@ export class AppModel {
     this.transcript = new Transcript({ flushMs: opts.flushMs, now: this.now });
     const info = this.controller.info();
     this.ui = createStore(initialUi(info));
+    this.elicitations = new Elicitations({
+      blocked: () => this.transcript.permissions.get().length > 0,
+      onWithdrawn: (server) => this.transcript.commit({ kind: 'notice', level: 'info', text: `MCP server ${server} withdrew its question (cancelled or timed out).` }),
+    });
+    // A form waiting for a permission dialog opens once the dialog is answered.
+    this.transcript.permissions.subscribe(() => this.elicitations.advance());
     this.modes = info.permissionMode === 'bypassPermissions' ? [...MODE_CYCLE, 'bypassPermissions'] : MODE_CYCLE;
     const skills = this.controller.skills().filter((s) => !isBuiltinCommand(s.name));
     this.commands = [...COMMANDS, ...skills.map((s) => ({ name: s.name, description: s.description, ...(s.args ? { args: s.args } : {}), skill: true }))];
@@ -150,6 +160,7 @@ export class AppModel {
     this.filesTimer = setTimeout(() => this.refreshFiles(), 200);
     this.unsubscribeMcp = this.controller.onMcpChange(() => this.mcpChanged());
     this.unsubscribeNotices = this.controller.onNotice((level, text) => this.transcript.commit({ kind: 'notice', level, text }));
+    this.unsubscribeElicitation = this.controller.onElicitation((request, signal) => this.elicitations.ask(request, signal));
     this.mcpChanged();
     this.askTrust();
     this.askMcpApproval();
@@ -277,11 +288,21 @@ export class AppModel {
   /** A skill or custom command: its prompt (with any !`cmd` output) goes to the model; the transcript shows what was typed. */
   private async runSkill(text: string, name: string, args: string): Promise<void> {
     let prompt: string | undefined;
+    // Its !`cmd` lines may ask, as a Bash call does: the question shows here, and Esc withdraws it.
+    const abort = new AbortController();
+    this.shellAbort = abort;
     try {
-      prompt = await this.controller.skillPrompt(name, args);
+      prompt = await this.controller.skillPrompt(name, args, abort.signal, (e) => this.transcript.apply(e));
     } catch (e) {
       // A missing argument: the message is the usage line. Nothing is sent.
       this.transcript.commit({ kind: 'notice', level: 'warning', text: errorMessage(e) });
+      return;
+    } finally {
+      this.shellAbort = undefined;
+    }
+    // Esc while its lines ran (or a question was open): nothing is sent.
+    if (abort.signal.aborted) {
+      this.transcript.commit({ kind: 'notice', level: 'info', text: `/${name} interrupted: nothing was sent.` });
       return;
     }
     if (prompt === undefined) {
@@ -377,6 +398,8 @@ export class AppModel {
     for (const req of this.transcript.permissions.get()) {
       this.controller.submit({ type: 'permission_answer', requestId: req.requestId, decision: { behavior: 'deny', message: 'The user interrupted the turn.' } });
     }
+    // A server's question asked for the call being stopped would stay on screen, unanswerable: it is cancelled.
+    this.elicitations.cancelAll();
     this.transcript.setAborting();
     this.abort.abort();
     return true;
@@ -410,6 +433,8 @@ export class AppModel {
     this.unsubscribeAgents?.();
     this.unsubscribeMcp?.();
     this.unsubscribeNotices?.();
+    this.unsubscribeElicitation?.();
+    this.elicitations.cancelAll();
     this.interrupt();
     this.transcript.dispose();
     this.exitApp();

@@ -9,6 +9,7 @@
 import type { PermissionMode } from '../contracts/index.ts';
 import type { SessionEvent, SessionOp } from '../protocol/index.ts';
 import type { AgentInfo, FileChange, MergeOutcome, Message, RewindOutcome, RewindPointView, RewindRequest, SubagentOutcome, Usage, WorktreeState } from '../agent/index.ts';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 
 export interface TuiInfo {
   version: string;
@@ -78,6 +79,20 @@ export interface McpServerView {
   /** Its resources as `server:uri` (what `@` completes), with their names. */
   resources: { ref: string; name: string }[];
 }
+
+/** A question an MCP server asks the user (`elicitation/create`, form mode): its message and the fields it wants. */
+export interface ElicitationRequest {
+  server: string;
+  message: string;
+  /** MCP's restricted schema: one flat object of string, number, boolean and enum properties. */
+  requestedSchema: ElicitRequestFormParams['requestedSchema'];
+}
+
+/** The user's answer, as MCP's `ElicitResult` carries it. */
+export type ElicitationAnswer = { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' } | { action: 'cancel' };
+
+/** Who answers servers' questions; `signal` aborts when the server withdraws one (cancelled, timed out). */
+export type ElicitationHandler = (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
 
 export interface PermissionRuleView {
   rule: string;
@@ -178,9 +193,12 @@ export interface SessionQueries {
   /**
    * What `/name args` sends to the model: the skill's body with its arguments.
    * Undefined when no skill has that name; throws an Error whose message is the
-   * usage line when a required argument is missing.
+   * usage line when a required argument is missing. Its !`cmd` lines are
+   * decided as the model's Bash calls: their permission events go to
+   * `onEvent` (a question is answered like a tool call's), and aborting
+   * `signal` withdraws a question.
    */
-  skillPrompt(name: string, args: string): Promise<string | undefined>;
+  skillPrompt(name: string, args: string, signal?: AbortSignal, onEvent?: (e: SessionEvent) => void): Promise<string | undefined>;
   permissionRules(): PermissionRuleView[];
   /** What this project's settings would grant if the folder were trusted (one line per file); empty when trusted or nothing. */
   untrustedGrants(): string[];
@@ -222,6 +240,8 @@ export interface TuiControls {
   /** Approves this project's servers (remembered for the folder) and starts them. */
   approveMcpServers(names: readonly string[]): void;
   reconnectMcp(name: string): Promise<void>;
+  /** From now on `handler` answers MCP servers' questions (the form); returns the unregister. Without a handler they are cancelled. */
+  onElicitation(handler: ElicitationHandler): () => void;
   /** `!cmd`: checked as a Bash call is; a question and its answer come through `onEvent` as a tool call's permission events do. */
   runShell(command: string, signal: AbortSignal, onEvent?: (e: SessionEvent) => void): Promise<ShellResult>;
   /** Stops a queued or running sub-agent; false when none by that id is still going. */

@@ -9,6 +9,7 @@
  */
 import { Transcript } from './state/transcript.ts';
 import { createStore } from './state/store.ts';
+import { Elicitations } from './state/elicitations.ts';
 import { initialUi } from './state/ui-state.ts';
 import { buildKeymap, type KeymapOverrides } from './keymap.ts';
 import type { TuiInfo } from './controller.ts';
@@ -52,12 +53,8 @@ export function paintEarly(
   // runTui commits each keymap warning to the transcript: a frame of the banner alone would differ.
   if (errors.length > 0) return undefined;
   if (!terminal) return undefined;
-  const transcript = new Transcript();
-  transcript.commit({ kind: 'banner', info });
-  const paint = paintFirstFrame({ transcript, ui: createStore(initialUi(info)), keymap }, terminal, env);
-  transcript.dispose();
-  if (!paint) return undefined;
   let abandoned = false;
+  // Listening before the frame is written: a signal that comes after the write would otherwise end moat with the frame on screen.
   const handlers = SIGNALS.map(([signal, code]) => {
     const handler = () => {
       abandon();
@@ -80,5 +77,15 @@ export function paintEarly(
       // The terminal went away: nothing left to give back.
     }
   };
+  const transcript = new Transcript();
+  transcript.commit({ kind: 'banner', info });
+  // No server has asked anything yet: none is connected before the session exists.
+  const elicitations = new Elicitations({ blocked: () => false, onWithdrawn: () => {} });
+  const paint = paintFirstFrame({ transcript, ui: createStore(initialUi(info)), keymap, elicitations }, terminal, env);
+  transcript.dispose();
+  if (!paint) {
+    release();
+    return undefined;
+  }
   return { terminal, paint, abandon, release };
 }

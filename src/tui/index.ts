@@ -23,5 +23,8 @@ export type {
   WorktreeView,
   McpServerView,
   McpPromptView,
+  ElicitationRequest,
+  ElicitationAnswer,
+  ElicitationHandler,
 } from './controller.ts';
 export { KEY_ACTIONS, DEFAULT_KEYMAP, buildKeymap, normalizeChord, type Keymap, type KeyAction, type KeyChord, type KeymapOverrides } from './keymap.ts';

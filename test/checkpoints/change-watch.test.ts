@@ -22,7 +22,7 @@ function project(): { root: string; state: string } {
 /** Arms the watch as a checkpoint does and says it recorded the tree. */
 async function armed(w: ChangeWatch, ignored: string[] = ['node_modules/']): Promise<void> {
   expect(await w.arm(async () => ignored)).toBe(true);
-  w.recorded = { tree: 't', leftOut: [] };
+  w.recorded = { tree: 't', leftOut: [], at: Date.now() };
 }
 
 describe.if(process.platform === 'linux')('change watch', () => {

@@ -34,6 +34,17 @@ function du(dir: string): number {
   return n;
 }
 
+/** The git commands `p` runs from now on (their subcommand names), in order. */
+function gitCalls(p: ProjectCheckpoints): string[] {
+  const calls: string[] = [];
+  const exec = p.git.exec.bind(p.git);
+  p.git.exec = (args, input) => {
+    calls.push(args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '');
+    return exec(args, input);
+  };
+  return calls;
+}
+
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 
 describe('a hostile repository', () => {
@@ -125,13 +136,7 @@ describe('checkpoints', () => {
     await pc.after('s', 1);
     const fresh = () => {
       const p = new ProjectCheckpoints(store, project, { root, maxFileBytes: 10 * 1024 * 1024 });
-      const calls: string[] = [];
-      const exec = p.git.exec.bind(p.git);
-      p.git.exec = (args, input) => {
-        calls.push(args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '');
-        return exec(args, input);
-      };
-      return { p, calls };
+      return { p, calls: gitCalls(p) };
     };
     const a = fresh();
     prompt(store, project, 's', 2, 'two');
@@ -148,6 +153,37 @@ describe('checkpoints', () => {
     prompt(store, project, 's', 4, 'four');
     const undone = await c.p.before('s', 4);
     expect(await c.p.git.run(['rev-parse', `${undone}^{tree}`])).toBe(await c.p.git.run(['rev-parse', `${first}^{tree}`]));
+  });
+
+  test.if(process.platform === 'linux')('a checkpoint taken ahead in a fresh process is the checkpoint, without another git process; a change after it is not missed', async () => {
+    const { store, project, root, pc } = setUp();
+    for (let i = 0; i < 20; i++) writeFileSync(join(project, `f${i}.txt`), `${i}\n`);
+    prompt(store, project, 's', 1, 'one');
+    const first = await pc.before('s', 1);
+    const fresh = async (sessionId: string, turn: number) => {
+      prompt(store, project, sessionId, turn, `turn ${turn}`);
+      const p = new ProjectCheckpoints(store, project, { root, maxFileBytes: 10 * 1024 * 1024 });
+      await p.readAhead(sessionId, turn);
+      return { p, calls: gitCalls(p) };
+    };
+    // Unchanged: the session's last checkpoint, nothing read or written.
+    const a = await fresh('s', 2);
+    expect(await a.p.before('s', 2)).toBe(first);
+    expect(a.calls).toEqual([]);
+    // A new file after the read ahead: git reads the tree, the file is in the checkpoint.
+    const b = await fresh('s', 3);
+    writeFileSync(join(project, 'new.txt'), 'new\n');
+    const changed = await b.p.before('s', 3);
+    expect(b.calls).toContain('ls-files');
+    expect(await b.p.git.run(['show', `${changed}:new.txt`])).toBe('new\n');
+    // A change made before the read ahead, in a new session: its first checkpoint, commit and ref, all taken ahead.
+    writeFileSync(join(project, 'f1.txt'), 'one\n');
+    const c = await fresh('n', 1);
+    const own = await c.p.before('n', 1);
+    expect(c.calls).toEqual([]);
+    expect(await c.p.git.run(['show', `${own}:f1.txt`])).toBe('one\n');
+    expect(await c.p.git.run(['show', `${own}:new.txt`])).toBe('new\n');
+    expect((await c.p.git.run(['rev-parse', 'refs/moat/sessions/n'])).trim()).toBe(own);
   });
 
   test('ignored folders and files over the size limit are left out, and said to be', async () => {

@@ -15,6 +15,7 @@ import { BUILTIN_PROVIDERS, ModelRouter } from '../../src/providers/index.ts';
 import type { Skill } from '../../src/skills/index.ts';
 import { parseRuleList } from '../../src/tools/index.ts';
 import type { TuiController } from '../../src/tui/index.ts';
+import type { SessionEvent } from '../../src/protocol/index.ts';
 import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import type { SubagentUpdate } from '../../src/tui/index.ts';
@@ -48,6 +49,8 @@ const REVIEW: Skill = {
   source: 'project',
   file: '/x/review/SKILL.md',
 };
+/** A custom command whose !`cmd` line an ask rule can catch. */
+const ECHO: Skill = { name: 'echo', description: 'echoes', args: [], body: 'Said: !`echo from-the-line`', source: 'project', file: '/x/commands/echo.md' };
 /** A custom command with `model`: its run uses that model, the next one the session's again. */
 const QUICK: Skill = { name: 'quick', description: 'quick answer', args: [], body: 'Answer quickly: $ARGUMENTS', source: 'project', file: '/x/commands/quick.md', model: 'haiku' };
 
@@ -58,7 +61,7 @@ function fakeRouter(): ModelRouter {
 
 /** The session assembly the CLI would build for this folder (open-session.ts), with the WebAssembly tools left out. */
 function assemble(settings: AgentSettings, loaded: LoadedConfig, env: Env, router: ModelRouter, remember: () => RememberRule, persist = true) {
-  return assembleSession({ loaded, settings, router, env, skills: [REVIEW, QUICK], persist, warn: () => {}, interactive: true, answers: { remember: (rule, scope) => remember()(rule, scope) } });
+  return assembleSession({ loaded, settings, router, env, skills: [REVIEW, QUICK, ECHO], persist, warn: () => {}, interactive: true, answers: { remember: (rule, scope) => remember()(rule, scope) } });
 }
 
 async function make(projectToml?: string, router: ModelRouter = fakeRouter()): Promise<{ c: TuiController; settings: AgentSettings; projectFile: string }> {
@@ -74,11 +77,12 @@ async function make(projectToml?: string, router: ModelRouter = fakeRouter()): P
   const settings = testSettings(root, {
     allow: parseRuleList(loaded.config.permissions.allow),
     deny: parseRuleList(loaded.config.permissions.deny),
+    ask: parseRuleList(loaded.config.permissions.ask ?? []),
     home: env.HOME,
   });
   let started: StartedTuiController | undefined;
   const assembly = await assemble(settings, loaded, env, router, () => started!.remember);
-  const c = createTuiController({ assembly, router, settings, loaded, logFile: join(root, 'tui.log'), skills: [REVIEW, QUICK] });
+  const c = createTuiController({ assembly, router, settings, loaded, logFile: join(root, 'tui.log'), skills: [REVIEW, QUICK, ECHO] });
   started = c;
   controller = c;
   return { c, settings, projectFile };
@@ -121,9 +125,36 @@ test("a custom command's model is used for its run only", async () => {
   expect(server.requests.map((r) => (r.body as { model: string }).model)).toEqual(['claude-haiku-4-5', 'claude-sonnet-4-5']);
 });
 
+test("a custom command's !`cmd` line that must be asked is asked as a Bash call is: its events reach the TUI, the answer decides, aborting withdraws the question", async () => {
+  const { c } = await make('[permissions]\nask = ["Bash(echo:*)"]\n');
+  const answering = (behavior: 'allow' | 'deny') => {
+    const seen: string[] = [];
+    const onEvent = (e: SessionEvent) => {
+      seen.push(e.type);
+      if (e.type === 'permission_request') queueMicrotask(() => c.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior } }));
+    };
+    return { seen, onEvent };
+  };
+  const yes = answering('allow');
+  expect(await c.skillPrompt('echo', '', new AbortController().signal, yes.onEvent)).toContain('Said: from-the-line');
+  expect(yes.seen).toEqual(['permission_request', 'permission_resolved']);
+  const no = answering('deny');
+  expect(await c.skillPrompt('echo', '', new AbortController().signal, no.onEvent)).toMatch(/Said: \[not run: The user denied this Bash call\.[^\]]*\]/);
+  expect(no.seen).toEqual(['permission_request', 'permission_resolved', 'permission_denied']);
+  // Nobody answers; the TUI's Esc aborts: the question is withdrawn and the line is not run.
+  const abort = new AbortController();
+  const open: string[] = [];
+  const withdrawn = c.skillPrompt('echo', '', abort.signal, (e) => {
+    open.push(e.type);
+    if (e.type === 'permission_request') queueMicrotask(() => abort.abort());
+  });
+  expect(await withdrawn).toMatch(/Said: \[not run: [^\]]+\]/);
+  expect(open).toEqual(['permission_request', 'permission_resolved', 'permission_denied']);
+});
+
 test('skills: listed with their usage; /name args expands; a missing argument is the usage line', async () => {
   const { c } = await make();
-  expect(c.skills()).toEqual([{ name: 'review', description: 'review a file', args: '<file>' }, { name: 'quick', description: 'quick answer' }]);
+  expect(c.skills()).toEqual([{ name: 'review', description: 'review a file', args: '<file>' }, { name: 'quick', description: 'quick answer' }, { name: 'echo', description: 'echoes' }]);
   expect(await c.skillPrompt('review', 'src/a.ts')).toContain('Review src/a.ts for bugs.');
   expect(await c.skillPrompt('nope', '')).toBeUndefined();
   await expect(c.skillPrompt('review', '')).rejects.toThrow('/review needs <file>');

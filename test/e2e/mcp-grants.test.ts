@@ -149,8 +149,15 @@ describe.skipIf(!sandboxed || Bun.which('npx') === null)('npx -y <package> in th
       server.script(reply().text('Hi.'));
       const bare = await moat(['-p', 'hi']);
       expect(bare.code).toBe(0);
-      // No network in the sandbox: npm never reaches the registry, and the failure says what the server may do and how to grant more.
-      expect(bare.stderr).toMatch(/^moat: MCP server bare failed: (did not finish starting|the server exited while starting).* \(in the OS sandbox — network: none; writes: its temp folder; if it needs more, grant it in the user config: \[mcp_servers\.bare\.sandbox\] network_allow = \["<host>"\], allow_write = \["<path>"\]\)\n$/);
+      // No network in the sandbox: npm never reaches the registry. The proxy refused it by name, and says which line would
+      // allow it; the failure says what the server may do and how to grant more.
+      const host = new URL(registry.url).host;
+      const [refusal, failure, ...rest] = bare.stderr.split('\n');
+      expect(refusal).toBe(
+        `moat: MCP server bare ran into the OS sandbox: connection to ${host} refused (not in its network_allow); to allow it, in ~/.config/moat/config.toml: [mcp_servers.bare.sandbox] network_allow = ["${host}"], allow_loopback = true (moat mcp add … --allow-network ${host} --allow-loopback)`,
+      );
+      expect(failure).toMatch(/^moat: MCP server bare failed: (did not finish starting|the server exited while starting).* \(in the OS sandbox — network: none; writes: its temp folder; if it needs more, grant it in the user config: \[mcp_servers\.bare\.sandbox\] network_allow = \["<host>"\], allow_write = \["<path>"\]\)$/);
+      expect(rest).toEqual(['']);
       expect(registry.hits).toEqual([]);
 
       const npmCache = join(sb.home, '.npm');

@@ -109,6 +109,47 @@ describe('slash commands through the SDK', () => {
   });
 });
 
+describe("a custom command's !`cmd` line that must be asked, through the SDK", () => {
+  test("goes to the program's canUseTool as a Bash call; allowed, its output is in the prompt; denied, it is not run and is in permission_denials", async () => {
+    mkdirSync(join(sb.cwd, '.claude', 'commands'), { recursive: true });
+    writeFileSync(join(sb.cwd, '.claude', 'commands', 'stamp.md'), '---\ndescription: Stamps\n---\nStamp: !`echo ASKED-OUTPUT`\n');
+    for (const behavior of ['allow', 'deny'] as const) {
+      server.requests.length = 0;
+      server.script(reply().text('seen'));
+      const asked: { tool: string; command: unknown }[] = [];
+      const messages: SDKMessage[] = [];
+      const q = query({
+        prompt: '/stamp',
+        options: {
+          pathToClaudeCodeExecutable: MOAT_BIN,
+          cwd: sb.cwd,
+          env: sb.env,
+          model: 'claude-sonnet-4-5',
+          // An ask rule: the line is asked about whatever the sandbox could hold.
+          extraArgs: { settings: JSON.stringify({ permissions: { ask: ['Bash(echo:*)'] } }) },
+          canUseTool: async (toolName, input) => {
+            asked.push({ tool: toolName, command: input['command'] });
+            return behavior === 'allow' ? { behavior, updatedInput: input } : { behavior, message: 'not today' };
+          },
+        },
+      });
+      for await (const m of q) messages.push(m);
+      expect(asked).toEqual([{ tool: 'Bash', command: 'echo ASKED-OUTPUT' }]);
+      const sent = JSON.stringify(server.requests[0]?.body);
+      const final = result(messages) as unknown as { subtype: string; permission_denials: { tool_name: string; tool_input: { command: string } }[] };
+      expect(final.subtype).toBe('success');
+      if (behavior === 'allow') {
+        expect(sent).toContain('Stamp: ASKED-OUTPUT');
+        expect(final.permission_denials).toEqual([]);
+      } else {
+        expect(sent).not.toContain('Stamp: ASKED-OUTPUT');
+        expect(sent).toMatch(/Stamp: \[not run: The user denied this Bash call\./);
+        expect(final.permission_denials.map((d) => [d.tool_name, d.tool_input.command])).toEqual([['Bash', 'echo ASKED-OUTPUT']]);
+      }
+    }
+  }, 60_000);
+});
+
 describe('in-process SDK MCP servers', () => {
   test("createSdkMcpServer's tool is offered from the first request, its handler runs in the program, its result reaches the model", async () => {
     const calls: { a: number; b: number }[] = [];

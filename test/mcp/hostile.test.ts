@@ -52,13 +52,14 @@ describe('hostile MCP servers', () => {
     const failures: string[] = [];
     const m = await started(manager([hostile('crash')], process.cwd(), { failures }));
     try {
+      // The backoff counts from the crash: the failed call itself may take a while to hear of it (the sandbox's last reports are read first).
+      const t0 = performance.now();
       await expect(toolOf(m, 'mcp__crash__boom').execute({}, toolContext())).rejects.toThrow(/^mcp__crash__boom failed: MCP server crash: the server exited.*; it is restarted on the next call \(connection closed\)$/);
       await waitFor(() => m.status()[0]?.state.status === 'failed');
       // Its tools stay offered: the model can call again.
       expect(m.tools().map((t) => t.name)).toContain('mcp__crash__ok');
-      const t0 = performance.now();
       const again = await toolOf(m, 'mcp__crash__ok').execute({}, toolContext());
-      expect(performance.now() - t0).toBeGreaterThanOrEqual(RESTART_BACKOFF_MS - 200);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(RESTART_BACKOFF_MS - 10);
       expect(again.content).toMatch(/^\[The MCP server crash had exited \(the server exited.*\); moat restarted it for this call\. It is restarted once: .*\]\nfine$/);
       expect(m.status()[0]?.state).toEqual({ status: 'connected' });
       // Told once: the next result is the server's alone.

@@ -45,6 +45,10 @@ describe('mayDefineServers', () => {
       setup({}),
       setup({ 'home/.config/moat/config.toml': 'model = "claude-sonnet-4-5"\n', 'project/.moat/config.toml': '[permissions]\nallow = ["Read"]\n' }),
       setup({ 'home/.claude.json': '{}' }, { strict: true }),
+      // Claude Code's record of other folders, with the empty server tables it writes everywhere: nothing for moat.
+      setup({ 'home/.claude.json': JSON.stringify({ mcpServers: {}, projects: { '/elsewhere': { mcpServers: {}, history: [{ display: 'hi' }] } } }) }),
+      // Servers Claude Code keeps for another folder only.
+      setup({ 'home/.claude.json': JSON.stringify({ projects: { '/elsewhere': { mcpServers: { x: { command: 'x' } } } } }) }),
     ]) {
       expect(mayDefineServers(sources)).toBe(false);
       expect(loadServers(sources)).toEqual(NOTHING);
@@ -55,7 +59,8 @@ describe('mayDefineServers', () => {
     const cases: ServerSources[] = [
       setup({}, { mcpConfigs: ['{"mcpServers": {}}'] }),
       setup({}, { env: { HOME: '/nonexistent', MCP_TIMEOUT: 'soon' } }),
-      setup({ 'home/.claude.json': '{nope' }),
+      // Broken where it names a server (a broken file that names none is not parsed: nothing in it is used).
+      setup({ 'home/.claude.json': '{"mcpServers": {"x": nope' }),
       setup({ 'home/.claude/settings.json': '[]' }),
       setup({ 'project/.mcp.json': '{}' }),
       setup({ 'home/.config/moat/config.toml': '[mcp]\ntrust_project = true\n' }),

@@ -10,6 +10,9 @@ import type { AgentInfo, MergeOutcome, Message, PermissionDecision, RewindOutcom
 import type {
   AgentDefinitionInfo,
   CostInfo,
+  ElicitationAnswer,
+  ElicitationHandler,
+  ElicitationRequest,
   PermissionRuleView,
   HookView,
   McpServerView,
@@ -227,6 +230,18 @@ export class FakeController implements TuiController {
   }
   notice(level: 'info' | 'warning', text: string): void {
     for (const l of this.noticeListeners) l(level, text);
+  }
+  /** The UI's answerer of MCP servers' questions; `elicit` asks it as a server would. */
+  elicitationHandler: ElicitationHandler | undefined;
+  onElicitation(handler: ElicitationHandler): () => void {
+    this.elicitationHandler = handler;
+    return () => {
+      if (this.elicitationHandler === handler) this.elicitationHandler = undefined;
+    };
+  }
+  elicit(request: ElicitationRequest, signal = new AbortController().signal): Promise<ElicitationAnswer> {
+    if (this.elicitationHandler === undefined) return Promise.resolve({ action: 'cancel' });
+    return this.elicitationHandler(request, signal);
   }
   changeMcp(edit: (list: McpServerView[]) => McpServerView[]): void {
     this.mcpList = edit(this.mcpList);

@@ -14,7 +14,7 @@ import type {
 import type { AssistantPart, ImagePart, Message, TextPart, UserPart } from '../messages.ts';
 import type { ProviderRequest, ToolSpec } from '../types.ts';
 
-const EPHEMERAL = { type: 'ephemeral' } as const;
+export const EPHEMERAL = { type: 'ephemeral' } as const;
 
 export function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreaming {
   const params: MessageCreateParamsStreaming = {
@@ -32,7 +32,7 @@ export function toAnthropicParams(request: ProviderRequest): MessageCreateParams
   return params;
 }
 
-function toTool(spec: ToolSpec): Tool {
+export function toTool(spec: ToolSpec): Tool {
   return {
     name: spec.name,
     description: spec.description,
@@ -41,7 +41,7 @@ function toTool(spec: ToolSpec): Tool {
   };
 }
 
-function toMessageParam(message: Message): MessageParam {
+export function toMessageParam(message: Message): MessageParam {
   if (message.role === 'user') return { role: 'user', content: message.content.map(userBlock) };
   const content = message.content.flatMap(assistantBlock);
   // Only another vendor's thinking was in it; the API refuses an empty assistant turn.
@@ -104,7 +104,7 @@ function imageBlock(part: ImagePart): ImageBlockParam {
  * Claude Code does: the next request repeats this whole prefix, so it is read
  * from the cache instead of being billed again.
  */
-function withLastUserBreakpoint(messages: MessageParam[]): MessageParam[] {
+export function withLastUserBreakpoint(messages: MessageParam[]): MessageParam[] {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (message === undefined || message.role !== 'user' || typeof message.content === 'string') continue;

@@ -43,6 +43,6 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
   });
   return {
     name: 'anthropic',
-    stream: (request, streamOptions) => streamMessages(client, request, streamOptions),
+    stream: (request, streamOptions) => streamMessages(client, request, streamOptions, 'bytes'),
   };
 }

@@ -16,15 +16,22 @@ import { Stream, type ServerSentEvent } from '@anthropic-ai/sdk/core/streaming';
 import { driveStream, tappedBody } from '../drive-stream.ts';
 import type { ProviderEvent, ProviderRequest, StreamOptions } from '../types.ts';
 import { toAnthropicParams } from './convert.ts';
+import { anthropicBody } from './request-body.ts';
 import { requestError } from './errors.ts';
 import { WireMapper } from './events.ts';
 
 const API = 'Anthropic API';
 
+/**
+ * `body`: `bytes` sends the body as written by request-body.ts (Anthropic's
+ * own API); `params` hands the SDK the object, for the Bedrock and Vertex
+ * clients, which move `model` out of the body into the path.
+ */
 export function streamMessages(
   client: BaseAnthropic,
   request: ProviderRequest,
   options: StreamOptions,
+  body: 'bytes' | 'params' = 'params',
 ): AsyncGenerator<ProviderEvent, void, undefined> {
   let requestId: string | undefined;
   return driveStream({
@@ -33,9 +40,9 @@ export function streamMessages(
     open: async (signal, touch) => {
       // `post` rather than `messages.create`: the latter may console.warn about
       // deprecated models, which would scribble over the TUI.
-      const response = await client
-        .post<unknown>('/v1/messages', { body: toAnthropicParams(request), stream: true, signal, maxRetries: 0 })
-        .asResponse();
+      // As bytes (request-body.ts) the SDK sends the body as it is, with the content type given here.
+      const sent = body === 'bytes' ? { body: anthropicBody(request), headers: { 'content-type': 'application/json' } } : { body: toAnthropicParams(request) };
+      const response = await client.post<unknown>('/v1/messages', { ...sent, stream: true, signal, maxRetries: 0 }).asResponse();
       requestId = response.headers.get('request-id') ?? undefined;
       // No body: no frames, so the driver reports a response that ended before the message was complete.
       if (response.body === null) return NO_FRAMES;

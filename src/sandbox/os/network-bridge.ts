@@ -50,6 +50,8 @@ export interface NetworkBridge {
   register(id: string, allow: readonly string[], deny: readonly string[], addresses: AddressGrant): void;
   /** Forget command `id` and return what its connections were refused. */
   release(id: string): SandboxViolation[];
+  /** What command `id`'s connections were refused so far (it still runs). */
+  refused(id: string): SandboxViolation[];
   /** Stop the proxies and remove their sockets; the next networkBridge() starts a new one. */
   close(): void;
 }
@@ -169,6 +171,7 @@ async function start(): Promise<NetworkBridge> {
       commands.delete(id);
       return cmd === undefined ? [] : [...cmd.refused.values()];
     },
+    refused: (id) => [...(commands.get(id)?.refused.values() ?? [])],
     close() {
       http.close();
       socksServer.close();
@@ -193,6 +196,7 @@ export interface LoopbackProxies {
   env(id: string): Record<string, string>;
   register(id: string, allow: readonly string[], deny: readonly string[], addresses: AddressGrant): void;
   release(id: string): SandboxViolation[];
+  refused(id: string): SandboxViolation[];
   close(): void;
 }
 
@@ -238,6 +242,7 @@ async function startLoopback(): Promise<LoopbackProxies> {
       commands.delete(id);
       return cmd === undefined ? [] : [...cmd.refused.values()];
     },
+    refused: (id) => [...(commands.get(id)?.refused.values() ?? [])],
     close() {
       http.close();
       socksServer.close();

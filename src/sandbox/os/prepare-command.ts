@@ -80,7 +80,7 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
 
   // Network: none at all (a fresh namespace), unless hosts are granted; then only through the filtering proxy.
   // The runtime's modules load on the first sandboxed command, not at start-up (they cost ~60 ms and ~25 MB).
-  const bridge = grants.allowNetwork.length > 0 ? await (await import('./network-bridge.ts')).networkBridge() : undefined;
+  const bridge = grants.allowNetwork.length > 0 || grants.observeNetwork === true ? await (await import('./network-bridge.ts')).networkBridge() : undefined;
   const writes = seccomp === null ? undefined : await (await import('./write-monitor.ts')).watchWrites(id, seenRoots, mounts.refused);
   if (writes !== undefined) {
     bindSockets.push(writes.socketPath);
@@ -116,5 +116,6 @@ export async function prepareCommand(argv: string[], opts: PrepareOptions & { te
       })();
       return finished;
     },
+    refusedSoFar: () => [...(writes?.seen() ?? []), ...(bridge?.refused(id) ?? [])],
   };
 }

@@ -39,7 +39,7 @@ export function seatbeltPolicy(id: string, opts: PrepareOptions & { tempDir?: st
 export async function prepareSeatbeltCommand(argv: string[], opts: PrepareOptions & { tempDir?: string }, env: Record<string, string>, sandboxExec: string): Promise<SandboxedCommand> {
   const id = randomBytes(12).toString('hex');
   const { grants } = opts;
-  const proxies = grants.allowNetwork.length > 0 ? await (await import('./network-bridge.ts')).loopbackProxies() : undefined;
+  const proxies = grants.allowNetwork.length > 0 || grants.observeNetwork === true ? await (await import('./network-bridge.ts')).loopbackProxies() : undefined;
   const policy = seatbeltPolicy(id, opts, proxies === undefined ? 'none' : { httpPort: proxies.httpPort, socksPort: proxies.socksPort });
   const profile = await seatbeltProfile(policy);
   if (proxies !== undefined) {
@@ -55,5 +55,6 @@ export async function prepareSeatbeltCommand(argv: string[], opts: PrepareOption
       finished ??= Promise.resolve(proxies === undefined ? [] : proxies.release(id));
       return finished;
     },
+    refusedSoFar: () => proxies?.refused(id) ?? [],
   };
 }

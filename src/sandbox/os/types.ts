@@ -27,6 +27,8 @@ export interface ProcessGrants {
   allowPrivateNetwork?: boolean;
   /** Let granted hosts be loopback addresses (`[sandbox.network] allow_loopback`, user config only); never metadata or other private ones. */
   allowLoopback?: boolean;
+  /** Through the filtering proxy even with no host allowed (it refuses every connection): refusals name their hosts. */
+  observeNetwork?: boolean;
   /** The command's resource limits; unset ones take DEFAULT_LIMITS. */
   limits?: ResourceLimits;
 }
@@ -54,6 +56,11 @@ export interface SandboxedCommand {
    * exit code, when the caller passes it). Also releases what the command held (call it once).
    */
   finish(exit?: { code: number | null }): Promise<SandboxViolation[]>;
+  /**
+   * What the sandbox has refused so far, while the process still runs: a long-lived process (an MCP server) is told
+   * between its requests, not only when it exits. None: nothing is observed (not sandboxed).
+   */
+  refusedSoFar?(): SandboxViolation[];
 }
 
 export interface PrepareOptions {

@@ -86,6 +86,8 @@ export interface WriteWatch {
   env: Record<string, string>;
   /** The refusals seen, once the process has exited. */
   done(): Promise<SandboxViolation[]>;
+  /** The refusals seen so far: each is recorded as the loader reports it, while the process runs. */
+  seen(): SandboxViolation[];
 }
 
 /** Start watching the writes of command `id`; undefined when the listener could not start (the sandbox still holds). */
@@ -107,5 +109,6 @@ export async function watchWrites(id: string, roots: readonly string[], denied: 
       stopWhenIdle(m);
       return [...watch.seen.values()];
     },
+    seen: () => [...watch.seen.values()],
   };
 }

@@ -19,6 +19,7 @@ export function BottomArea({ app }: { app: AppModel }) {
   // on it and its own timer only fires when nothing else was drawn for a frame (no extra renders).
   const run = useStore(t.run);
   useStore(t.permissions);
+  useStore(app.elicitations.screen);
   useStore(t.todos);
   useStore(t.usage);
   const now = Date.now();

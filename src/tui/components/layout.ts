@@ -9,6 +9,7 @@ import { describeChord } from '../keymap.ts';
 import { menuLines, pickerLines, promptLines, spinnerLine, statusLine, todoLines } from '../render/bottom.ts';
 import { renderCodeLinesTail, renderLiveTail } from '../render/live-tail.ts';
 import { dialogLines } from '../render/permission-dialog.ts';
+import { elicitationLines } from '../render/elicitation-form.ts';
 import { c, GLYPH } from '../render/theme.ts';
 import { renderToolCard } from '../render/tool-card.ts';
 import { renderLiveAgentCard } from '../render/agent-card.ts';
@@ -16,7 +17,7 @@ import type { ToolCallView } from '../state/types.ts';
 import { prefixLines, truncate } from '../render/wrap.ts';
 
 /** What the frame's lines are drawn from: the AppModel, or the pre-paint's model of its first frame (early-paint.ts). */
-export type FrameSource = Pick<AppModel, 'transcript' | 'ui' | 'keymap'>;
+export type FrameSource = Pick<AppModel, 'transcript' | 'ui' | 'keymap' | 'elicitations'>;
 
 /** Rows kept free so the frame never fills the screen (a full frame makes Ink clear and redraw everything). */
 export const SAFETY_ROWS = 2;
@@ -27,10 +28,14 @@ export function bottomLines(app: FrameSource, width: number, rows: number, now: 
   const t = app.transcript;
   const running = run.phase !== 'idle';
   const req = t.permissions.get()[0];
+  const form = app.elicitations.form();
   // One blank line between the transcript and everything below it.
   const lines: string[] = [''];
   lines.push(...todoLines(t.todos.get(), running, width));
-  if (req) {
+  // A server's form, once open, stays in front of a permission dialog that came after it (it has the keys).
+  if (form) {
+    lines.push(...elicitationLines(form, app.elicitations.screen.get()?.waiting ?? 0, width, Math.max(10, rows - lines.length - 6)));
+  } else if (req) {
     const call = t.live.get().tools.find((x) => x.id === req.toolUseId);
     lines.push(...dialogLines(req, call, ui.dialog, width, Math.max(10, rows - lines.length - 6), ui.info.cwd));
   } else if (ui.picker) {
@@ -44,7 +49,7 @@ export function bottomLines(app: FrameSource, width: number, rows: number, now: 
     lines.push(...promptLines(ui.editor, width, hint, true, !running));
     lines.push(...menuLines(ui.completion, ui.completionIndex, width));
   }
-  if (!running || req || ui.picker) lines.push(statusLine(ui, t.usage.get(), width, now, describeChord(app.keymap.cycleMode[0] ?? 'shift+tab')));
+  if (!running || req || form || ui.picker) lines.push(statusLine(ui, t.usage.get(), width, now, describeChord(app.keymap.cycleMode[0] ?? 'shift+tab')));
   return lines;
 }
 
@@ -58,7 +63,7 @@ export function bottomHeight(app: AppModel, width: number, rows: number): number
   const t = app.transcript;
   const perms = t.permissions.get();
   // Only the dialog reads the live tool calls; the spinner adds one line whatever it shows.
-  const key = [app, app.ui.get(), perms, t.todos.get(), t.run.get().phase === 'idle', perms.length > 0 ? t.live.get().tools : undefined, width, rows];
+  const key = [app, app.ui.get(), app.elicitations.screen.get(), perms, t.todos.get(), t.run.get().phase === 'idle', perms.length > 0 ? t.live.get().tools : undefined, width, rows];
   if (heightMemo && heightMemo.key.length === key.length && heightMemo.key.every((v, i) => Object.is(v, key[i]))) return heightMemo.height;
   const height = bottomLines(app, width, rows, 0, 0).length;
   heightMemo = { key, height };

@@ -14,7 +14,7 @@ export function LiveArea({ app }: { app: AppModel }) {
   const t = app.transcript;
   const live = useStore(t.live);
   const agents = useStore(t.agents.agents);
-  const bottom = useDerived([app.ui, t.permissions, t.todos, t.run, t.live], () => bottomHeight(app, columns, rows));
+  const bottom = useDerived([app.ui, app.elicitations.screen, t.permissions, t.todos, t.run, t.live], () => bottomHeight(app, columns, rows));
   // A running tool or sub-agent shows its elapsed time: tick once a second while one runs.
   const running = live.tools.some((x) => x.status === 'running') || agents.some((a) => a.status === 'running');
   const [, setTick] = useState(0);

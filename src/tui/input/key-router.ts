@@ -1,12 +1,14 @@
 /**
- * Every key press goes through here, once: the permission dialog first (it
- * owns the keyboard while open), then an open picker, then the prompt. Keys
+ * Every key press goes through here, once: an MCP server's form first, then
+ * the permission dialog (each owns the keyboard while open; a form opens only
+ * while no dialog is up), then an open picker, then the prompt. Keys
  * are looked up in the keymap, never compared raw, so config can rebind them.
  */
 import type { Key } from 'ink';
 import type { AppModel } from '../app-model.ts';
 import { chordOf, matchAction, type KeyAction } from '../keymap.ts';
 import { applyCompletion } from '../state/completion.ts';
+import { elicitationKey, elicitationPaste } from './elicitation-keys.ts';
 import * as ed from '../state/line-editor.ts';
 
 const GLOBAL: readonly KeyAction[] = ['clearOrExit'];
@@ -37,6 +39,10 @@ const EDIT: readonly KeyAction[] = [
 export const DIALOG_OPTIONS = 4;
 
 export function handleKey(app: AppModel, input: string, key: Key): void {
+  if (app.elicitations.form() !== undefined) {
+    elicitationKey(app, input, key);
+    return;
+  }
   const chord = chordOf(input, key);
   if (matchAction(app.keymap, chord, GLOBAL) === 'clearOrExit') {
     app.ctrlC();
@@ -54,6 +60,10 @@ export function handleKey(app: AppModel, input: string, key: Key): void {
 }
 
 export function handlePaste(app: AppModel, text: string): void {
+  if (app.elicitations.form() !== undefined) {
+    elicitationPaste(app, text);
+    return;
+  }
   const u = app.ui.get();
   if (app.transcript.permissions.get().length > 0) {
     if (u.dialog.message) app.ui.set({ ...u, dialog: { ...u.dialog, message: ed.insert(u.dialog.message, text.replace(/\n/g, ' ')) } });
