@@ -11,10 +11,11 @@ import type { AgentSettings } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
 import { MoatError, startupOver } from '../util/index.ts';
-import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
 import { createTuiController, type StartedTuiController } from './tui-controller.ts';
 import { assembleSession } from './open-session.ts';
 import type { McpFlags } from './mcp-setup.ts';
+import type { Skill } from '../skills/index.ts';
+import type { EarlyPaint } from '../tui/index.ts';
 import { elicitationRelay } from './tui-elicitation.ts';
 
 export interface InteractiveOptions {
@@ -29,6 +30,10 @@ export interface InteractiveOptions {
   env?: Env;
   /** `--mcp-config` / `--strict-mcp-config`. */
   mcp?: McpFlags;
+  /** The skills found (their warnings already said). */
+  skills: Skill[];
+  /** The first frame, drawn before the session was assembled (tui-early-paint.ts); the UI takes it over. */
+  early?: EarlyPaint;
 }
 
 export async function runInteractive(o: InteractiveOptions): Promise<number> {
@@ -40,13 +45,19 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     throw new MoatError('usage', 'the interactive UI needs a terminal: use moat -p "task" in scripts and pipes');
   }
   const paths = moatPaths(env);
-  // Skills as in -p (root-command.ts): listed to the model, runnable through the skill tool, and `/name args`
-  // in the prompt runs one. A bad SKILL.md is a warning line, printed before the UI takes the terminal.
-  const skills = loadSkillsReporting(definitionRoots(o.settings.cwd, env, o.settings.settingSources));
+  // Skills as in -p: listed to the model, runnable through the skill tool, and `/name args` in the prompt runs one.
+  const skills = o.skills;
   o.settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   // Before the UI starts a warning is a line on stderr; after, a line in the transcript.
   let controller: StartedTuiController | undefined;
-  const warn = (line: string) => (controller === undefined ? process.stderr.write(`moat: ${line}\n`) : controller.notice('warning', line));
+  // Under an early frame a line on stderr would land inside it: the frame goes first (runTui draws its own).
+  let early = o.early;
+  const warn = (line: string) => {
+    if (controller !== undefined) return controller.notice('warning', line);
+    early?.abandon();
+    early = undefined;
+    process.stderr.write(`moat: ${line}\n`);
+  };
   // MCP servers' questions go to the UI's form once it is up.
   const elicitation = elicitationRelay();
   // The one session assembly, as for -p: MCP servers start in the background (approved in /mcp), the
@@ -102,6 +113,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       ...(compositionOptions().injectCrash === true ? { injectCrash: true } : {}),
       ...(o.prompt ? { initialPrompt: o.prompt } : {}),
       afterFirstFrame,
+      ...(early ? { early } : {}),
     });
   } catch (e) {
     // Every way out of a running UI shuts the controller down (sub-agents stopped, the assembly closed); this is the UI failing to start.

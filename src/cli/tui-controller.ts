@@ -7,8 +7,7 @@
 import type { SandboxGrant } from '../contracts/index.ts';
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import pkg from '../../package.json' with { type: 'json' };
-import { contextWindow, resolveModel, type AgentSettings, type Message, type RememberRule, type UserPart } from '../agent/index.ts';
+import { resolveModel, type AgentSettings, type Message, type RememberRule, type UserPart } from '../agent/index.ts';
 import { addPermissionRule, approveRules, removePermissionRule, trustProject, type LoadedConfig } from '../config/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
 import { toSessionEvent } from '../protocol/index.ts';
@@ -16,6 +15,7 @@ import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../
 import { loadHookProcess, walkFiles } from '../tools/index.ts';
 import type { PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
+import { tuiInfo } from './tui-info.ts';
 import { mcpControls } from './mcp-controls.ts';
 import type { SessionAssembly, SessionKeeper } from './open-session.ts';
 import { grantsFrom } from './settings-from.ts';
@@ -133,17 +133,11 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     // Until the session opens, what it will start with is `settings` (it takes a copy when it opens).
     const now = opened?.agent.currentSettings() ?? settings;
     return {
-      version: pkg.version,
-      model: now.model,
-      cwd: now.cwd,
-      ...(branch ? { gitBranch: branch } : {}),
-      permissionMode: now.permissionMode,
+      ...tuiInfo(now, deps.router, branch),
       // Read when asked for (/clear, /resume): it opens the session, which the first frame does not need.
       get sessionId() {
         return session().id;
       },
-      contextWindow: contextWindow(now.model, deps.router),
-      ...(now.processSandbox?.active === true ? { osSandbox: true } : {}),
     };
   };
 

@@ -7,8 +7,7 @@
  * (`takeover`), so what stays on screen, and in scrollback, is Ink's frame
  * alone, starting where it would have started.
  */
-import type { AppModel } from './app-model.ts';
-import { bottomLines, liveLines } from './components/layout.ts';
+import { bottomLines, liveLines, type FrameSource } from './components/layout.ts';
 import { describeChord } from './keymap.ts';
 import { renderItem } from './render/items.ts';
 import { stringWidth } from './render/wrap.ts';
@@ -18,6 +17,8 @@ import type { Terminal } from './terminal.ts';
 export interface FirstPaint {
   /** Lines drawn, each one row. */
   rows: number;
+  /** What they were: the frame Ink's first one is checked against when it was drawn before the session existed (early-paint.ts). */
+  lines: readonly string[];
 }
 
 const HIDE_CURSOR = '\x1b[?25l';
@@ -35,7 +36,7 @@ const INDEX = '\x1bD';
  * cell, a line Ink would wrap, a frame that does not fit above the last row
  * (Ink's full-screen path, and rows scrolled off the top cannot be erased).
  */
-export function firstFrameLines(app: AppModel, columns: number, rows: number, env: Record<string, string | undefined> = process.env): string[] | undefined {
+export function firstFrameLines(app: FrameSource, columns: number, rows: number, env: Record<string, string | undefined> = process.env): string[] | undefined {
   // Screen-reader mode renders a different frame (plain text, its own wrapping).
   if (env.INK_SCREEN_READER === 'true') return undefined;
   if (!(columns > 0 && rows > 0)) return undefined;
@@ -59,7 +60,7 @@ export function firstFrameLines(app: AppModel, columns: number, rows: number, en
  * and puts the terminal in raw mode first: keys typed from here on wait in the
  * terminal's input buffer, unechoed, until Ink reads them.
  */
-export function paintFirstFrame(app: AppModel, terminal: Pick<Terminal, 'columns' | 'rows' | 'write' | 'raw'>, env?: Record<string, string | undefined>): FirstPaint | undefined {
+export function paintFirstFrame(app: FrameSource, terminal: Pick<Terminal, 'columns' | 'rows' | 'write' | 'raw'>, env?: Record<string, string | undefined>): FirstPaint | undefined {
   const columns = terminal.columns;
   const lines = firstFrameLines(app, columns, terminal.rows, env);
   if (!lines) return undefined;
@@ -75,7 +76,7 @@ export function paintFirstFrame(app: AppModel, terminal: Pick<Terminal, 'columns
   // Ink's frame does.
   const n = lines.length;
   terminal.write(`${HIDE_CURSOR}${INDEX.repeat(n)}\x1b[${n}A${SAVE_CURSOR}${lines.join('\n')}\n`);
-  return { rows: n };
+  return { rows: n, lines };
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 export { runTui, type RunTuiOptions } from './run-tui.ts';
 export { stdioIsTerminal } from './terminal.ts';
+export { paintEarly, type EarlyPaint } from './early-paint.ts';
 export type {
   TuiController,
   TuiInfo,

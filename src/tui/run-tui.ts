@@ -11,7 +11,8 @@
 import type { Instance } from 'ink';
 import { AppModel } from './app-model.ts';
 import type { TuiController } from './controller.ts';
-import { paintFirstFrame, takeover, type FirstPaint } from './first-paint.ts';
+import { firstFrameLines, paintFirstFrame, takeover, type FirstPaint } from './first-paint.ts';
+import type { EarlyPaint } from './early-paint.ts';
 import { openTerminal, type Terminal } from './terminal.ts';
 import { buildKeymap, type KeymapOverrides } from './keymap.ts';
 import { setValue } from './state/line-editor.ts';
@@ -28,6 +29,8 @@ export interface RunTuiOptions {
    * frame is on screen; if it fails, the UI closes with its message, as a failure to start.
    */
   afterFirstFrame?: () => Promise<void>;
+  /** The first frame, drawn before the session was assembled (early-paint.ts): kept if it is Ink's first frame, erased at once if not. */
+  early?: EarlyPaint;
 }
 
 const RESTORE = '\x1b[?25h\x1b[?2004l';
@@ -60,6 +63,8 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
   let inst: Instance | undefined;
   let paint: FirstPaint | undefined;
   let terminal: Terminal | undefined;
+  /** The pre-paint put the terminal in raw mode (through `terminal`, until Ink's stdin takes it over). */
+  let held = false;
   /** Raw mode belongs to process.stdin (Ink's) from here on. */
   let handedOver = false;
 
@@ -71,7 +76,7 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
     }
     try {
       // Leaving before Ink took the terminal: the modes the pre-paint changed go back the way it changed them.
-      if (paint && !handedOver) terminal?.restore();
+      if (held && !handedOver) terminal?.restore();
       if (process.stdin.isTTY) process.stdin.setRawMode(false);
     } catch {
       // stdin already closed
@@ -128,18 +133,26 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
   process.on('SIGTERM', onTerm);
   process.on('SIGHUP', onHup);
   process.on('SIGINT', onInt);
+  opts.early?.release();
 
   // The first frame, before Ink loads (the handlers above already give the terminal back): from here on
   // the terminal is in raw mode.
-  terminal = openTerminal();
-  paint = terminal ? paintFirstFrame(app, terminal) : undefined;
+  if (opts.early) {
+    terminal = opts.early.terminal;
+    held = true;
+    paint = keptEarly(app, opts.early);
+  } else {
+    terminal = openTerminal();
+    paint = terminal ? paintFirstFrame(app, terminal) : undefined;
+    held = paint !== undefined;
+  }
 
   try {
     // Ink, React and yoga load while the pre-painted frame is on screen; a signal meanwhile ends it all the same.
     const { mountApp } = await import('./mount.tsx');
     if (!done) {
       // Ink's stdin takes raw mode over before Ink reads it; the keys typed meanwhile are still waiting.
-      if (paint) {
+      if (held) {
         terminal?.handOver();
         handedOver = true;
       }
@@ -174,4 +187,17 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
     process.off('SIGHUP', onHup);
     process.off('SIGINT', onInt);
   }
+}
+
+/**
+ * The early frame when Ink's first frame is the same, line for line; when it
+ * is not (a warning or a question arrived while the session was assembled),
+ * it is erased now, so only Ink's frame is ever seen as the UI.
+ */
+function keptEarly(app: AppModel, early: EarlyPaint): FirstPaint | undefined {
+  const { terminal, paint } = early;
+  const lines = firstFrameLines(app, terminal.columns, terminal.rows);
+  if (lines !== undefined && lines.length === paint.lines.length && lines.every((l, i) => l === paint.lines[i])) return paint;
+  terminal.write(takeover());
+  return undefined;
 }

@@ -216,3 +216,22 @@ test('no pre-paint for a resumed session with a transcript', async () => {
   expect(p.s.screen({ history: true })).toContain('I will remember 42.');
   expect(beforeInk(p)).not.toContain('claude-sonnet-4-5');
 }, 60_000);
+
+test('a warning found while the session is assembled: the early frame goes, the line shows, and Ink draws the only frame', async () => {
+  const sb = sandbox();
+  // The user's Claude Code file is read while the session is assembled, after the early frame is up.
+  writeFileSync(join(sb.home, '.claude.json'), JSON.stringify({ mcpServers: { bad: { type: 'nope' } } }));
+  const p = await start(sb);
+  await p.s.waitFor('Ask moat');
+  await settle(p);
+  const screen = p.s.screen({ history: true });
+  expect(screen).toContain('mcpServers.bad: needs command');
+  // The early frame drew the banner; it was erased before the line, so the banner shows once, below the line.
+  expect(count(screen, 'Ask moat')).toBe(1);
+  expect(screen.indexOf('mcpServers.bad')).toBeLessThan(screen.indexOf('Ask moat'));
+  expect(count(screen, '/help for commands')).toBe(1);
+  // In the bytes: the early frame, then the line, then the frame runTui draws before Ink loads.
+  const early = beforeInk(p);
+  expect(count(early, '/help for commands')).toBe(2);
+  expect(early.indexOf('/help for commands')).toBeLessThan(early.indexOf('mcpServers.bad'));
+}, 60_000);

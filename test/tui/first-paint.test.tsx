@@ -5,7 +5,9 @@
  */
 import { afterEach, expect, test } from 'bun:test';
 import { AppModel } from '../../src/tui/app-model.ts';
-import { firstFrameLines, paintFirstFrame } from '../../src/tui/first-paint.ts';
+import { firstFrameLines, paintFirstFrame, takeover } from '../../src/tui/first-paint.ts';
+import { paintEarly } from '../../src/tui/early-paint.ts';
+import type { Terminal } from '../../src/tui/terminal.ts';
 import { buildKeymap, DEFAULT_KEYMAP } from '../../src/tui/keymap.ts';
 import { setColorLevel } from '../../src/tui/render/theme.ts';
 import { FakeController } from './fake-controller.ts';
@@ -131,5 +133,57 @@ test('painting: raw mode first, then the cursor hidden and the lines; nothing wh
   // The rows below the start made (IND, scrolling as the frame would), back up in the same column, that place saved.
   const n = lines.length;
   expect(log).toEqual(['raw', `write ${JSON.stringify(`\x1b[?25l${'\x1bD'.repeat(n)}\x1b[${n}A\x1b7${lines.join('\n')}\n`)}`]);
-  expect(paint).toEqual({ rows: n });
+  expect(paint).toEqual({ rows: n, lines });
+});
+
+/** A terminal that records what is written to it and its raw-mode switches. */
+function recordingTerminal(columns: number, rows: number): { terminal: Terminal; log: string[] } {
+  const log: string[] = [];
+  return {
+    log,
+    terminal: {
+      columns,
+      rows,
+      write: (text) => void log.push(`write ${text}`),
+      raw: () => void log.push('raw'),
+      handOver: () => void log.push('handOver'),
+      restore: () => void log.push('restore'),
+    },
+  };
+}
+
+for (const [name, setup] of states.filter(([n]) => n !== 'the trust question')) {
+  test(`${name}: the frame drawn before the session exists is the one drawn from the UI's model`, () => {
+    const controller = new FakeController();
+    setup(controller);
+    const app = new AppModel({ controller, keymap: DEFAULT_KEYMAP, exit: () => {} });
+    app.start();
+    const { terminal, log } = recordingTerminal(100, 30);
+    const early = paintEarly(controller.info(), undefined, terminal, {});
+    early?.release();
+    expect(early?.paint.lines).toEqual(firstFrameLines(app, 100, 30, {}));
+    expect(log[0]).toBe('raw');
+    app.transcript.dispose();
+  });
+}
+
+test('no early frame where the keymap has a warning (it goes into the transcript) or the terminal is too small', () => {
+  const info = new FakeController().info();
+  const { terminal, log } = recordingTerminal(100, 30);
+  expect(paintEarly(info, { submit: 'not-a-key!!' }, terminal, {})).toBeUndefined();
+  expect(paintEarly(info, undefined, recordingTerminal(100, 8).terminal, {})).toBeUndefined();
+  expect(paintEarly(info, undefined, undefined, {})).toBeUndefined();
+  expect(log).toEqual([]);
+});
+
+test('an abandoned early frame is erased and the terminal given back, once, and its signal handlers go', () => {
+  const { terminal, log } = recordingTerminal(100, 30);
+  const early = paintEarly(new FakeController().info(), undefined, terminal, {});
+  expect(early).toBeDefined();
+  const before = process.listenerCount('SIGTERM');
+  early?.abandon();
+  early?.abandon();
+  expect(log.slice(2)).toEqual(['restore', `write ${takeover()}\x1b[?25h`]);
+  // Its signal handlers went with it.
+  expect(process.listenerCount('SIGTERM')).toBe(before - 1);
 });

@@ -16,11 +16,14 @@ import { renderLiveAgentCard } from '../render/agent-card.ts';
 import type { ToolCallView } from '../state/types.ts';
 import { prefixLines, truncate } from '../render/wrap.ts';
 
+/** What the frame's lines are drawn from: the AppModel, or the pre-paint's model of its first frame (early-paint.ts). */
+export type FrameSource = Pick<AppModel, 'transcript' | 'ui' | 'keymap' | 'elicitations'>;
+
 /** Rows kept free so the frame never fills the screen (a full frame makes Ink clear and redraw everything). */
 export const SAFETY_ROWS = 2;
 
 /** `run` may be a snapshot a little older than the store: the spinner line changes once per frame, not per flush. */
-export function bottomLines(app: AppModel, width: number, rows: number, now: number, frame: number, run: RunState = app.transcript.run.get()): string[] {
+export function bottomLines(app: FrameSource, width: number, rows: number, now: number, frame: number, run: RunState = app.transcript.run.get()): string[] {
   const ui = app.ui.get();
   const t = app.transcript;
   const running = run.phase !== 'idle';
@@ -75,7 +78,7 @@ export function bottomHeight(app: AppModel, width: number, rows: number): number
 export const MAX_LIVE_AGENT_CARDS = 4;
 
 /** The active tool calls (a `task` call drawn as its sub-agent's card), then agents no live call shows. */
-function activeLines(app: AppModel, tools: ToolCallView[], width: number, now: number, outputLines: number): string[] {
+function activeLines(app: FrameSource, tools: ToolCallView[], width: number, now: number, outputLines: number): string[] {
   const board = app.transcript.agents;
   const cwd = app.ui.get().info.cwd;
   const out: string[] = [];
@@ -105,7 +108,7 @@ function activeLines(app: AppModel, tools: ToolCallView[], width: number, now: n
 }
 
 /** The live cell: open thinking, the unfinished text block, the active tool calls — at most `maxRows` lines. */
-export function liveLines(app: AppModel, width: number, maxRows: number, now: number): string[] {
+export function liveLines(app: FrameSource, width: number, maxRows: number, now: number): string[] {
   if (maxRows <= 0) return [];
   const k = c();
   const live = app.transcript.live.get();
