@@ -110,11 +110,11 @@ const bundledTools: Bun.BunPlugin = {
     b.onResolve({ filter: /^moat:bundled-tools$/ }, () => ({ path: EMBEDDED_TOOLS }));
   },
 };
-/** zstd at level 19 (~2 s for pdf.js), once per file for both executables. */
+/** zstd at level 19 (~2 s for pdf.js), once per file for both executables; `read` gives its contents (default: the file's). */
 const compressed = new Map<string, Promise<Uint8Array>>();
-function zstd(path: string): Promise<Uint8Array> {
+function zstd(path: string, read: () => Promise<Uint8Array | string> = () => Bun.file(path).bytes()): Promise<Uint8Array> {
   let out = compressed.get(path);
-  if (out === undefined) compressed.set(path, (out = Bun.file(path).bytes().then((b) => Bun.zstdCompressSync(b, { level: 19 }))));
+  if (out === undefined) compressed.set(path, (out = read().then((b) => Bun.zstdCompressSync(b, { level: 19 }))));
   return out;
 }
 
@@ -168,14 +168,6 @@ async function coldSource(path: string): Promise<string> {
   return coldSources.get(path) ?? (await Bun.file(path).text());
 }
 
-/** zstd at level 19, once per file for both executables. */
-const coldZstd = new Map<string, Promise<Uint8Array>>();
-function coldCompressed(path: string): Promise<Uint8Array> {
-  let out = coldZstd.get(path);
-  if (out === undefined) coldZstd.set(path, (out = coldSource(path).then((text) => Bun.zstdCompressSync(text, { level: 19 }))));
-  return out;
-}
-
 const coldModules: Bun.BunPlugin = {
   name: 'moat-cold-modules',
   setup(b) {
@@ -200,7 +192,7 @@ const coldModules: Bun.BunPlugin = {
     });
     // A path of its own (`.zst`): Bun keys modules by path, so the cold module's own path would be that module.
     b.onResolve({ filter: /^moat-zstd-cold:/ }, (a) => ({ path: `${a.path.slice('moat-zstd-cold:'.length)}.zst`, namespace: 'moat-zstd-cold' }));
-    b.onLoad({ filter: /\.zst$/, namespace: 'moat-zstd-cold' }, async (a) => ({ contents: await coldCompressed(a.path.slice(0, -'.zst'.length)), loader: 'file' }));
+    b.onLoad({ filter: /\.zst$/, namespace: 'moat-zstd-cold' }, async (a) => ({ contents: await zstd(a.path, () => coldSource(a.path.slice(0, -'.zst'.length))), loader: 'file' }));
   },
 };
 

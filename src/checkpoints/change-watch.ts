@@ -36,7 +36,7 @@ export class ChangeWatch {
   private ignored = new Set<string>();
   private readonly watchRoot: string;
   private readonly sentinelDir: string;
-  /** The tree last read (by a checkpoint, or read ahead of one), what it left out and when, while nothing changed since. */
+  /** The tree the last checkpoint recorded, what it left out and when, while nothing changed since. */
   recorded: { tree: string; leftOut: LeftOut[]; at: number } | undefined;
 
   constructor(
@@ -48,11 +48,6 @@ export class ChangeWatch {
     // Web Crypto, not node:crypto: that module loads Node's streams, ~10 ms of CPU before -p's first request (scripts/bench/startup.ts).
     this.sentinelDir = join(this.watchRoot, `${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
     if (process.platform !== 'linux') this.broken = true;
-  }
-
-  /** Whether a tree was read since the last change seen (unchanged() still has to rule out one in flight). */
-  get current(): boolean {
-    return !this.broken && !this.dirty && this.recorded !== undefined;
   }
 
   /** Whether the watch can be trusted at all here (Linux, no error so far). */

@@ -57,8 +57,9 @@ const LOOSE_OBJECTS_LIMIT = 2000;
 const PACKS_LIMIT = 20;
 
 /**
- * How long a tree read ahead may stand for the next checkpoint: until it is in a commit no ref holds its objects,
- * and prune takes such objects after an hour.
+ * How long a recorded tree that is not the session's own last one may stand for its next checkpoint (a new
+ * session's first, in a process that recorded another's): the ref holding it may be removed (sessions rm), and
+ * prune takes objects no ref reaches once they are an hour old.
  */
 const READ_AHEAD_MS = 30 * 60 * 1000;
 
@@ -134,10 +135,10 @@ export class ProjectCheckpoints {
 
   /**
    * Records the tree now. When the watch saw nothing change since a tree
-   * was last read, that tree is the answer without reading again (a tree
-   * read ahead, in no commit yet, only while prune cannot have taken its
-   * objects); otherwise the watch is armed first (so a change made while
-   * git reads is seen next time) and git reads what changed.
+   * was last recorded, that tree is the answer without reading again (one
+   * not the parent's only while prune cannot have taken its objects);
+   * otherwise the watch is armed first (so a change made while git reads
+   * is seen next time) and git reads what changed.
    */
   private async take(sessionId: string, parent: { commit: string; tree: string } | undefined, message: string): Promise<Snapshot> {
     const known = this.watch.recorded;
