@@ -32,7 +32,8 @@ export async function paintBeforeSession(o: EarlyPaintInputs): Promise<EarlyPain
   if (o.prompt !== '' || o.resume !== undefined || o.loaded.untrusted.length > 0) return undefined;
     const project = o.loaded.parsedFiles.project?.data;
   if (o.mcp.configs.length > 0 || existsSync(join(o.loaded.projectRoot, '.mcp.json')) || project?.mcp_servers !== undefined) return undefined;
-  // The UI's renderers, not Ink (runTui loads Ink once the frame is up); interactive.ts imports the same module.
+  // The UI's renderers, not Ink (runTui loads Ink once the frame is up); interactive.ts imports the same module. Loading
+  // them is ~8 ms in-process (timestamps in the compiled binary): -p, which never draws, does not pay it.
   const { paintEarly, stdioIsTerminal } = await import('../tui/index.ts');
   if (!stdioIsTerminal()) return undefined;
   // The session's id is not in the first frame; the controller's info() reads it when asked.
