@@ -16,3 +16,11 @@ export function checkpointDeps(loaded: LoadedConfig, store: Store, env: Env, war
   if (pc.interrupted()) pc.open().catch((e: unknown) => warn(`could not finish an interrupted rewind: ${e instanceof Error ? e.message : String(e)}`));
   return { checkpoints: turnHook(pc, store, loaded.checkpoints, checkpointsRoot(dataDir)) };
 }
+
+/** A change made between runs (a worktree merged, a `!cmd`), recorded in `agent`'s checkpoints so that a rewind undoes it as moat's change. */
+export type RecordChange = <T>(agent: { readonly id: string }, change: () => Promise<T>) => Promise<T>;
+
+/** Checkpointed before and after with the session's next message; without checkpoints, just the change. */
+export function recordChangeWith(checkpoints: TurnCheckpoints | undefined, log: (line: string) => void): RecordChange {
+  return (agent, change) => (checkpoints?.around ? checkpoints.around(agent.id, change, log) : change());
+}

@@ -1,5 +1,5 @@
 /**
- * `moat` without -p: builds the controller and hands the terminal to the
+ * `moat` without -p: builds the UI's client of the session and hands the terminal to the
  * interactive UI. The UI (Ink + React) is imported lazily, so `--version`,
  * `-p` and the `sessions` commands never load it. What the first frame does
  * not show (the store, the session, the WebAssembly tools) is set up once that
@@ -11,7 +11,7 @@ import type { AgentSettings } from '../agent/index.ts';
 import { moatPaths, type Env, type LoadedConfig } from '../config/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
 import { MoatError, startupOver } from '../util/index.ts';
-import { createTuiController, type StartedTuiController } from './tui-controller.ts';
+import { createTuiClient, type StartedTuiClient } from './tui-client.ts';
 import { assembleSession } from './open-session.ts';
 import type { McpFlags } from './mcp-setup.ts';
 import type { Skill } from '../skills/index.ts';
@@ -49,11 +49,11 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
   const skills = o.skills;
   o.settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
   // Before the UI starts a warning is a line on stderr; after, a line in the transcript.
-  let controller: StartedTuiController | undefined;
+  let client: StartedTuiClient | undefined;
   // Under an early frame a line on stderr would land inside it: the frame goes first (runTui draws its own).
   let early = o.early;
   const warn = (line: string) => {
-    if (controller !== undefined) return controller.notice('warning', line);
+    if (client !== undefined) return client.notice('warning', line);
     early?.abandon();
     early = undefined;
     process.stderr.write(`moat: ${line}\n`);
@@ -72,7 +72,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     mcp: o.mcp ?? { configs: [], strict: false },
     warn,
     interactive: true,
-    answers: { remember: (rule, scope) => controller?.remember(rule, scope) },
+    answers: { remember: (rule, scope) => client?.remember(rule, scope) },
     elicit: elicitation.elicit,
   });
   let toolsAttached: () => void = () => {};
@@ -80,9 +80,9 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     toolsAttached = resolve;
   });
   const attachTools = () => assembly.attachTools(warn).finally(toolsAttached);
-  let started: StartedTuiController;
+  let started: StartedTuiClient;
   try {
-    started = createTuiController({
+    started = createTuiClient({
       assembly,
       router: o.router,
       settings: o.settings,
@@ -99,7 +99,7 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
     await assembly.close();
     throw e;
   }
-  controller = started;
+  client = started;
   // Once the first frame is on screen: the session (store row, SessionStart, git's status), then the tools.
   const afterFirstFrame = async () => {
     started.openSession();
@@ -116,8 +116,8 @@ export async function runInteractive(o: InteractiveOptions): Promise<number> {
       ...(early ? { early } : {}),
     });
   } catch (e) {
-    // Every way out of a running UI shuts the controller down (sub-agents stopped, the assembly closed); this is the UI failing to start.
-    await started.shutdown();
+    // Every way out of a running UI shuts the client down (sub-agents stopped, the assembly closed); this is the UI failing to start.
+    await started.lifecycle.shutdown();
     throw e;
   }
 }

@@ -1,18 +1,22 @@
 /**
- * What the user does with MCP servers directly (the TUI controller's MCP part,
- * and `/mcp__server__prompt` in -p): the servers as /mcp shows them, approving
- * a project's servers, reconnecting, a server prompt as a slash command, and
- * the text of `@server:uri` resources.
+ * What the user does with MCP servers directly (the TUI's MCP part, and
+ * `/mcp__server__prompt` in -p): the servers as /mcp shows them and a server
+ * prompt as a slash command (queries); approving a project's servers and
+ * reconnecting one (what the `approve_mcp_servers` and `reconnect_mcp`
+ * operations do); and the text of `@server:uri` resources.
  */
 import { approveMcpServers, moatPaths, type LoadedConfig } from '../config/index.ts';
 import { promptArguments, promptCommandName, promptText, PromptUsageError, resourceText, type McpManager } from '../mcp/index.ts';
-import type { McpServerView, TuiController } from '../tui/index.ts';
-import { errorMessage } from '../util/index.ts';
+import type { OwnerControls, ProtocolAgent } from '../protocol/index.ts';
+import type { McpServerView, SessionQueries } from '../tui/index.ts';
+import { errorMessage, MoatError } from '../util/index.ts';
 
-type McpControls = Pick<TuiController, 'mcpServers' | 'onMcpChange' | 'approveMcpServers' | 'reconnectMcp' | 'mcpPrompt'> & {
+interface McpControls {
+  queries: Pick<SessionQueries, 'mcpServers' | 'onMcpChange' | 'mcpPrompt'>;
+  controls: Required<Pick<OwnerControls<ProtocolAgent>, 'approveMcpServers' | 'reconnectMcp'>>;
   /** The text parts for the prompt's `@server:uri` references (a failed read says why, in place of the content). */
-  resourceParts(refs: readonly string[], signal: AbortSignal): Promise<string[]>;
-};
+  resourceParts: (refs: readonly string[], signal: AbortSignal) => Promise<string[]>;
+}
 
 /** `server:uri` split at the server name, which may not contain a colon. */
 function splitRef(ref: string): { server: string; uri: string } {
@@ -29,7 +33,8 @@ export function mcpControls(manager: McpManager | undefined, loaded: LoadedConfi
     }
     return undefined;
   };
-  return {
+  const unknown = (name: string) => new MoatError('usage', `No MCP server is called ${name}.`);
+  const queries: McpControls['queries'] = {
     mcpServers: () =>
       (manager?.status() ?? []).map((s): McpServerView => {
         const conn = manager?.get(s.name);
@@ -50,15 +55,6 @@ export function mcpControls(manager: McpManager | undefined, loaded: LoadedConfi
         };
       }),
     onMcpChange: (listener) => manager?.subscribe(listener) ?? (() => {}),
-    approveMcpServers: (names) => {
-      if (names.length === 0) return;
-      approveMcpServers(loaded.projectRoot, [...names], moatPaths(process.env).configDir);
-      manager?.approve(names);
-    },
-    reconnectMcp: async (name) => {
-      if (manager?.config(name) === undefined) throw new Error(`No MCP server is called ${name}.`);
-      await manager.reconnect(name);
-    },
     mcpPrompt: async (command, args) => {
       const found = findPrompt(command);
       if (found === undefined) throw new Error(`/${command}: no connected MCP server offers this prompt (/mcp shows the servers).`);
@@ -75,6 +71,25 @@ export function mcpControls(manager: McpManager | undefined, loaded: LoadedConfi
         throw new Error(`/${command} failed: ${errorMessage(e)}`);
       }
     },
+  };
+  const controls: McpControls['controls'] = {
+    approveMcpServers: (names) => {
+      // All or nothing: a name no server has approves none (remembered approvals are for servers that exist).
+      const missing = names.find((name) => manager?.config(name) === undefined);
+      if (missing !== undefined) throw unknown(missing);
+      if (names.length === 0) return;
+      approveMcpServers(loaded.projectRoot, [...names], moatPaths(process.env).configDir);
+      manager?.approve(names);
+    },
+    reconnectMcp: async (name) => {
+      if (manager?.config(name) === undefined) throw unknown(name);
+      await manager.reconnect(name);
+      return undefined;
+    },
+  };
+  return {
+    queries,
+    controls,
     resourceParts: async (refs, signal) =>
       Promise.all(
         refs.map(async (ref) => {

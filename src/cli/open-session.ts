@@ -88,8 +88,8 @@ export interface SessionAssembly {
   close(): Promise<void>;
 }
 
-/** The settings files and the folder's trust, for the host's `add_rule` / `remove_rule` / `trust_project`. */
-export type SessionKeeper = Pick<SessionOwner<AgentSession>, 'keepRule' | 'forgetRule' | 'trust'>;
+/** The settings files, the folder's trust and the process's controls, for the host's rule, `trust_project` and process operations. */
+export type SessionKeeper = Pick<SessionOwner<AgentSession>, 'keepRule' | 'forgetRule' | 'trust' | 'controls'>;
 
 /** One session and what it runs on. */
 export interface OpenedSession {

@@ -25,7 +25,7 @@ async function mcpPromptText(mcp: McpManager, loaded: LoadedConfig, command: str
   mcp.startAll();
   await mcp.settled();
   try {
-    return await mcpControls(mcp, loaded).mcpPrompt(command, args);
+    return await mcpControls(mcp, loaded).queries.mcpPrompt(command, args);
   } catch (e) {
     throw new MoatError('usage', errorMessage(e));
   }

@@ -1,7 +1,8 @@
 /**
- * The TUI controller's sub-agent part: the manager's status as updates for
- * the cards, stopping, and the worktree actions of `/agents` (the same
- * functions `moat worktrees …` uses, on the repository holding cwd).
+ * The TUI's sub-agent part: the manager's status as updates for the cards
+ * and the worktree listing (queries), and what the `stop_subagent`,
+ * `merge_worktree` and `remove_worktree` operations do (the same functions
+ * `moat worktrees …` uses, on the repository holding cwd).
  */
 import {
   deleteWorktree,
@@ -11,29 +12,23 @@ import {
   mergeWorktree,
   repoInfo,
   type AgentInfo,
+  type AgentSession,
   type SubagentSupport,
 } from '../agent/index.ts';
-import type { SubagentUpdate, TuiController, WorktreeView } from '../tui/index.ts';
+import type { OwnerControls } from '../protocol/index.ts';
+import type { SessionQueries, SubagentUpdate, WorktreeView } from '../tui/index.ts';
 import { errorMessage } from '../util/index.ts';
+import type { RecordChange } from './checkpoint-setup.ts';
 
-type SubagentControls = Pick<
-  TuiController,
-  'agentDefinitions' | 'subagents' | 'onSubagentUpdate' | 'stopSubagent' | 'listWorktrees' | 'worktreeDiffStat' | 'mergeWorktree' | 'removeWorktree'
-> & {
+interface SubagentControls {
+  queries: Pick<SessionQueries, 'agentDefinitions' | 'subagents' | 'onSubagentUpdate' | 'listWorktrees' | 'worktreeDiffStat'>;
+  controls: Required<Pick<OwnerControls<AgentSession>, 'stopSubagent' | 'mergeWorktree' | 'removeWorktree'>>;
   /** Drops the UI's listeners (exiting). */
-  close(): void;
-};
+  close: () => void;
+}
 
-/**
- * `recordChange`: the open session's checkpoint around a change (a merge
- * writes into the project, and a rewind must undo it as moat's change).
- */
-export function subagentControls(
-  support: SubagentSupport | undefined,
-  cwd: string,
-  log: (message: string) => void,
-  recordChange: <T>(change: () => Promise<T>) => Promise<T> = (change) => change(),
-): SubagentControls {
+/** `recordChange`: the open session's checkpoint around a merge (it writes into the project). */
+export function subagentControls(support: SubagentSupport | undefined, cwd: string, log: (message: string) => void, recordChange: RecordChange = (_agent, change) => change()): SubagentControls {
   const listeners = new Set<(u: SubagentUpdate) => void>();
   const deliver = (u: SubagentUpdate) => {
     for (const l of listeners) {
@@ -56,14 +51,13 @@ export function subagentControls(
       ?.then((outcome) => deliver({ info, outcome }))
       .catch((e: unknown) => log(`sub-agent outcome failed: ${errorMessage(e)}`));
   });
-  return {
+  const queries: SubagentControls['queries'] = {
     agentDefinitions: () => (support?.catalog?.list() ?? []).map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}), ...(d.tools ? { tools: d.tools } : {}) })),
     subagents: () => support?.manager.list() ?? [],
     onSubagentUpdate: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    stopSubagent: (agentId) => support?.manager.stop(agentId) ?? false,
     listWorktrees: async (): Promise<WorktreeView[]> => {
       // Outside a repository (or before its first commit) there is simply nothing to list.
       const repo = await repoInfo(cwd);
@@ -77,15 +71,22 @@ export function subagentControls(
       }));
     },
     worktreeDiffStat: async (id) => diffWorktree(await findWorktree(cwd, id), true),
-    mergeWorktree: async (id) => {
+  };
+  const controls: SubagentControls['controls'] = {
+    stopSubagent: (agentId) => support?.manager.stop(agentId) ?? false,
+    mergeWorktree: async (agent, id) => {
       const item = await findWorktree(cwd, id);
-      return { branch: item.record.branch, outcome: await recordChange(() => mergeWorktree(cwd, item)) };
+      return { branch: item.record.branch, outcome: await recordChange(agent, () => mergeWorktree(cwd, item)) };
     },
     removeWorktree: async (id, force) => {
       const item = await findWorktree(cwd, id);
       await deleteWorktree(item, force);
       return { branch: item.record.branch };
     },
+  };
+  return {
+    queries,
+    controls,
     close: () => {
       listeners.clear();
       unsubscribe?.();

@@ -27,6 +27,16 @@ type TodoItem = Extract<AgentEvent, { type: 'todos' }>['items'][number];
 /** What failed in a model request (the provider's error kind). */
 type ErrorKind = Extract<AgentEvent, { type: 'retry' }>['kind'];
 
+/** What a `shell` operation (`!cmd`) ran: its output goes to the model as context with the next prompt. */
+export interface ShellResult {
+  command: string;
+  /** stdout and stderr together, the tail kept when it is long. */
+  output: string;
+  /** null: killed (interrupted, timed out) or refused by the permission check. */
+  exitCode: number | null;
+  durationMs: number;
+}
+
 /** A sub-agent's life as the parent's stream reports it; its own events come wrapped in `subagent_event`. */
 export type SubagentSessionEvent =
   | {
@@ -92,6 +102,8 @@ export type SessionEvent =
   | { type: 'compacted'; trigger: 'manual' | 'auto'; preTokens: number; postTokens: number; durationMs: number }
   | { type: 'hook_output'; event: string; command: string; output: string }
   | { type: 'turn_aborted'; turn: number }
+  /** The one end of a `shell` operation's events; `error`: it could not run at all (not a refusal, which is its output). */
+  | ({ type: 'shell_finished'; error?: string } & ShellResult)
   | {
       type: 'run_finished';
       stopReason: RunStopReason;
@@ -111,6 +123,7 @@ export type SessionEvent =
 export type SessionEventType = SessionEvent['type'];
 export type RunFinishedEvent = Extract<SessionEvent, { type: 'run_finished' }>;
 export type PermissionRequestEvent = Extract<SessionEvent, { type: 'permission_request' }>;
+export type ShellFinishedEvent = Extract<SessionEvent, { type: 'shell_finished' }>;
 
 /**
  * The one conversion from the agent's events to the protocol's. Every agent

@@ -1,6 +1,6 @@
 /** The operations a front end sends into a session: the only way in, whoever the front end is. */
 import type { PermissionMode } from '../contracts/index.ts';
-import type { HookCallbackSet, PermissionDecision, ReloadableSettings, RewindRequest, UserPart } from '../agent/index.ts';
+import type { HookCallbackSet, MergeOutcome, PermissionDecision, ReloadableSettings, RewindOutcome, RewindRequest, UserPart } from '../agent/index.ts';
 
 /**
  * One operation into a session. The TUI, `-p` and the stream-json input mode
@@ -57,7 +57,39 @@ export type SessionOp =
    * The outcome is a `notice`; `SessionHost.rewind` answers with it instead.
    */
   | ({ type: 'rewind' } & RewindRequest)
+  /**
+   * `!cmd`: the user's own shell command, queued like a run. It is checked as the model's Bash call is (the
+   * same permission events; a question is answered with `permission_answer`), runs in the OS sandbox with the
+   * grant it got, and its events end with exactly one `shell_finished`.
+   */
+  | { type: 'shell'; command: string }
+  /** Keeps a prompt in this project's history (the prompt's ↑, here and in later sessions). Empty text throws. */
+  | { type: 'add_prompt_history'; text: string }
+  /** The user approves these project MCP servers for the folder (remembered) and they start. A name no server has throws. */
+  | { type: 'approve_mcp_servers'; names: string[] }
+  /** Stops and starts an MCP server again; answered once it has connected (or failed). A name no server has is refused. */
+  | { type: 'reconnect_mcp'; server: string }
+  /** Stops a queued or running sub-agent (its work so far committed on its branch); throws when none by that id is still going. */
+  | { type: 'stop_subagent'; agentId: string }
+  /** Merges a moat worktree's branch (id or unique prefix) into the current branch, checkpointed with the open session so a rewind undoes it. */
+  | { type: 'merge_worktree'; id: string }
+  /** Removes a moat worktree and its branch; unmerged work needs `force`. */
+  | { type: 'remove_worktree'; id: string; force?: boolean }
   /** No more operations: the event stream ends after the waiting runs have finished. */
   | { type: 'end' };
 
 export type SessionOpType = SessionOp['type'];
+
+/**
+ * What an operation answers, for the ones a caller may wait on: `SessionHost.request(op)` resolves with it
+ * (or rejects with the reason it was refused). Sent with `submit` instead, the outcome becomes a `notice`.
+ */
+export interface OpAnswers {
+  rewind: RewindOutcome;
+  reconnect_mcp: undefined;
+  merge_worktree: { branch: string; outcome: MergeOutcome };
+  remove_worktree: { branch: string };
+}
+
+/** An operation with an answer. */
+export type RequestOp = Extract<SessionOp, { type: keyof OpAnswers }>;

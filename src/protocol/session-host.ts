@@ -1,50 +1,25 @@
 /** The session protocol's dispatcher: operations in, one ordered event stream out; no agent logic of its own. */
-import type { PermissionMode } from '../contracts/index.ts';
-import { PermissionBroker, type AgentEvent, type AskPermission, type HookCallbackSet, type OpenOptions, type ReloadableSettings, type RewindOutcome, type RewindRequest, type RunOptions, type UserPart } from '../agent/index.ts';
+import { PermissionBroker, type OpenOptions, type RewindOutcome, type RewindRequest, type UserPart } from '../agent/index.ts';
 import { assertNever, AsyncQueue, errorMessage, MoatError } from '../util/index.ts';
 import { toSessionEvent, type SessionEvent } from './events.ts';
-import type { SessionOp } from './ops.ts';
+import type { OpAnswers, RequestOp, SessionOp } from './ops.ts';
+import type { OwnerControls, ProtocolAgent, SessionOwner } from './session-owner.ts';
 
-/** What the host drives: an AgentSession. */
-export interface ProtocolAgent {
-  run(prompt: string | UserPart[], signal: AbortSignal, opts?: RunOptions): AsyncIterable<AgentEvent>;
-  /** `/compact`: a run of its own that replaces the history with a summary. */
-  compact(instructions: string | undefined, signal: AbortSignal): AsyncIterable<AgentEvent>;
-  setModel(model: string): void;
-  setPermissionMode(mode: PermissionMode): void;
-  setThinkingBudget(tokens: number | undefined): void;
-  addRule(behavior: 'allow' | 'deny', rule: string): void;
-  removeRule(behavior: 'allow' | 'deny', rule: string): void;
-  applyConfig(settings: ReloadableSettings, hooks: HookCallbackSet | undefined): void;
-  /** Files and/or conversation back to before a user message; absent: the session cannot rewind. */
-  rewind?(req: RewindRequest): Promise<RewindOutcome>;
-}
+/** A user message, a compaction or a `!cmd` waiting for its run. */
+type Waiting = { kind: 'message'; content: string | UserPart[]; model: string | undefined } | { kind: 'compact'; instructions: string | undefined } | { kind: 'shell'; command: string };
+
+/** The operations whose events a front end follows to their end (`turn`, `compact`, `shell`). */
+type RunOp = Extract<SessionOp, { type: 'user_message' | 'compact' | 'shell' }>;
+
+/** The one event that ends a run's (or a `!cmd`'s) events. */
+const isLast = (e: SessionEvent): boolean => e.type === 'run_finished' || e.type === 'shell_finished';
 
 /**
- * Where the host's sessions come from, and what outlives one session: the
- * settings files rules are kept in, and the folder's trust. A front end that
- * never switches sessions or keeps rules (-p) gives only `open`.
- */
-export interface SessionOwner<A extends ProtocolAgent> {
-  /** Opens a session whose questions go to `ask` (undefined: nothing can answer). */
-  open(ask: AskPermission | undefined, how: OpenOptions): A;
-  /** A session left by `new_session` or `resume` ends (its SessionEnd hooks run). */
-  end?(agent: A): void;
-  /** Keeps a rule in a settings file (`add_rule` with a scope). */
-  keepRule?(behavior: 'allow' | 'deny', rule: string, scope: 'project' | 'user'): void;
-  /** Drops a rule from the settings files that keep it. */
-  forgetRule?(behavior: 'allow' | 'deny', rule: string): void;
-  /** Trusts the folder and reads its configuration again: what it now grants; undefined when nothing changes. */
-  trust?(): { settings: ReloadableSettings; hooks: HookCallbackSet | undefined } | undefined;
-}
-
-/** A user message or a compaction waiting for its run. */
-type Waiting = { kind: 'message'; content: string | UserPart[]; model: string | undefined } | { kind: 'compact'; instructions: string | undefined };
-
-/**
- * Serves one session to one front end. Operations go in through `submit`;
- * every event of every run comes out of `events`, in order, for the life of
- * the host. User messages that arrive while a run is going wait their turn.
+ * Serves one session to one front end. Operations go in through `submit`
+ * (or `request`, for the ones with an answer a front end waits for); every
+ * event of every run comes out of `events`, in order, for the life of the
+ * host. User messages (and `!cmd`s) that arrive while a run is going wait
+ * their turn.
  * Each run gets its own AbortController, so `interrupt` reaches the HTTP
  * request and the running tools through one signal.
  */
@@ -145,14 +120,33 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
       case 'resume':
         this.switchTo({ resume: op.sessionId });
         return;
-      case 'rewind': {
-        const { type: _op, ...req } = op;
-        void this.rewind(req).then(
-          (o) => this.out.push({ type: 'notice', level: 'info', message: rewindNotice(o, req) }),
+      case 'shell':
+        this.control('shell', 'run shell commands');
+        if (op.command.trim() === '') throw new MoatError('usage', 'shell: no command given');
+        this.waiting.push({ kind: 'shell', command: op.command });
+        this.pump();
+        return;
+      case 'add_prompt_history':
+        if (op.text.trim() === '') throw new MoatError('usage', 'add_prompt_history: the prompt is empty');
+        this.control('addPromptHistory', 'keep a prompt history')(op.text);
+        return;
+      case 'approve_mcp_servers':
+        if (op.names.length === 0) throw new MoatError('usage', 'approve_mcp_servers: no server named');
+        this.control('approveMcpServers', 'approve MCP servers')(op.names);
+        return;
+      case 'stop_subagent':
+        if (!this.control('stopSubagent', 'stop sub-agents')(op.agentId)) throw new MoatError('usage', `no queued or running sub-agent ${op.agentId}`);
+        return;
+      // Asked without waiting for the answer: the outcome is a notice.
+      case 'rewind':
+      case 'reconnect_mcp':
+      case 'merge_worktree':
+      case 'remove_worktree':
+        void this.outcome(op).then(
+          (message) => this.out.push({ type: 'notice', level: 'info', message }),
           (e: unknown) => this.out.push({ type: 'notice', level: 'error', message: errorMessage(e) }),
         );
         return;
-      }
       case 'end':
         this.ended = true;
         this.pump();
@@ -160,6 +154,58 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
       default:
         assertNever(op, 'session operation');
     }
+  }
+
+  /**
+   * An operation with an answer (a rewind, a reconnect, a worktree merged or
+   * removed): resolves with it, or rejects with why it was refused.
+   */
+  request<O extends RequestOp>(op: O): Promise<OpAnswers[O['type']]>;
+  async request(op: RequestOp): Promise<OpAnswers[RequestOp['type']]> {
+    switch (op.type) {
+      case 'rewind': {
+        const { type: _op, ...req } = op;
+        return this.rewind(req);
+      }
+      case 'reconnect_mcp':
+        return this.control('reconnectMcp', 'reconnect MCP servers')(op.server);
+      case 'merge_worktree':
+        return this.control('mergeWorktree', 'merge worktrees')(this.current, op.id);
+      case 'remove_worktree':
+        return this.control('removeWorktree', 'remove worktrees')(op.id, op.force === true);
+      default:
+        return assertNever(op, 'request operation');
+    }
+  }
+
+  /** One line saying what an answered operation did, for a front end that did not wait for it. */
+  private async outcome(op: RequestOp): Promise<string> {
+    switch (op.type) {
+      case 'rewind': {
+        const { type: _op, ...req } = op;
+        return rewindNotice(await this.request(op), req);
+      }
+      case 'reconnect_mcp':
+        await this.request(op);
+        return `MCP server ${op.server} reconnected`;
+      case 'merge_worktree': {
+        const { branch, outcome } = await this.request(op);
+        return `merging ${branch}: ${outcome.kind}`;
+      }
+      case 'remove_worktree': {
+        const { branch } = await this.request(op);
+        return `removed worktree ${op.id} and branch ${branch}`;
+      }
+      default:
+        return assertNever(op, 'request operation');
+    }
+  }
+
+  /** The owner's part an operation needs; a front end that did not give it refuses the operation. */
+  private control<K extends keyof OwnerControls<A>>(name: K, what: string): NonNullable<OwnerControls<A>[K]> {
+    const part = this.owner.controls?.[name];
+    if (part === undefined) throw new MoatError('usage', `this session cannot ${what}`);
+    return part;
   }
 
   /** Ends the open session and serves a new or saved one; open questions are denied. */
@@ -203,7 +249,16 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
     return this.follow({ type: 'compact', ...(instructions === undefined ? {} : { instructions }) }, signal);
   }
 
-  private async *follow(op: Extract<SessionOp, { type: 'user_message' | 'compact' }>, signal: AbortSignal): AsyncIterable<SessionEvent> {
+  /** Like `turn`, for `!cmd`: its permission events, then its `shell_finished`. A bad command throws here, before anything is queued. */
+  shell(command: string, signal: AbortSignal): AsyncIterable<SessionEvent> {
+    const op: RunOp = { type: 'shell', command };
+    // Checked now: a generator's body (and so submit) would only run once the caller starts reading.
+    this.control('shell', 'run shell commands');
+    if (command.trim() === '') throw new MoatError('usage', 'shell: no command given');
+    return this.follow(op, signal);
+  }
+
+  private async *follow(op: RunOp, signal: AbortSignal): AsyncIterable<SessionEvent> {
     const interrupt = () => this.submit({ type: 'interrupt' });
     this.submit(op);
     if (signal.aborted) interrupt();
@@ -214,10 +269,10 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
         const next = await this.reader.next();
         if (next.done) return;
         if (this.abandoned > 0) {
-          if (next.value.type === 'run_finished') this.abandoned--;
+          if (isLast(next.value)) this.abandoned--;
           continue;
         }
-        if (next.value.type === 'run_finished') finished = true;
+        if (isLast(next.value)) finished = true;
         yield next.value;
         if (finished) return;
       }
@@ -249,6 +304,7 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
   }
 
   private async drive(next: Waiting, controller: AbortController): Promise<void> {
+    if (next.kind === 'shell') return this.runShell(next.command, controller.signal);
     const events =
       next.kind === 'compact'
         ? this.current.compact(next.instructions, controller.signal)
@@ -256,6 +312,17 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
     // Start-up ends at the TUI's first frame, or a second after start (src/util/jit-policy.ts), not at the first answer.
     // The one place the agent's events become the protocol's.
     for await (const e of events) this.out.push(toSessionEvent(e));
+  }
+
+  /** A `!cmd` always ends with its `shell_finished`: a front end follows its events up to it. */
+  private async runShell(command: string, signal: AbortSignal): Promise<void> {
+    const started = performance.now();
+    try {
+      const result = await this.control('shell', 'run shell commands')(this.current, command, signal, (e) => this.out.push(toSessionEvent(e)));
+      this.out.push({ type: 'shell_finished', ...result });
+    } catch (e) {
+      this.out.push({ type: 'shell_finished', command, output: '', exitCode: null, durationMs: Math.round(performance.now() - started), error: errorMessage(e) });
+    }
   }
 }
 

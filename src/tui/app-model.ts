@@ -10,7 +10,8 @@ import type { PermissionDecision } from '../agent/index.ts';
 import type { SessionEvent } from '../protocol/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { COMMANDS, isBuiltinCommand, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
-import type { ShellResult, TuiController, TuiInfo } from './controller.ts';
+import type { SessionPort, SessionQueries, TuiClient, TuiLifecycle } from './session-port.ts';
+import type { ShellResult, TuiInfo } from './views.ts';
 import type { Keymap } from './keymap.ts';
 import { completeCommand, completeFile, completeModel, mentionedFiles, mentionedResources, type CommandSpec } from './state/completion.ts';
 import { EMPTY_EDITOR, type EditorState } from './state/line-editor.ts';
@@ -20,7 +21,7 @@ import { Transcript } from './state/transcript.ts';
 import { initialUi, type Picker, type UiState } from './state/ui-state.ts';
 
 export interface AppModelOptions {
-  controller: TuiController;
+  client: TuiClient;
   keymap: Keymap;
   /** Leaves the app (the caller unmounts Ink and exits the process). */
   exit: () => void;
@@ -38,7 +39,11 @@ export class AppModel {
   readonly ui: Store<UiState>;
   /** MCP servers' questions: the form on screen and the ones waiting. */
   readonly elicitations: Elicitations;
-  readonly controller: TuiController;
+  /** Where every change of state goes, as a session operation. */
+  readonly session: SessionPort;
+  /** What the UI reads. */
+  readonly queries: SessionQueries;
+  private readonly lifecycle: TuiLifecycle;
   readonly keymap: Keymap;
   /** Built-in commands, then the skills (a skill cannot shadow a built-in): what `/` completes. */
   readonly commands: CommandSpec[];
@@ -53,7 +58,7 @@ export class AppModel {
   private loadedHistory: string[] | undefined;
   /** Earlier prompts, read on first use: reading them opens the store, which the first frame does not need. */
   private get history(): string[] {
-    this.loadedHistory ??= this.controller.promptHistory();
+    this.loadedHistory ??= this.queries.promptHistory();
     return this.loadedHistory;
   }
   private files: string[] = [];
@@ -76,12 +81,12 @@ export class AppModel {
   idle: Promise<void> = Promise.resolve();
 
   constructor(opts: AppModelOptions) {
-    this.controller = opts.controller;
+    ({ session: this.session, queries: this.queries, lifecycle: this.lifecycle } = opts.client);
     this.keymap = opts.keymap;
     this.exitApp = opts.exit;
     this.now = opts.now ?? Date.now;
     this.transcript = new Transcript({ flushMs: opts.flushMs, now: this.now });
-    const info = this.controller.info();
+    const info = this.queries.info();
     this.ui = createStore(initialUi(info));
     this.elicitations = new Elicitations({
       blocked: () => this.transcript.permissions.get().length > 0,
@@ -90,13 +95,13 @@ export class AppModel {
     // A form waiting for a permission dialog opens once the dialog is answered.
     this.transcript.permissions.subscribe(() => this.elicitations.advance());
     this.modes = info.permissionMode === 'bypassPermissions' ? [...MODE_CYCLE, 'bypassPermissions'] : MODE_CYCLE;
-    const skills = this.controller.skills().filter((s) => !isBuiltinCommand(s.name));
+    const skills = this.queries.skills().filter((s) => !isBuiltinCommand(s.name));
     this.commands = [...COMMANDS, ...skills.map((s) => ({ name: s.name, description: s.description, ...(s.args ? { args: s.args } : {}), skill: true }))];
   }
 
   /** MCP servers changed: their prompts become commands, their resources `@` completions, a failure one notice. */
   private mcpChanged(): void {
-    const servers = this.controller.mcpServers();
+    const servers = this.queries.mcpServers();
     const prompts: CommandSpec[] = servers.flatMap((srv) =>
       srv.prompts.map((p) => ({
         name: p.command,
@@ -127,7 +132,7 @@ export class AppModel {
 
   /** A project's MCP servers start only once the user approves them for this folder. */
   private askMcpApproval(): void {
-    const waiting = this.controller.mcpServers().filter((srv) => srv.status === 'needs-approval');
+    const waiting = this.queries.mcpServers().filter((srv) => srv.status === 'needs-approval');
     if (waiting.length === 0) return;
     const names = waiting.map((srv) => srv.name);
     const origins = [...new Set(waiting.map((srv) => srv.origin))].join(', ');
@@ -140,7 +145,12 @@ export class AppModel {
       onSelect: (v) => {
         if (v !== 'approve') return;
         for (const n of names) this.mcpStarting.add(n);
-        this.controller.approveMcpServers(names);
+        try {
+          this.session.submit({ type: 'approve_mcp_servers', names });
+        } catch (e) {
+          this.transcript.commit({ kind: 'notice', level: 'error', text: errorMessage(e) });
+          return;
+        }
         this.transcript.commit({ kind: 'notice', level: 'info', text: `Approved MCP server${names.length === 1 ? '' : 's'} ${names.join(', ')} for this folder; starting.` });
       },
     });
@@ -148,19 +158,19 @@ export class AppModel {
 
   /** The banner, the resumed conversation and the file list (the prompt history is read on first use). */
   start(): void {
-    this.transcript.commit({ kind: 'banner', info: this.controller.info() });
-    const earlier = this.controller.initialMessages();
+    this.transcript.commit({ kind: 'banner', info: this.queries.info() });
+    const earlier = this.queries.initialMessages();
     if (earlier.length > 0) {
       this.transcript.showHistory(earlier);
-      this.transcript.commit({ kind: 'notice', level: 'info', text: `Resumed session ${this.controller.info().sessionId.slice(0, 8)}.` });
+      this.transcript.commit({ kind: 'notice', level: 'info', text: `Resumed session ${this.queries.info().sessionId.slice(0, 8)}.` });
     }
     // Background sub-agents go on between runs: their cards follow the manager, not the run stream.
-    this.unsubscribeAgents = this.controller.onSubagentUpdate((u) => this.transcript.agents.applyUpdate(u));
+    this.unsubscribeAgents = this.queries.onSubagentUpdate((u) => this.transcript.agents.applyUpdate(u));
     // Listing files spawns git: not before the first frame is up.
     this.filesTimer = setTimeout(() => this.refreshFiles(), 200);
-    this.unsubscribeMcp = this.controller.onMcpChange(() => this.mcpChanged());
-    this.unsubscribeNotices = this.controller.onNotice((level, text) => this.transcript.commit({ kind: 'notice', level, text }));
-    this.unsubscribeElicitation = this.controller.onElicitation((request, signal) => this.elicitations.ask(request, signal));
+    this.unsubscribeMcp = this.queries.onMcpChange(() => this.mcpChanged());
+    this.unsubscribeNotices = this.queries.onNotice((level, text) => this.transcript.commit({ kind: 'notice', level, text }));
+    this.unsubscribeElicitation = this.lifecycle.onElicitation((request, signal) => this.elicitations.ask(request, signal));
     this.mcpChanged();
     this.askTrust();
     this.askMcpApproval();
@@ -168,7 +178,7 @@ export class AppModel {
 
   /** A project whose settings would grant something asks once, at start: trust this folder? */
   private askTrust(): void {
-    const grants = this.controller.untrustedGrants();
+    const grants = this.queries.untrustedGrants();
     if (grants.length === 0) return;
     this.openPicker({
       title: `This folder's settings want to grant ${grants.join('; ')}. Trust this folder?`,
@@ -178,21 +188,21 @@ export class AppModel {
       ],
       onSelect: (v) => {
         if (v !== 'trust') return;
-        this.controller.submit({ type: 'trust_project' });
+        this.session.submit({ type: 'trust_project' });
         this.transcript.commit({ kind: 'notice', level: 'info', text: 'Trusted this folder: its allow rules, folders, env and hooks apply now (moat trust --revoke takes it back).' });
       },
     });
   }
 
   refreshFiles(): void {
-    this.controller
+    this.queries
       .listFiles()
       .then((files) => {
         this.files = files;
         this.fileSet = new Set(files);
         this.updateCompletion();
       })
-      .catch((e: unknown) => this.controller.log(`listing files failed: ${errorMessage(e)}`));
+      .catch((e: unknown) => this.lifecycle.log(`listing files failed: ${errorMessage(e)}`));
   }
 
   isBusy(): boolean {
@@ -211,7 +221,7 @@ export class AppModel {
     const { value, cursor } = u.editor;
     const completion =
       completeCommand(value, cursor, this.commands) ??
-      completeModel(value, cursor, () => this.controller.models()) ??
+      completeModel(value, cursor, () => this.queries.models()) ??
       completeFile(value, cursor, this.resourceRefs.length === 0 ? this.files : [...this.files, ...this.resourceRefs]);
     const same = completion && u.completion && completion.start === u.completion.start && completion.options.length === u.completion.options.length;
     this.ui.set({ ...u, completion, completionIndex: same ? u.completionIndex : 0 });
@@ -248,9 +258,9 @@ export class AppModel {
   private rememberPrompt(text: string): void {
     if (this.history[this.history.length - 1] !== text) this.history.push(text);
     try {
-      this.controller.addPromptHistory(text);
+      this.session.submit({ type: 'add_prompt_history', text });
     } catch (e) {
-      this.controller.log(`saving prompt history failed: ${errorMessage(e)}`);
+      this.lifecycle.log(`saving prompt history failed: ${errorMessage(e)}`);
     }
   }
 
@@ -292,7 +302,7 @@ export class AppModel {
     const abort = new AbortController();
     this.shellAbort = abort;
     try {
-      prompt = await this.controller.skillPrompt(name, args, abort.signal, (e) => this.transcript.apply(e));
+      prompt = await this.session.skillPrompt(name, args, abort.signal, (e) => this.transcript.apply(e));
     } catch (e) {
       // A missing argument: the message is the usage line. Nothing is sent.
       this.transcript.commit({ kind: 'notice', level: 'warning', text: errorMessage(e) });
@@ -316,7 +326,7 @@ export class AppModel {
   private async runMcpPrompt(text: string, command: string, args: string): Promise<void> {
     let prompt: string;
     try {
-      prompt = await this.controller.mcpPrompt(command, args);
+      prompt = await this.queries.mcpPrompt(command, args);
     } catch (e) {
       this.transcript.commit({ kind: 'notice', level: 'warning', text: errorMessage(e) });
       return;
@@ -334,17 +344,17 @@ export class AppModel {
     const t = this.transcript;
     t.commit({ kind: 'user', text });
     const attachments = mentionedFiles(text, this.fileSet);
-    const servers = new Set(this.controller.mcpServers().map((srv) => srv.name));
+    const servers = new Set(this.queries.mcpServers().map((srv) => srv.name));
     const resources = servers.size === 0 ? [] : mentionedResources(text, servers);
     const shellContext = this.shellContext;
     this.shellContext = [];
-    await this.follow((signal) => this.controller.run({ text: sent, attachments, shellContext, ...(resources.length > 0 ? { resources } : {}) }, signal));
+    await this.follow((signal) => this.session.run({ text: sent, attachments, shellContext, ...(resources.length > 0 ? { resources } : {}) }, signal));
   }
 
   /** `/compact [instructions]`: a run of its own; its notice says how many tokens the history took before and after. */
   async runCompact(instructions: string): Promise<void> {
     this.transcript.commit({ kind: 'user', text: instructions ? `/compact ${instructions}` : '/compact' });
-    await this.follow((signal) => this.controller.compact(instructions || undefined, signal));
+    await this.follow((signal) => this.session.compact(instructions || undefined, signal));
   }
 
   /** Shows one run's events until its end; Esc aborts it. */
@@ -357,7 +367,7 @@ export class AppModel {
       for await (const event of events(abort.signal)) t.apply(event);
     } catch (e) {
       // The agent reports failures as events; reaching here is a bug below us. Say it in one line, log the rest.
-      this.controller.log(`run failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      this.lifecycle.log(`run failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       t.commit({ kind: 'notice', level: 'error', text: `The run failed: ${errorMessage(e)}` });
     } finally {
       t.endRun();
@@ -372,9 +382,20 @@ export class AppModel {
     this.shellAbort = abort;
     this.transcript.run.set({ phase: 'tool', startedAt: this.now(), streamedChars: 0, outputTokens: 0, aborting: false });
     try {
-      const result = await this.controller.runShell(command, abort.signal, (e) => this.transcript.apply(e));
-      this.transcript.commit({ kind: 'shell', result });
-      this.shellContext.push(result);
+      // Its permission events, if it asks, then its result.
+      for await (const e of this.session.shell(command, abort.signal)) {
+        if (e.type !== 'shell_finished') {
+          this.transcript.apply(e);
+          continue;
+        }
+        if (e.error !== undefined) {
+          this.transcript.commit({ kind: 'notice', level: 'error', text: `!${command}: ${e.error}` });
+          continue;
+        }
+        const result: ShellResult = { command: e.command, output: e.output, exitCode: e.exitCode, durationMs: e.durationMs };
+        this.transcript.commit({ kind: 'shell', result });
+        this.shellContext.push(result);
+      }
     } catch (e) {
       this.transcript.commit({ kind: 'notice', level: 'error', text: `!${command}: ${errorMessage(e)}` });
     } finally {
@@ -396,7 +417,7 @@ export class AppModel {
     this.queued.length = 0;
     // Open permission requests do not watch the signal: answer them, or the agent would wait forever.
     for (const req of this.transcript.permissions.get()) {
-      this.controller.submit({ type: 'permission_answer', requestId: req.requestId, decision: { behavior: 'deny', message: 'The user interrupted the turn.' } });
+      this.session.submit({ type: 'permission_answer', requestId: req.requestId, decision: { behavior: 'deny', message: 'The user interrupted the turn.' } });
     }
     // A server's question asked for the call being stopped would stay on screen, unanswerable: it is cancelled.
     this.elicitations.cancelAll();
@@ -444,7 +465,7 @@ export class AppModel {
     const u = this.ui.get();
     const i = this.modes.indexOf(u.mode);
     const mode = this.modes[(i + 1) % this.modes.length] ?? 'default';
-    this.controller.submit({ type: 'set_permission_mode', mode });
+    this.session.submit({ type: 'set_permission_mode', mode });
     this.ui.set({ ...u, mode });
   }
 
@@ -454,7 +475,7 @@ export class AppModel {
     if (!req) return;
     this.transcript.resolvePermission(req.requestId, decision.behavior === 'allow');
     this.ui.update((u) => ({ ...u, dialog: { index: 0 } }));
-    this.controller.submit({ type: 'permission_answer', requestId: req.requestId, decision });
+    this.session.submit({ type: 'permission_answer', requestId: req.requestId, decision });
   }
 
   expand(): void {
@@ -490,7 +511,8 @@ export class AppModel {
 
   private commandContext(): CommandContext {
     return {
-      controller: this.controller,
+      session: this.session,
+      queries: this.queries,
       keymap: this.keymap,
       skills: this.commands.filter((c) => c.skill),
       mcpPrompts: this.commands.filter((c) => c.mcpPrompt),
@@ -506,10 +528,10 @@ export class AppModel {
       setInfo: (info) => this.setInfo(info),
       showHistory: (id) => {
         try {
-          this.controller.submit({ type: 'resume', sessionId: id });
-          const messages = this.controller.conversation();
+          this.session.submit({ type: 'resume', sessionId: id });
+          const messages = this.queries.conversation();
           this.resetSession();
-          this.setInfo(this.controller.info());
+          this.setInfo(this.queries.info());
           this.transcript.commit({ kind: 'lines', lines: [`Resumed session ${id.slice(0, 8)}:`] });
           this.transcript.showHistory(messages);
         } catch (e) {

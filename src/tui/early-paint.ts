@@ -12,7 +12,7 @@ import { createStore } from './state/store.ts';
 import { Elicitations } from './state/elicitations.ts';
 import { initialUi } from './state/ui-state.ts';
 import { buildKeymap, type KeymapOverrides } from './keymap.ts';
-import type { TuiInfo } from './controller.ts';
+import type { TuiInfo } from './views.ts';
 import { paintFirstFrame, takeover, type FirstPaint } from './first-paint.ts';
 import { openTerminal, type Terminal } from './terminal.ts';
 

@@ -7,8 +7,8 @@
 export { runTui, type RunTuiOptions } from './run-tui.ts';
 export { stdioIsTerminal } from './terminal.ts';
 export { paintEarly, type EarlyPaint } from './early-paint.ts';
+export type { TuiClient, SessionPort, SessionQueries, TuiLifecycle, TuiOp } from './session-port.ts';
 export type {
-  TuiController,
   TuiInfo,
   PromptInput,
   ShellResult,
@@ -26,5 +26,5 @@ export type {
   ElicitationRequest,
   ElicitationAnswer,
   ElicitationHandler,
-} from './controller.ts';
+} from './views.ts';
 export { KEY_ACTIONS, DEFAULT_KEYMAP, buildKeymap, normalizeChord, type Keymap, type KeyAction, type KeyChord, type KeymapOverrides } from './keymap.ts';

@@ -10,7 +10,7 @@
  */
 import type { Instance } from 'ink';
 import { AppModel } from './app-model.ts';
-import type { TuiController } from './controller.ts';
+import type { TuiClient } from './session-port.ts';
 import { firstFrameLines, paintFirstFrame, takeover, type FirstPaint } from './first-paint.ts';
 import type { EarlyPaint } from './early-paint.ts';
 import { openTerminal, type Terminal } from './terminal.ts';
@@ -43,7 +43,7 @@ function safeCount(fn: () => number): number {
   }
 }
 
-export async function runTui(controller: TuiController, opts: RunTuiOptions = {}): Promise<number> {
+export async function runTui(client: TuiClient, opts: RunTuiOptions = {}): Promise<number> {
   const { keymap, errors } = buildKeymap(opts.keymap);
   let resolveExit: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => {
@@ -51,7 +51,7 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
   });
   let done = false;
 
-  const app = new AppModel({ controller, keymap, exit: () => finish(0) });
+  const app = new AppModel({ client, keymap, exit: () => finish(0) });
   app.start();
   for (const e of errors) app.transcript.commit({ kind: 'notice', level: 'warning', text: e });
 
@@ -101,9 +101,9 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
     restoreTerminal();
     if (message) process.stderr.write(message);
     // Background sub-agents are stopped cleanly (their worktrees committed) before the store closes.
-    const going = safeCount(() => controller.subagents().filter((a) => a.status === 'running' || a.status === 'queued').length);
+    const going = safeCount(() => client.queries.subagents().filter((a) => a.status === 'running' || a.status === 'queued').length);
     if (going > 0) process.stderr.write(`moat: stopping ${going} sub-agent${going === 1 ? '' : 's'}…\n`);
-    controller
+    client.lifecycle
       .shutdown()
       .catch((e: unknown) => {
         process.stderr.write(`moat: could not save the session: ${e instanceof Error ? e.message : String(e)}\n`);
@@ -117,7 +117,7 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
   function crash(e: unknown): void {
     const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
     try {
-      controller.log(`fatal: ${detail}`);
+      client.lifecycle.log(`fatal: ${detail}`);
     } catch {
       // the log is a courtesy
     }
@@ -174,7 +174,7 @@ export async function runTui(controller: TuiController, opts: RunTuiOptions = {}
     }
     return await exited;
   } catch (e) {
-    // Ink failed to load or mount: the terminal is given back before the error goes up (the caller shuts the controller down).
+    // Ink failed to load or mount: the terminal is given back before the error goes up (the caller shuts the client down).
     if (!done) {
       done = true;
       restoreTerminal();

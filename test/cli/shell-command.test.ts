@@ -1,16 +1,17 @@
-/** The TUI's `!cmd` through the real controller and session: the permission check and events a Bash call gets, and a checkpoint a rewind puts the files back to. */
+/** The TUI's `!cmd` (the `shell` operation) through the real client, host and session: the permission check and events a Bash call gets, and a checkpoint a rewind puts the files back to. */
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentEvent } from '../../src/agent/index.ts';
+import type { SessionEvent } from '../../src/protocol/index.ts';
 import { projectCheckpoints } from '../../src/checkpoints/index.ts';
 import { assembleSession } from '../../src/cli/open-session.ts';
-import { createTuiController } from '../../src/cli/tui-controller.ts';
+import { createTuiClient } from '../../src/cli/tui-client.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { ModelRouter } from '../../src/providers/index.ts';
 import { testSettings } from '../support/agent-settings.ts';
 import { tempDir } from '../support/temp.ts';
 import { treeState } from '../support/tree-state.ts';
+import { runShell } from '../support/tui-shell.ts';
 
 async function make(permissionMode: 'default' | 'acceptEdits' = 'default') {
   const base = tempDir('moat-shell-cmd-');
@@ -22,16 +23,16 @@ async function make(permissionMode: 'default' | 'acceptEdits' = 'default') {
   const settings = testSettings(repo, { home: env.HOME, permissionMode });
   const router = new ModelRouter({ env: { ANTHROPIC_API_KEY: 'k' } });
   const assembly = await assembleSession({ loaded, settings, router, env, skills: [], warn: () => {}, interactive: true, answers: { remember: () => {} } });
-  const c = createTuiController({ assembly, router, settings, loaded, logFile: join(base, 'tui.log'), skills: [] });
+  const c = createTuiClient({ assembly, router, settings, loaded, logFile: join(base, 'tui.log'), skills: [] });
   return { c, repo, assembly, dataDir: join(base, 'data', 'moat') };
 }
 
 /** Answers every question with `behavior` once it is open, and keeps the events. */
 function answering(c: Awaited<ReturnType<typeof make>>['c'], behavior: 'allow' | 'deny') {
-  const events: AgentEvent[] = [];
-  const onEvent = (e: AgentEvent) => {
+  const events: SessionEvent[] = [];
+  const onEvent = (e: SessionEvent) => {
     events.push(e);
-    if (e.type === 'permission_request') setTimeout(() => c.submit({ type: 'permission_answer', requestId: e.requestId, decision: behavior === 'allow' ? { behavior } : { behavior, message: 'not now' } }), 0);
+    if (e.type === 'permission_request') setTimeout(() => c.session.submit({ type: 'permission_answer', requestId: e.requestId, decision: behavior === 'allow' ? { behavior } : { behavior, message: 'not now' } }), 0);
   };
   return { events, onEvent };
 }
@@ -41,28 +42,28 @@ describe("the TUI's !cmd", () => {
     const { c, repo } = await make();
     try {
       const { events, onEvent } = answering(c, 'deny');
-      const r = await c.runShell('echo changed > a.txt', new AbortController().signal, onEvent);
+      const r = await runShell(c, 'echo changed > a.txt', new AbortController().signal, onEvent);
       expect(events.map((e) => e.type)).toEqual(['permission_request', 'permission_resolved', 'permission_denied']);
       const asked = events[0]!;
       expect(asked.type === 'permission_request' && [asked.toolName, asked.input]).toEqual(['Bash', { command: 'echo changed > a.txt', sandbox: 'workspace-write' }]);
       expect(r.output).toContain('The user denied this Bash call. The user said: not now');
       expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('alpha\n');
     } finally {
-      await c.shutdown();
+      await c.lifecycle.shutdown();
     }
   });
 
   test("a deny rule refuses it without asking, as it would the model's call", async () => {
     const { c, repo } = await make('acceptEdits');
     try {
-      c.submit({ type: 'add_rule', rule: 'Bash(echo:*)', behavior: 'deny', scope: 'project' });
+      c.session.submit({ type: 'add_rule', rule: 'Bash(echo:*)', behavior: 'deny', scope: 'project' });
       const { events, onEvent } = answering(c, 'allow');
-      const r = await c.runShell('echo changed > a.txt', new AbortController().signal, onEvent);
+      const r = await runShell(c, 'echo changed > a.txt', new AbortController().signal, onEvent);
       expect(events.map((e) => e.type)).toEqual(['permission_denied']);
       expect(r.exitCode).toBeNull();
       expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('alpha\n');
     } finally {
-      await c.shutdown();
+      await c.lifecycle.shutdown();
     }
   });
 
@@ -71,11 +72,11 @@ describe("the TUI's !cmd", () => {
     try {
       const before = treeState(repo);
       const { events, onEvent } = answering(c, 'allow');
-      const r = await c.runShell("sed -i 's/alpha/ALPHA/' a.txt && printf 'new\\n' > made.txt && chmod 755 made.txt", new AbortController().signal, onEvent);
+      const r = await runShell(c, "sed -i 's/alpha/ALPHA/' a.txt && printf 'new\\n' > made.txt && chmod 755 made.txt", new AbortController().signal, onEvent);
       expect(r.exitCode).toBe(0);
       expect(events.map((e) => e.type)).toEqual(['permission_request', 'permission_resolved']);
       expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('ALPHA\n');
-      const sessionId = c.info().sessionId;
+      const sessionId = c.queries.info().sessionId;
       const rows = assembly.store.checkpoints.list(sessionId);
       expect(rows.map((row) => [row.turn, row.afterCommit !== null])).toEqual([[1, true]]);
       const pc = projectCheckpoints(assembly.store, repo, dataDir)!;
@@ -85,7 +86,7 @@ describe("the TUI's !cmd", () => {
       expect(treeState(repo)).toEqual(before);
       expect(existsSync(join(repo, 'made.txt'))).toBe(false);
     } finally {
-      await c.shutdown();
+      await c.lifecycle.shutdown();
     }
   });
 });

@@ -1,6 +1,6 @@
 // An MCP server's form as state: fields read from the restricted schema, typing, choosing, and submit checked by the schema.
 import { describe, expect, test } from 'bun:test';
-import type { ElicitationRequest } from '../../src/tui/controller.ts';
+import type { ElicitationRequest } from '../../src/tui/views.ts';
 import { contentOf, editText, moveFocus, openForm, step, submit, toggle, type ElicitationForm } from '../../src/tui/state/elicitation-form.ts';
 import * as ed from '../../src/tui/state/line-editor.ts';
 

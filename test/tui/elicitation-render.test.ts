@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { elicitationLines } from '../../src/tui/render/elicitation-form.ts';
 import { setColorLevel } from '../../src/tui/render/theme.ts';
 import { openForm, step } from '../../src/tui/state/elicitation-form.ts';
-import type { ElicitationRequest } from '../../src/tui/controller.ts';
+import type { ElicitationRequest } from '../../src/tui/views.ts';
 
 beforeEach(() => setColorLevel(0));
 afterEach(() => setColorLevel(0));

@@ -1,7 +1,7 @@
 // An MCP server's question in the TUI: the form drawn, filled with keys, submitted, declined, cancelled, queued, withdrawn, and kept apart from the permission dialog.
 import { afterEach, describe, expect, test } from 'bun:test';
 import type { AgentEvent } from '../../src/agent/index.ts';
-import type { ElicitationAnswer, ElicitationRequest } from '../../src/tui/controller.ts';
+import type { ElicitationAnswer, ElicitationRequest } from '../../src/tui/views.ts';
 import { finished } from './fake-controller.ts';
 import { KEYS, start, unmountAll, waitFor } from './harness.tsx';
 

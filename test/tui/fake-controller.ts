@@ -1,11 +1,12 @@
 /**
- * A scripted TuiController: each `run()` plays the next script of events,
+ * A scripted TuiClient: each `run()` plays the next script of events,
  * optionally waiting on gates (permission answers, aborts) like the real
  * agent does; each session operation is recorded and changes what the
- * queries answer, as the real host would.
+ * queries answer, as the real host would. One object plays all three parts
+ * (session, queries, lifecycle) so a test can script and inspect it in one place.
  */
 import type { PermissionMode } from '../../src/contracts/index.ts';
-import type { SessionEvent } from '../../src/protocol/index.ts';
+import type { OpAnswers, RequestOp, SessionEvent } from '../../src/protocol/index.ts';
 import type { AgentInfo, MergeOutcome, Message, PermissionDecision, RewindOutcome, RewindPointView, RewindRequest } from '../../src/agent/index.ts';
 import type {
   AgentDefinitionInfo,
@@ -22,16 +23,25 @@ import type {
   SkillInfo,
   SubagentUpdate,
   ToolInfo,
-  TuiController,
   TuiInfo,
-  TuiOp,
   WorktreeView,
-} from '../../src/tui/controller.ts';
+} from '../../src/tui/views.ts';
+import type { SessionPort, SessionQueries, TuiClient, TuiLifecycle, TuiOp } from '../../src/tui/session-port.ts';
 
 /** One step of a scripted run: an event, a pause, or a wait for the UI's permission answer. */
 export type Step = SessionEvent | { wait: number } | { awaitPermission: string } | { awaitAbort: true } | { act: () => void } | { gate: string };
 
-export class FakeController implements TuiController {
+export class FakeController implements TuiClient, SessionQueries, TuiLifecycle {
+  readonly session: SessionPort = {
+    submit: (op) => this.submit(op),
+    request: (op) => this.request(op),
+    run: (prompt, signal) => this.run(prompt, signal),
+    compact: (instructions, signal) => this.compact(instructions, signal),
+    shell: (command, signal) => this.shell(command, signal),
+    skillPrompt: (name, args) => this.skillPrompt(name, args),
+  };
+  readonly queries: SessionQueries = this;
+  readonly lifecycle: TuiLifecycle = this;
   infoValue: TuiInfo = {
     version: '0.1.0',
     model: 'claude-sonnet-4-5',
@@ -115,6 +125,40 @@ export class FakeController implements TuiController {
       case 'remove_rule':
         this.rules = this.rules.filter((r) => !(r.rule === op.rule && r.behavior === op.behavior));
         return;
+      case 'add_prompt_history':
+        this.history.push(op.text);
+        return;
+      case 'approve_mcp_servers':
+        this.actions.push(`approve ${op.names.join(',')}`);
+        this.changeMcp((list) => list.map((s) => (op.names.includes(s.name) ? { ...s, status: 'connecting' } : s)));
+        return;
+      case 'stop_subagent':
+        this.actions.push(`stop ${op.agentId}`);
+        if (!this.agentList.some((a) => a.agentId === op.agentId && (a.status === 'running' || a.status === 'queued'))) throw new Error(`no queued or running sub-agent ${op.agentId}`);
+        return;
+    }
+  }
+  /** The operations with an answer, as the real host answers them. */
+  request<O extends RequestOp>(op: O): Promise<OpAnswers[O['type']]>;
+  async request(op: RequestOp): Promise<OpAnswers[RequestOp['type']]> {
+    switch (op.type) {
+      case 'rewind': {
+        const { type: _op, ...req } = op;
+        return this.rewind(req);
+      }
+      case 'reconnect_mcp':
+        this.actions.push(`reconnect ${op.server}`);
+        return undefined;
+      case 'merge_worktree': {
+        const w = this.worktree(op.id);
+        this.actions.push(`merge ${w.id}`);
+        return { branch: w.branch, outcome: this.mergeResult };
+      }
+      case 'remove_worktree': {
+        const w = this.worktree(op.id);
+        this.actions.push(`rm ${w.id}${op.force === true ? ' --force' : ''}`);
+        return { branch: w.branch };
+      }
     }
   }
   private current: Message[] = [];
@@ -176,16 +220,13 @@ export class FakeController implements TuiController {
   rewindPoints(): Promise<RewindPointView[]> {
     return Promise.resolve(this.points);
   }
-  rewind(req: RewindRequest): Promise<RewindOutcome> {
+  private rewind(req: RewindRequest): Promise<RewindOutcome> {
     this.rewinds.push(req);
     if (this.refuseUnlessForced && req.force !== true) return Promise.reject(new Error('not rewinding: a file was changed outside moat since the checkpoint (a.txt); ask again with --force to overwrite it'));
     return Promise.resolve({ code: req.code ? { lines: ['restore   a.txt'], filesChanged: ['a.txt'], insertions: 1, deletions: 1, leftOut: [], saved: 'abc' } : undefined, branch: req.conversation ? 'branch-session-id' : undefined });
   }
   promptHistory(): string[] {
     return [...this.history];
-  }
-  addPromptHistory(text: string): void {
-    this.history.push(text);
   }
   tools(): ToolInfo[] {
     return [
@@ -247,14 +288,6 @@ export class FakeController implements TuiController {
     this.mcpList = edit(this.mcpList);
     for (const l of this.mcpListeners) l();
   }
-  approveMcpServers(names: readonly string[]): void {
-    this.actions.push(`approve ${names.join(',')}`);
-    this.changeMcp((list) => list.map((s) => (names.includes(s.name) ? { ...s, status: 'connecting' } : s)));
-  }
-  reconnectMcp(name: string): Promise<void> {
-    this.actions.push(`reconnect ${name}`);
-    return Promise.resolve();
-  }
   mcpPrompt(command: string, args: string): Promise<string> {
     const p = this.mcpList.flatMap((s) => s.prompts).find((x) => x.command === command);
     if (p === undefined) return Promise.reject(new Error(`/${command}: no connected MCP server offers this prompt (/mcp shows the servers).`));
@@ -265,9 +298,10 @@ export class FakeController implements TuiController {
   hooks(): HookView[] {
     return this.hookList;
   }
-  async runShell(command: string): Promise<ShellResult> {
+  /** `!cmd`: the next of `shellResults` (or a plain success), as the one `shell_finished`. */
+  async *shell(command: string, _signal: AbortSignal): AsyncIterable<SessionEvent> {
     const r = this.shellResults.shift() ?? { command, output: `ran ${command}\n`, exitCode: 0, durationMs: 12 };
-    return { ...r, command };
+    yield { type: 'shell_finished', ...r, command };
   }
   async listFiles(): Promise<string[]> {
     return this.files;
@@ -285,10 +319,6 @@ export class FakeController implements TuiController {
     this.agentListeners.add(listener);
     return () => this.agentListeners.delete(listener);
   }
-  stopSubagent(agentId: string): boolean {
-    this.actions.push(`stop ${agentId}`);
-    return this.agentList.some((a) => a.agentId === agentId && (a.status === 'running' || a.status === 'queued'));
-  }
   async listWorktrees(): Promise<WorktreeView[]> {
     return this.worktreeList;
   }
@@ -300,16 +330,6 @@ export class FakeController implements TuiController {
   async worktreeDiffStat(id: string): Promise<string> {
     this.actions.push(`diff ${id}`);
     return ` a.txt | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n`;
-  }
-  async mergeWorktree(id: string): Promise<{ branch: string; outcome: MergeOutcome }> {
-    const w = this.worktree(id);
-    this.actions.push(`merge ${w.id}`);
-    return { branch: w.branch, outcome: this.mergeResult };
-  }
-  async removeWorktree(id: string, force: boolean): Promise<{ branch: string }> {
-    const w = this.worktree(id);
-    this.actions.push(`rm ${w.id}${force ? ' --force' : ''}`);
-    return { branch: w.branch };
   }
   async shutdown(): Promise<void> {
     this.shutdowns++;

@@ -47,7 +47,7 @@ class FakeStdin extends EventEmitter {
 }
 
 export function renderToFakeTty(controller: FakeController, opts: { columns?: number; rows?: number; flushMs?: number } = {}) {
-  const app = new AppModel({ controller, keymap: DEFAULT_KEYMAP, exit: () => {}, ...(opts.flushMs ? { flushMs: opts.flushMs } : {}) });
+  const app = new AppModel({ client: controller, keymap: DEFAULT_KEYMAP, exit: () => {}, ...(opts.flushMs ? { flushMs: opts.flushMs } : {}) });
   app.start();
   const stdout = new FakeTty(opts.columns, opts.rows);
   const errors: Error[] = [];

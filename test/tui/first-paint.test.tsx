@@ -71,7 +71,7 @@ test('a terminal too short to hold the frame above its last row: nothing is pre-
 
 test('a resumed transcript, keymap warnings, a running first prompt, screen-reader mode: nothing is pre-painted', () => {
   const model = (c: FakeController) => {
-    const app = new AppModel({ controller: c, keymap: DEFAULT_KEYMAP, exit: () => {} });
+    const app = new AppModel({ client: c, keymap: DEFAULT_KEYMAP, exit: () => {} });
     app.start();
     return app;
   };
@@ -111,7 +111,7 @@ test('a resumed transcript, keymap warnings, a running first prompt, screen-read
 });
 
 test('painting: raw mode first, then the cursor hidden and the lines; nothing when raw mode is refused or the frame cannot be drawn', () => {
-  const app = new AppModel({ controller: new FakeController(), keymap: DEFAULT_KEYMAP, exit: () => {} });
+  const app = new AppModel({ client: new FakeController(), keymap: DEFAULT_KEYMAP, exit: () => {} });
   app.start();
   const log: string[] = [];
   const terminal = (columns: number, rows: number, refuse = false) => ({
@@ -156,7 +156,7 @@ for (const [name, setup] of states.filter(([n]) => n !== 'the trust question')) 
   test(`${name}: the frame drawn before the session exists is the one drawn from the UI's model`, () => {
     const controller = new FakeController();
     setup(controller);
-    const app = new AppModel({ controller, keymap: DEFAULT_KEYMAP, exit: () => {} });
+    const app = new AppModel({ client: controller, keymap: DEFAULT_KEYMAP, exit: () => {} });
     app.start();
     const { terminal, log } = recordingTerminal(100, 30);
     const early = paintEarly(controller.info(), undefined, terminal, {});

@@ -43,7 +43,7 @@ export function setup(configure?: (c: FakeController) => void) {
   const controller = new FakeController();
   configure?.(controller);
   let exited = 0;
-  const app = new AppModel({ controller, keymap: DEFAULT_KEYMAP, exit: () => exited++, flushMs: 5 });
+  const app = new AppModel({ client: controller, keymap: DEFAULT_KEYMAP, exit: () => exited++, flushMs: 5 });
   app.start();
   const errors: Error[] = [];
   const r = render(<App app={app} onError={(e) => errors.push(e)} />);

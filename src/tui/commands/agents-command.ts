@@ -6,7 +6,7 @@
  * for scripts: `/agents stop|diff|merge|rm ID`.
  */
 import type { AgentInfo, MergeOutcome } from '../../agent/index.ts';
-import type { WorktreeView } from '../controller.ts';
+import type { WorktreeView } from '../views.ts';
 import { activityText } from '../render/agent-card.ts';
 import { c, GLYPH } from '../render/theme.ts';
 import { formatDuration } from '../render/tool-card.ts';
@@ -35,9 +35,9 @@ function agentLine(a: AgentInfo, cwd: string, now: number): string {
 /** The listing printed into the transcript. */
 export function agentsListing(ctx: CommandContext, worktrees: readonly WorktreeView[], now = Date.now()): string[] {
   const k = c();
-  const cwd = ctx.controller.info().cwd;
-  const defs = ctx.controller.agentDefinitions();
-  const agents = ctx.controller.subagents();
+  const cwd = ctx.queries.info().cwd;
+  const defs = ctx.queries.agentDefinitions();
+  const agents = ctx.queries.subagents();
   const lines = [k.bold('Agent definitions'), ...(defs.length === 0 ? [k.dim('  none')] : defs.map((d) => `  ${d.name.padEnd(10)} ${k.dim(d.description.replace(/\s+/g, ' ').slice(0, 90))}`))];
   lines.push('', k.bold('Sub-agents'));
   lines.push(...(agents.length === 0 ? [k.dim('  none yet: the model starts them with the Task tool')] : agents.map((a) => agentLine(a, cwd, now))));
@@ -72,31 +72,37 @@ export function mergeLines(id: string, branch: string, o: MergeOutcome): { level
 }
 
 function stop(ctx: CommandContext, id: string): void {
-  const agents = ctx.controller.subagents().filter((a) => going(a) && a.agentId.startsWith(id));
+  const agents = ctx.queries.subagents().filter((a) => going(a) && a.agentId.startsWith(id));
   if (agents.length !== 1) {
-    const running = ctx.controller.subagents().filter(going).map((a) => a.agentId);
+    const running = ctx.queries.subagents().filter(going).map((a) => a.agentId);
     ctx.notice('warning', agents.length > 1 ? `Agent id ${id} is ambiguous: ${agents.map((a) => a.agentId).join(', ')}` : `No running sub-agent ${id}${running.length > 0 ? ` (running: ${running.join(', ')})` : ''}.`);
     return;
   }
   const agent = agents[0]!;
-  const stopped = ctx.controller.stopSubagent(agent.agentId);
-  ctx.notice(stopped ? 'info' : 'warning', stopped ? `Stopping sub-agent ${agent.agentId} (${agent.description}); its work so far is committed on its branch.` : `Sub-agent ${agent.agentId} already ended.`);
+  try {
+    ctx.session.submit({ type: 'stop_subagent', agentId: agent.agentId });
+  } catch {
+    // It ended between the listing and the stop.
+    ctx.notice('warning', `Sub-agent ${agent.agentId} already ended.`);
+    return;
+  }
+  ctx.notice('info', `Stopping sub-agent ${agent.agentId} (${agent.description}); its work so far is committed on its branch.`);
 }
 
 async function diff(ctx: CommandContext, id: string): Promise<void> {
-  const stat = await ctx.controller.worktreeDiffStat(id);
+  const stat = await ctx.queries.worktreeDiffStat(id);
   ctx.print([c().bold(`Changes of worktree ${id}`), ...(stat.trim() ? stat.trimEnd().split('\n').map((l) => `  ${l}`) : [c().dim('  no changes')])]);
 }
 
 async function merge(ctx: CommandContext, id: string): Promise<void> {
-  const { branch, outcome } = await ctx.controller.mergeWorktree(id);
+  const { branch, outcome } = await ctx.session.request({ type: 'merge_worktree', id });
   const { level, lines } = mergeLines(id, branch, outcome);
   if (level === 'info') ctx.print(lines);
   else ctx.notice(level, lines.join('\n'));
 }
 
 async function remove(ctx: CommandContext, id: string, force: boolean): Promise<void> {
-  const { branch } = await ctx.controller.removeWorktree(id, force);
+  const { branch } = await ctx.session.request({ type: 'remove_worktree', id, force });
   ctx.notice('info', `Removed worktree ${id} and branch ${branch}.`);
 }
 
@@ -116,10 +122,10 @@ function worktreeActions(ctx: CommandContext, w: WorktreeView): void {
 }
 
 async function overview(ctx: CommandContext): Promise<void> {
-  const worktrees = await ctx.controller.listWorktrees();
+  const worktrees = await ctx.queries.listWorktrees();
   ctx.print(agentsListing(ctx, worktrees));
   const k = c();
-  const running = ctx.controller.subagents().filter(going);
+  const running = ctx.queries.subagents().filter(going);
   const items: PickerItem[] = [
     ...running.map((a) => ({ label: `Stop ${a.agentId}  ${a.description}`, detail: `${a.status} · ${a.background ? 'background' : 'foreground'}`, value: `stop:${a.agentId}` })),
     ...worktrees.filter((w) => w.state !== 'running').map((w) => ({ label: `${w.id}  ${w.description}`, detail: `${w.state} · ${filesCell(w)} · ${w.branch}`, value: `wt:${w.id}` })),

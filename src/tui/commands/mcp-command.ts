@@ -4,7 +4,7 @@
  * `/mcp reconnect <name>`, `/mcp approve` (this project's waiting servers),
  * `/mcp tools <name>`.
  */
-import type { McpServerView } from '../controller.ts';
+import type { McpServerView } from '../views.ts';
 import { c, GLYPH } from '../render/theme.ts';
 import type { CommandContext } from './slash-commands.ts';
 
@@ -40,8 +40,7 @@ function serverLines(s: McpServerView): string[] {
 
 export function mcpCommand(arg: string, ctx: CommandContext): void {
   const k = c();
-  const { controller } = ctx;
-  const servers = controller.mcpServers();
+  const servers = ctx.queries.mcpServers();
   const [verb = '', name = ''] = arg.split(/\s+/);
   const find = (n: string) => servers.find((s) => s.name === n);
   if (verb === 'reconnect' || verb === 'tools') {
@@ -65,7 +64,7 @@ export function mcpCommand(arg: string, ctx: CommandContext): void {
       ctx.notice('info', 'No MCP server waits for approval.');
       return;
     }
-    controller.approveMcpServers(waiting);
+    ctx.session.submit({ type: 'approve_mcp_servers', names: waiting });
     ctx.notice('info', `Approved ${waiting.join(', ')} for this folder; starting.`);
     return;
   }
@@ -90,8 +89,8 @@ export function mcpCommand(arg: string, ctx: CommandContext): void {
 function reconnect(name: string, ctx: CommandContext): void {
   ctx.notice('info', `Reconnecting ${name}…`);
   ctx.background(
-    ctx.controller.reconnectMcp(name).then(() => {
-      const s = ctx.controller.mcpServers().find((x) => x.name === name);
+    ctx.session.request({ type: 'reconnect_mcp', server: name }).then(() => {
+      const s = ctx.queries.mcpServers().find((x) => x.name === name);
       if (s?.status === 'connected') ctx.notice('info', `${name} connected: ${s.tools.length} tools.`);
     }),
   );

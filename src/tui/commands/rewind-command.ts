@@ -25,7 +25,7 @@ function outcomeLines(o: RewindOutcome, index: number): string[] {
 /** Runs the rewind; a refusal over files changed outside moat asks once more, and the second yes forces it. */
 function perform(ctx: CommandContext, req: RewindRequest, index: number): void {
   ctx.background(
-    ctx.controller.rewind(req).then(
+    ctx.session.request({ type: 'rewind', ...req }).then(
       (o) => ctx.print(outcomeLines(o, index)),
       (e: unknown) => {
         const message = errorMessage(e);
@@ -48,7 +48,7 @@ function perform(ctx: CommandContext, req: RewindRequest, index: number): void {
 
 export function rewindCommand(ctx: CommandContext): void {
   ctx.background(
-    ctx.controller.rewindPoints().then((points) => {
+    ctx.queries.rewindPoints().then((points) => {
       if (points.length === 0) return ctx.notice('info', 'Nothing to rewind yet: this session has no messages.');
       ctx.openPicker({
         title: 'Rewind to just before which message?',

@@ -1,8 +1,9 @@
 /**
- * The slash commands. Each one only talks to the controller and prints into
- * the transcript; none of them reaches into the agent.
+ * The slash commands. Each one only sends session operations, reads the
+ * queries and prints into the transcript; none of them reaches into the agent.
  */
-import type { TuiController, TuiInfo } from '../controller.ts';
+import type { SessionPort, SessionQueries } from '../session-port.ts';
+import type { TuiInfo } from '../views.ts';
 import { describeChord, type Keymap, type KeyAction } from '../keymap.ts';
 import { c } from '../render/theme.ts';
 import type { CommandSpec } from '../state/completion.ts';
@@ -43,7 +44,8 @@ export const INIT_PROMPT = `Please analyse this repository and write an AGENTS.m
 Keep it concise (about 20–60 lines). If an AGENTS.md (or CLAUDE.md, .cursorrules, README) already exists, read it first and improve on it rather than starting over.`;
 
 export interface CommandContext {
-  controller: TuiController;
+  session: SessionPort;
+  queries: SessionQueries;
   keymap: Keymap;
   /** Skills, runnable as `/name args`: /help lists them. */
   skills: CommandSpec[];
@@ -89,7 +91,7 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
   const k = c();
   const [head = '', ...rest] = line.trim().slice(1).split(/\s+/);
   const arg = rest.join(' ').trim();
-  const { controller } = ctx;
+  const { session, queries } = ctx;
   switch (head) {
     case 'help': {
       const usage = (cmd: CommandSpec) => `  /${cmd.name}${cmd.args ? ` ${cmd.args}` : ''}  ${k.dim(cmd.description)}`;
@@ -105,12 +107,12 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
     }
     case 'clear': {
       try {
-        controller.submit({ type: 'new_session' });
+        session.submit({ type: 'new_session' });
       } catch (e) {
         ctx.notice('error', e instanceof Error ? e.message : String(e));
         return;
       }
-      const info = controller.info();
+      const info = queries.info();
       ctx.resetSession();
       ctx.setInfo(info);
       ctx.print([k.dim('─'.repeat(40)), k.dim(`New session ${info.sessionId.slice(0, 8)} — the model no longer sees the conversation above.`)]);
@@ -119,22 +121,22 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
     case 'model': {
       if (arg) {
         try {
-          controller.submit({ type: 'set_model', model: arg });
+          session.submit({ type: 'set_model', model: arg });
         } catch (e) {
           ctx.notice('error', e instanceof Error ? e.message : String(e));
           return;
         }
-        ctx.setInfo(controller.info());
+        ctx.setInfo(queries.info());
         ctx.notice('info', `Model set to ${arg}.`);
         return;
       }
-      const current = controller.info().model;
+      const current = queries.info().model;
       ctx.openPicker({
         title: `Model (now ${current})`,
-        items: controller.models().map((m) => ({ label: m, value: m, ...(m === current ? { detail: 'current' } : {}) })),
+        items: queries.models().map((m) => ({ label: m, value: m, ...(m === current ? { detail: 'current' } : {}) })),
         onSelect: (m) => {
-          controller.submit({ type: 'set_model', model: m });
-          ctx.setInfo(controller.info());
+          session.submit({ type: 'set_model', model: m });
+          ctx.setInfo(queries.info());
           ctx.notice('info', `Model set to ${m}.`);
         },
       });
@@ -144,7 +146,7 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
       ctx.compact(arg);
       return;
     case 'cost': {
-      const cost = controller.cost();
+      const cost = queries.cost();
       const u = cost.usage;
       ctx.print([
         `${k.bold('Session cost')} $${cost.sessionCostUsd.toFixed(4)} over ${cost.turns} turns`,
@@ -153,7 +155,7 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
       return;
     }
     case 'resume': {
-      const sessions = controller.listSessions().filter((s) => s.id !== controller.info().sessionId);
+      const sessions = queries.listSessions().filter((s) => s.id !== queries.info().sessionId);
       if (sessions.length === 0) {
         ctx.notice('info', 'No earlier sessions in this folder.');
         return;
@@ -169,12 +171,12 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
       rewindCommand(ctx);
       return;
     case 'sessions': {
-      const sessions = controller.listSessions();
+      const sessions = queries.listSessions();
       if (sessions.length === 0) {
         ctx.notice('info', 'No saved sessions in this folder.');
         return;
       }
-      const current = controller.info().sessionId;
+      const current = queries.info().sessionId;
       ctx.print([
         k.bold('Sessions'),
         ...sessions.map((s) => `  ${s.id === current ? k.green('●') : ' '} ${s.id.slice(0, 8)}  ${(s.title || '(untitled)').slice(0, 60)}  ${k.dim(age(s.updatedAt))}`),
@@ -186,15 +188,15 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
       permissionsCommand(arg, ctx);
       return;
     case 'hooks': {
-      const hooks = ctx.controller.hooks();
+      const hooks = ctx.queries.hooks();
       const lines = hooks.length === 0 ? [k.dim('No hooks. Add them to .claude/settings.json or [[hooks.<Event>]] in config.toml.')] : [k.bold('Hooks')];
       for (const h of hooks) lines.push(`  ${h.event}${h.matcher === undefined ? '' : `(${h.matcher})`}  ${h.command}  ${k.dim(`${h.source} · ${Math.round(h.timeoutMs / 1000)} s`)}`);
-      for (const g of ctx.controller.untrustedGrants()) lines.push(k.dim(`  ignored until the folder is trusted: ${g}`));
+      for (const g of ctx.queries.untrustedGrants()) lines.push(k.dim(`  ignored until the folder is trusted: ${g}`));
       ctx.print(lines);
       return;
     }
     case 'tools': {
-      const tools = controller.tools();
+      const tools = queries.tools();
       ctx.print([k.bold('Tools'), ...tools.map((t) => `  ${t.name.padEnd(12)} ${k.dim(`${t.effect.padEnd(8)} ${t.description.split('\n')[0]?.slice(0, 80) ?? ''}`)}`)]);
       return;
     }
@@ -218,7 +220,7 @@ export function runSlashCommand(line: string, ctx: CommandContext): void {
 
 function permissionsCommand(arg: string, ctx: CommandContext): void {
   const k = c();
-  const { controller } = ctx;
+  const { session, queries } = ctx;
   const m = /^(allow|deny|remove)\s+(.+)$/.exec(arg);
   if (arg && !m) {
     ctx.notice('warning', 'Usage: /permissions [allow|deny|remove <rule>], e.g. /permissions allow Bash(npm test:*)');
@@ -230,12 +232,12 @@ function permissionsCommand(arg: string, ctx: CommandContext): void {
       if (verb === 'remove') {
         // From both lists: `remove` means the rule should no longer apply at all.
         const text = rule.trim();
-        const lists = new Set(controller.permissionRules().flatMap((r) => (r.rule === text && r.behavior !== 'ask' ? [r.behavior] : [])));
-        for (const behavior of lists) controller.submit({ type: 'remove_rule', behavior, rule: text });
+        const lists = new Set(queries.permissionRules().flatMap((r) => (r.rule === text && r.behavior !== 'ask' ? [r.behavior] : [])));
+        for (const behavior of lists) session.submit({ type: 'remove_rule', behavior, rule: text });
         const removed = lists.size > 0;
         ctx.notice(removed ? 'info' : 'warning', removed ? `Removed ${rule}.` : `No rule ${rule} to remove. /permissions lists the rules.`);
       } else {
-        controller.submit({ type: 'add_rule', behavior: verb === 'deny' ? 'deny' : 'allow', rule, scope: 'project' });
+        session.submit({ type: 'add_rule', behavior: verb === 'deny' ? 'deny' : 'allow', rule, scope: 'project' });
         ctx.notice('info', `${verb === 'deny' ? 'Denied' : 'Allowed'} ${rule} for this project (.moat/config.toml).`);
       }
     } catch (e) {
@@ -243,8 +245,8 @@ function permissionsCommand(arg: string, ctx: CommandContext): void {
     }
     return;
   }
-  const rules = controller.permissionRules();
-  const mode = controller.info().permissionMode;
+  const rules = queries.permissionRules();
+  const mode = queries.info().permissionMode;
   const lines = [`${k.bold('Permissions')} ${k.dim(`mode: ${mode}`)}`];
   if (rules.length === 0) lines.push(k.dim('  no rules'));
   for (const r of rules) lines.push(`  ${r.behavior === 'allow' ? k.green('allow') : k.red('deny ')} ${r.rule} ${k.dim(`(${r.source})`)}`);

@@ -8,7 +8,7 @@
  * so kept all of zod in the binary (+225 KB, over its size budget).
  */
 import { z } from 'zod';
-import type { ElicitationAnswer, ElicitationRequest } from '../controller.ts';
+import type { ElicitationAnswer, ElicitationRequest } from '../views.ts';
 import { EMPTY_EDITOR, setValue, type EditorState } from './line-editor.ts';
 
 type Property = ElicitationRequest['requestedSchema']['properties'][string];

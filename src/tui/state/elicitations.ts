@@ -5,7 +5,7 @@
  * answered, so the two never take each other's keys. A question its server
  * withdraws (cancelled, timed out) leaves the queue or the screen at once.
  */
-import type { ElicitationAnswer, ElicitationRequest } from '../controller.ts';
+import type { ElicitationAnswer, ElicitationRequest } from '../views.ts';
 import { openForm, type ElicitationForm } from './elicitation-form.ts';
 import { createStore, type Store } from './store.ts';
 

@@ -14,7 +14,7 @@
  */
 import type { AgentInfo, FileChange, SubagentOutcome } from '../../agent/index.ts';
 import type { SessionEvent } from '../../protocol/index.ts';
-import type { SubagentUpdate } from '../controller.ts';
+import type { SubagentUpdate } from '../views.ts';
 import { createStore, type Store } from './store.ts';
 import type { StaticItemInput } from './types.ts';
 

@@ -146,6 +146,8 @@ export class Transcript {
       // The raw model stream is for stream-json; the TUI follows the deltas. A denial shows on the call's card.
       case 'model_stream':
       case 'permission_denied':
+      // A `!cmd`'s result is the app model's to show: it also keeps it as context for the next prompt.
+      case 'shell_finished':
         return;
       case 'history':
         this.showHistory(e.messages);

@@ -3,7 +3,7 @@
  * event union itself: the TUI sees what the protocol sends, nothing of the agent's inside.
  */
 import type { SessionEvent } from '../../protocol/index.ts';
-import type { ShellResult, TuiInfo } from '../controller.ts';
+import type { ShellResult, TuiInfo } from '../views.ts';
 import type { AgentCard } from './subagents.ts';
 
 export type ToolDisplay = Extract<SessionEvent, { type: 'tool_update' }>['display'];

@@ -5,7 +5,7 @@
  */
 
 import type { PermissionMode } from '../../contracts/index.ts';
-import type { TuiInfo } from '../controller.ts';
+import type { TuiInfo } from '../views.ts';
 import type { Completion } from './completion.ts';
 import { EMPTY_EDITOR, type EditorState } from './line-editor.ts';
 

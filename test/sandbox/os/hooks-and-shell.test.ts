@@ -4,13 +4,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandHookCallbacks } from '../../../src/agent/index.ts';
-import { createTuiController } from '../../../src/cli/tui-controller.ts';
+import { createTuiClient } from '../../../src/cli/tui-client.ts';
 import { loadConfig } from '../../../src/config/index.ts';
 import { ModelRouter } from '../../../src/providers/index.ts';
 import { assembleSession } from '../../../src/cli/open-session.ts';
 import { sandboxSupport } from '../../../src/sandbox/index.ts';
 import { processSandboxSettings } from '../../../src/tools/index.ts';
 import { testSettings } from '../../support/agent-settings.ts';
+import { runShell } from '../../support/tui-shell.ts';
 
 const supported = sandboxSupport().available;
 let base: string;
@@ -47,18 +48,18 @@ describe.skipIf(!supported)('processes other than Bash calls', () => {
     const sessionSettings = testSettings(repo, { processSandbox: settings, home: env.HOME });
     const router = new ModelRouter({ env: { ANTHROPIC_API_KEY: 'k' } });
     const assembly = await assembleSession({ loaded, settings: sessionSettings, router, env, skills: [], warn: () => {}, interactive: true, answers: { remember: () => {} } });
-    const c = createTuiController({ assembly, router, settings: sessionSettings, loaded, logFile: join(base, 'tui.log'), skills: [] });
+    const c = createTuiClient({ assembly, router, settings: sessionSettings, loaded, logFile: join(base, 'tui.log'), skills: [] });
     try {
       // Asked as a Bash call asking for workspace-write is; approved here as the TUI's dialog would.
-      const r = await c.runShell(escape('shell.txt'), new AbortController().signal, (e) => {
+      const r = await runShell(c, escape('shell.txt'), new AbortController().signal, (e) => {
         // Answered once the question is open (the event comes just before it is), as a person would.
-        if (e.type === 'permission_request') setTimeout(() => c.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'allow' } }), 0);
+        if (e.type === 'permission_request') setTimeout(() => c.session.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'allow' } }), 0);
       });
       expect(r.output).toContain('done');
       expect(readFileSync(join(repo, 'shell.txt'), 'utf8')).toBe('inside\n');
       expect(existsSync(join(outside, 'shell.txt'))).toBe(false);
     } finally {
-      await c.shutdown();
+      await c.lifecycle.shutdown();
     }
   });
 });

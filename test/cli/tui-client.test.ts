@@ -1,5 +1,5 @@
 /**
- * The real TuiController in process: a real store, real config files in a
+ * The real TUI client in process: a real store, real config files in a
  * temp repo, the provider pointed at the fake server. What the UI asks of it
  * (skills, model and mode, permission rules) must reach the open session and
  * the files, not just a shared settings object.
@@ -7,34 +7,34 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentEvent, AgentSettings, RememberRule } from '../../src/agent/index.ts';
-import { createTuiController, type StartedTuiController, type TuiControllerDeps } from '../../src/cli/tui-controller.ts';
+import type { AgentSettings, RememberRule } from '../../src/agent/index.ts';
+import { createTuiClient, type StartedTuiClient, type TuiClientDeps } from '../../src/cli/tui-client.ts';
 import { assembleSession } from '../../src/cli/open-session.ts';
 import { loadConfig, trustProject, type Env, type LoadedConfig } from '../../src/config/index.ts';
 import { BUILTIN_PROVIDERS, ModelRouter } from '../../src/providers/index.ts';
 import type { Skill } from '../../src/skills/index.ts';
 import { parseRuleList } from '../../src/tools/index.ts';
-import type { TuiController } from '../../src/tui/index.ts';
 import type { SessionEvent } from '../../src/protocol/index.ts';
 import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import type { SubagentUpdate } from '../../src/tui/index.ts';
 import { tempDir } from '../support/temp.ts';
 import { waitGone } from '../support/process-gone.ts';
+import { runShell } from '../support/tui-shell.ts';
 
 let server: FakeAnthropic;
 let root: string;
-let controller: TuiController | undefined;
+let controller: StartedTuiClient | undefined;
 
 beforeAll(async () => {
   server = await startFakeAnthropic();
 });
 afterAll(async () => {
-  await controller?.shutdown();
+  await controller?.lifecycle.shutdown();
   await server.close();
 });
 beforeEach(async () => {
-  await controller?.shutdown();
+  await controller?.lifecycle.shutdown();
   controller = undefined;
   root = tempDir('moat-tui-ctl-');
   mkdirSync(join(root, '.git'));
@@ -64,7 +64,7 @@ function assemble(settings: AgentSettings, loaded: LoadedConfig, env: Env, route
   return assembleSession({ loaded, settings, router, env, skills: [REVIEW, QUICK, ECHO], persist, warn: () => {}, interactive: true, answers: { remember: (rule, scope) => remember()(rule, scope) } });
 }
 
-async function make(projectToml?: string, router: ModelRouter = fakeRouter()): Promise<{ c: TuiController; settings: AgentSettings; projectFile: string }> {
+async function make(projectToml?: string, router: ModelRouter = fakeRouter()): Promise<{ c: StartedTuiClient; settings: AgentSettings; projectFile: string }> {
   const projectFile = join(root, '.moat', 'config.toml');
   if (projectToml !== undefined) {
     mkdirSync(join(root, '.moat'), { recursive: true });
@@ -80,37 +80,37 @@ async function make(projectToml?: string, router: ModelRouter = fakeRouter()): P
     ask: parseRuleList(loaded.config.permissions.ask ?? []),
     home: env.HOME,
   });
-  let started: StartedTuiController | undefined;
+  let started: StartedTuiClient | undefined;
   const assembly = await assemble(settings, loaded, env, router, () => started!.remember);
-  const c = createTuiController({ assembly, router, settings, loaded, logFile: join(root, 'tui.log'), skills: [REVIEW, QUICK, ECHO] });
+  const c = createTuiClient({ assembly, router, settings, loaded, logFile: join(root, 'tui.log'), skills: [REVIEW, QUICK, ECHO] });
   started = c;
   controller = c;
   return { c, settings, projectFile };
 }
 
 /** A controller on the folder as its files leave it (no trust given), talking to the fake server; `extra` adds to its deps. */
-async function plainController(extra: Partial<TuiControllerDeps> = {}, persist = true) {
+async function plainController(extra: Partial<TuiClientDeps> = {}, persist = true) {
   const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'home', '.config') };
   const loaded = loadConfig({ cwd: root, env });
   const settings = testSettings(root, { home: env.HOME });
   const router = fakeRouter();
-  let started: StartedTuiController | undefined;
+  let started: StartedTuiClient | undefined;
   const assembly = await assemble(settings, loaded, env, router, () => started!.remember, persist);
-  const c = createTuiController({ assembly, router, settings, loaded, logFile: join(root, 'tui.log'), ...extra });
+  const c = createTuiClient({ assembly, router, settings, loaded, logFile: join(root, 'tui.log'), ...extra });
   started = c;
   controller = c;
   return { c, loaded, assembly };
 }
 
 /** `/permissions remove`: as the UI does it, a rule the listing shows is removed by the `remove_rule` operation. */
-function removeRule(c: TuiController, rule: string, behavior: 'allow' | 'deny'): boolean {
-  const listed = c.permissionRules().some((r) => r.rule === rule && r.behavior === behavior);
-  if (listed) c.submit({ type: 'remove_rule', rule, behavior });
+function removeRule(c: StartedTuiClient, rule: string, behavior: 'allow' | 'deny'): boolean {
+  const listed = c.queries.permissionRules().some((r) => r.rule === rule && r.behavior === behavior);
+  if (listed) c.session.submit({ type: 'remove_rule', rule, behavior });
   return listed;
 }
 
-async function drain(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
+async function drain(it: AsyncIterable<SessionEvent>): Promise<SessionEvent[]> {
+  const out: SessionEvent[] = [];
   for await (const e of it) out.push(e);
   return out;
 }
@@ -118,10 +118,10 @@ async function drain(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
 test("a custom command's model is used for its run only", async () => {
   const { c } = await make();
   server.script(reply().text('fast'), reply().text('normal'));
-  const prompt = await c.skillPrompt('quick', 'why?');
+  const prompt = await c.session.skillPrompt('quick', 'why?');
   expect(prompt).toContain('Answer quickly: why?');
-  await drain(c.run({ text: prompt!, attachments: [], shellContext: [] }, new AbortController().signal));
-  await drain(c.run({ text: 'next', attachments: [], shellContext: [] }, new AbortController().signal));
+  await drain(c.session.run({ text: prompt!, attachments: [], shellContext: [] }, new AbortController().signal));
+  await drain(c.session.run({ text: 'next', attachments: [], shellContext: [] }, new AbortController().signal));
   expect(server.requests.map((r) => (r.body as { model: string }).model)).toEqual(['claude-haiku-4-5', 'claude-sonnet-4-5']);
 });
 
@@ -131,20 +131,20 @@ test("a custom command's !`cmd` line that must be asked is asked as a Bash call 
     const seen: string[] = [];
     const onEvent = (e: SessionEvent) => {
       seen.push(e.type);
-      if (e.type === 'permission_request') queueMicrotask(() => c.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior } }));
+      if (e.type === 'permission_request') queueMicrotask(() => c.session.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior } }));
     };
     return { seen, onEvent };
   };
   const yes = answering('allow');
-  expect(await c.skillPrompt('echo', '', new AbortController().signal, yes.onEvent)).toContain('Said: from-the-line');
+  expect(await c.session.skillPrompt('echo', '', new AbortController().signal, yes.onEvent)).toContain('Said: from-the-line');
   expect(yes.seen).toEqual(['permission_request', 'permission_resolved']);
   const no = answering('deny');
-  expect(await c.skillPrompt('echo', '', new AbortController().signal, no.onEvent)).toMatch(/Said: \[not run: The user denied this Bash call\.[^\]]*\]/);
+  expect(await c.session.skillPrompt('echo', '', new AbortController().signal, no.onEvent)).toMatch(/Said: \[not run: The user denied this Bash call\.[^\]]*\]/);
   expect(no.seen).toEqual(['permission_request', 'permission_resolved', 'permission_denied']);
   // Nobody answers; the TUI's Esc aborts: the question is withdrawn and the line is not run.
   const abort = new AbortController();
   const open: string[] = [];
-  const withdrawn = c.skillPrompt('echo', '', abort.signal, (e) => {
+  const withdrawn = c.session.skillPrompt('echo', '', abort.signal, (e) => {
     open.push(e.type);
     if (e.type === 'permission_request') queueMicrotask(() => abort.abort());
   });
@@ -154,23 +154,23 @@ test("a custom command's !`cmd` line that must be asked is asked as a Bash call 
 
 test('skills: listed with their usage; /name args expands; a missing argument is the usage line', async () => {
   const { c } = await make();
-  expect(c.skills()).toEqual([{ name: 'review', description: 'review a file', args: '<file>' }, { name: 'quick', description: 'quick answer' }, { name: 'echo', description: 'echoes' }]);
-  expect(await c.skillPrompt('review', 'src/a.ts')).toContain('Review src/a.ts for bugs.');
-  expect(await c.skillPrompt('nope', '')).toBeUndefined();
-  await expect(c.skillPrompt('review', '')).rejects.toThrow('/review needs <file>');
+  expect(c.queries.skills()).toEqual([{ name: 'review', description: 'review a file', args: '<file>' }, { name: 'quick', description: 'quick answer' }, { name: 'echo', description: 'echoes' }]);
+  expect(await c.session.skillPrompt('review', 'src/a.ts')).toContain('Review src/a.ts for bugs.');
+  expect(await c.session.skillPrompt('nope', '')).toBeUndefined();
+  await expect(c.session.skillPrompt('review', '')).rejects.toThrow('/review needs <file>');
 });
 
 test('model and mode go to the open session (status and next request) and to later sessions', async () => {
   const { c } = await make();
-  c.submit({ type: 'set_model', model: 'claude-opus-4-5' });
-  c.submit({ type: 'set_permission_mode', mode: 'acceptEdits' });
-  expect(c.info()).toMatchObject({ model: 'claude-opus-4-5', permissionMode: 'acceptEdits' });
+  c.session.submit({ type: 'set_model', model: 'claude-opus-4-5' });
+  c.session.submit({ type: 'set_permission_mode', mode: 'acceptEdits' });
+  expect(c.queries.info()).toMatchObject({ model: 'claude-opus-4-5', permissionMode: 'acceptEdits' });
   server.script(reply().text('ok').stop('end_turn'));
-  await drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
+  await drain(c.session.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
   expect((server.requests[0]?.body as { model?: string } | undefined)?.model).toBe('claude-opus-4-5');
   // /clear keeps the choice.
-  c.submit({ type: 'new_session' });
-  expect(c.info()).toMatchObject({ model: 'claude-opus-4-5', permissionMode: 'acceptEdits' });
+  c.session.submit({ type: 'new_session' });
+  expect(c.queries.info()).toMatchObject({ model: 'claude-opus-4-5', permissionMode: 'acceptEdits' });
 });
 
 test('/model across providers: the list and the status line come from the catalogue; a switch converts the history for the new API', async () => {
@@ -183,18 +183,18 @@ test('/model across providers: the list and the status line come from the catalo
     env: { ANTHROPIC_API_KEY: 'k', GEMINI_API_KEY: 'g' },
   });
   const { c } = await make(undefined, router);
-  expect(c.models()).toContain('claude-opus-4-5');
-  expect(c.models()).toContain('openai/gpt-5.1');
-  expect(c.models()).toContain('gemini/gemini-2.5-pro');
-  expect(c.models()).toContain('deepseek/deepseek-chat');
-  expect(c.info().contextWindow).toBe(200_000);
-  expect(() => c.submit({ type: 'set_model', model: 'nope/model' })).toThrow(/unknown provider "nope"/);
+  expect(c.queries.models()).toContain('claude-opus-4-5');
+  expect(c.queries.models()).toContain('openai/gpt-5.1');
+  expect(c.queries.models()).toContain('gemini/gemini-2.5-pro');
+  expect(c.queries.models()).toContain('deepseek/deepseek-chat');
+  expect(c.queries.info().contextWindow).toBe(200_000);
+  expect(() => c.session.submit({ type: 'set_model', model: 'nope/model' })).toThrow(/unknown provider "nope"/);
 
   server.script(reply().thinking('claude thoughts', 'sig').text('first'), reply().text('second'));
-  await drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
-  c.submit({ type: 'set_model', model: 'gemini/gemini-2.5-pro' });
-  expect(c.info()).toMatchObject({ model: 'gemini/gemini-2.5-pro', contextWindow: 1_048_576 });
-  await drain(c.run({ text: 'again', attachments: [], shellContext: [] }, new AbortController().signal));
+  await drain(c.session.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
+  c.session.submit({ type: 'set_model', model: 'gemini/gemini-2.5-pro' });
+  expect(c.queries.info()).toMatchObject({ model: 'gemini/gemini-2.5-pro', contextWindow: 1_048_576 });
+  await drain(c.session.run({ text: 'again', attachments: [], shellContext: [] }, new AbortController().signal));
   expect(server.requests.map((r) => r.path)).toEqual(['/v1/messages', '/v1beta/models/gemini-2.5-pro:streamGenerateContent']);
   const second = JSON.stringify(server.requests[1]?.body);
   expect(second).toContain('first');
@@ -205,7 +205,7 @@ test("the router's notices (an image left out for a model) reach the transcript'
   const router = new ModelRouter({ env: { ANTHROPIC_API_KEY: 'k' } });
   const { c } = await make(undefined, router);
   const heard: string[] = [];
-  const stop = c.onNotice((level, text) => heard.push(`${level}: ${text}`));
+  const stop = c.queries.onNotice((level, text) => heard.push(`${level}: ${text}`));
   router.onNotice('images left out for ollama/llama3: it does not accept images');
   stop();
   router.onNotice('not heard');
@@ -214,17 +214,17 @@ test("the router's notices (an image left out for a model) reach the transcript'
 
 test('/permissions remove edits the project file (comments kept) and the open session stops applying the rule', async () => {
   const { c, projectFile } = await make('# team rules\n[permissions]\nallow = [\n  "Read", # always fine\n  "Bash(npm test:*)",\n]\n');
-  expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read', 'Bash(npm test:*)']);
+  expect(c.queries.permissionRules().map((r) => r.rule)).toEqual(['Read', 'Bash(npm test:*)']);
   expect(removeRule(c, 'Bash(npm test:*)', 'allow')).toBe(true);
   expect(readFileSync(projectFile, 'utf8')).toBe('# team rules\n[permissions]\nallow = [\n  "Read", # always fine\n]\n');
-  expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read']);
+  expect(c.queries.permissionRules().map((r) => r.rule)).toEqual(['Read']);
   expect(removeRule(c, 'Bash(npm test:*)', 'allow')).toBe(false);
   // A rule added in this session can be removed again.
-  c.submit({ type: 'add_rule', rule: 'Bash(ls:*)', behavior: 'deny', scope: 'project' });
+  c.session.submit({ type: 'add_rule', rule: 'Bash(ls:*)', behavior: 'deny', scope: 'project' });
   expect(readFileSync(projectFile, 'utf8')).toContain('deny = ["Bash(ls:*)"]');
   expect(removeRule(c, 'Bash(ls:*)', 'deny')).toBe(true);
   expect(readFileSync(projectFile, 'utf8')).not.toContain('Bash(ls:*)');
-  expect(c.permissionRules().map((r) => r.rule)).toEqual(['Read']);
+  expect(c.queries.permissionRules().map((r) => r.rule)).toEqual(['Read']);
 });
 
 test('an "always" answer holds in the open session until /permissions remove takes it back', async () => {
@@ -238,10 +238,10 @@ test('an "always" answer holds in the open session until /permissions remove tak
   );
   const asked: string[] = [];
   const answer = async (text: string) => {
-    for await (const e of c.run({ text, attachments: [], shellContext: [] }, new AbortController().signal)) {
+    for await (const e of c.session.run({ text, attachments: [], shellContext: [] }, new AbortController().signal)) {
       if (e.type !== 'permission_request') continue;
       asked.push(e.intent.subject ?? '');
-      c.submit({ type: 'permission_answer', requestId: e.requestId, decision: asked.length === 1 ? { behavior: 'allow', remember: 'project' } : { behavior: 'deny' } });
+      c.session.submit({ type: 'permission_answer', requestId: e.requestId, decision: asked.length === 1 ? { behavior: 'allow', remember: 'project' } : { behavior: 'deny' } });
     }
   };
   await answer('echo twice');
@@ -255,12 +255,12 @@ test('an "always" answer holds in the open session until /permissions remove tak
 test('sub-agents: the task tool runs one, its status reaches the UI between runs, and shutdown stops background ones', async () => {
   const { c } = await make(undefined);
   writeFileSync(join(root, 'notes.txt'), 'the answer is 42\n');
-  expect(c.agentDefinitions().map((d) => d.name)).toContain('explore');
+  expect(c.queries.agentDefinitions().map((d) => d.name)).toContain('explore');
   const updates: SubagentUpdate[] = [];
-  c.onSubagentUpdate((u) => updates.push(u));
+  c.queries.onSubagentUpdate((u) => updates.push(u));
   server.route('MAIN', reply().toolUse('Task', { description: 'Read notes', prompt: 'CHILD: read notes.txt', tools: ['read'], isolation: 'none' }), reply().text('It says 42.'));
   server.route('CHILD', reply().toolUse('Read', { file_path: join(root, 'notes.txt') }), reply().text('The notes say 42.'));
-  const events = await drain(c.run({ text: 'MAIN', attachments: [], shellContext: [] }, new AbortController().signal));
+  const events = await drain(c.session.run({ text: 'MAIN', attachments: [], shellContext: [] }, new AbortController().signal));
   expect(events.filter((e) => e.type.startsWith('subagent_') && e.type !== 'subagent_event').map((e) => e.type)).toEqual(['subagent_started', 'subagent_finished']);
   // Queued, running, …, and once it ended the outcome with its answer.
   expect(updates[0]?.info.status).toBe('queued');
@@ -269,24 +269,24 @@ test('sub-agents: the task tool runs one, its status reaches the UI between runs
   await Bun.sleep(0);
   const last = updates.at(-1);
   expect(last?.outcome).toMatchObject({ status: 'done', result: 'The notes say 42.', turns: 2 });
-  expect(c.subagents().map((a) => [a.description, a.status])).toEqual([['Read notes', 'done']]);
+  expect(c.queries.subagents().map((a) => [a.description, a.status])).toEqual([['Read notes', 'done']]);
   // Not a git repository: no worktrees to list, and nothing to stop.
-  expect(await c.listWorktrees()).toEqual([]);
-  expect(c.stopSubagent(last?.info.agentId ?? '')).toBe(false);
+  expect(await c.queries.listWorktrees()).toEqual([]);
+  expect(() => c.session.submit({ type: 'stop_subagent', agentId: last?.info.agentId ?? '' })).toThrow('no queued or running sub-agent');
 
   // A background agent still working when moat exits is stopped before shutdown returns (then the store closes).
   server.route('BG-MAIN', reply().toolUse('Task', { description: 'Slow job', prompt: 'BG-CHILD', tools: ['read'], isolation: 'none', run_in_background: true }), reply().text('started'));
   server.route('BG-CHILD', reply().wait(20_000).text('never'));
   // A fresh conversation, so the fake server routes it by its own first message.
-  c.submit({ type: 'new_session' });
-  await drain(c.run({ text: 'BG-MAIN', attachments: [], shellContext: [] }, new AbortController().signal));
-  const bg = c.subagents().find((a) => a.description === 'Slow job');
+  c.session.submit({ type: 'new_session' });
+  await drain(c.session.run({ text: 'BG-MAIN', attachments: [], shellContext: [] }, new AbortController().signal));
+  const bg = c.queries.subagents().find((a) => a.description === 'Slow job');
   expect(bg?.status).toBe('running');
   const t0 = performance.now();
-  await c.shutdown();
+  await c.lifecycle.shutdown();
   controller = undefined;
   expect(performance.now() - t0).toBeLessThan(5000);
-  expect(c.subagents().find((a) => a.agentId === bg?.agentId)?.status).toBe('stopped');
+  expect(c.queries.subagents().find((a) => a.agentId === bg?.agentId)?.status).toBe('stopped');
   // The unanswered reply stays in the fake server's queue: drop it for the next test.
   server.requests.length = 0;
 }, 20_000);
@@ -310,7 +310,7 @@ test('@path completion outside git: every nested .gitignore hides its own files;
     mkdirSync(join(root, file, '..'), { recursive: true });
     writeFileSync(join(root, file), text);
   }
-  expect((await c.listFiles()).filter((f) => !f.startsWith('.db/') && !f.startsWith('home/')).sort()).toEqual([
+  expect((await c.queries.listFiles()).filter((f) => !f.startsWith('.db/') && !f.startsWith('home/')).sort()).toEqual([
     '.gitignore',
     'a.ts',
     'other/secret.txt',
@@ -325,9 +325,9 @@ test('!cmd &: the prompt comes back when the shell ends, and its background chil
   const { c } = await make();
   const pidFile = join(root, 'bg.pid');
   const t0 = performance.now();
-  const r = await c.runShell(`echo started; sleep 30 & echo $! > ${pidFile}`, new AbortController().signal, (e) => {
+  const r = await runShell(c, `echo started; sleep 30 & echo $! > ${pidFile}`, new AbortController().signal, (e) => {
     // Answered once the question is open (the event comes just before it is), as a person would.
-        if (e.type === 'permission_request') setTimeout(() => c.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'allow' } }), 0);
+        if (e.type === 'permission_request') setTimeout(() => c.session.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'allow' } }), 0);
   });
   // Well before the 10 s shell timeout of the test settings, which would otherwise end it.
   expect(performance.now() - t0).toBeLessThan(5000);
@@ -348,22 +348,22 @@ test("trusting the folder applies its settings at once: allow rules, hooks and /
   server.script(write(), reply().text('one'), write(), reply().text('two'));
   const asked = async (text: string) => {
     let questions = 0;
-    for await (const e of c.run({ text, attachments: [], shellContext: [] }, new AbortController().signal)) {
+    for await (const e of c.session.run({ text, attachments: [], shellContext: [] }, new AbortController().signal)) {
       if (e.type !== 'permission_request') continue;
       questions++;
-      c.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'deny' } });
+      c.session.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'deny' } });
     }
     return questions;
   };
   expect(await asked('first')).toBe(1);
-  expect(c.hooks()).toEqual([]);
-  c.submit({ type: 'trust_project' });
-  expect(c.untrustedGrants()).toEqual([]);
-  expect(c.hooks().map((h) => h.command)).toEqual(['echo TRUSTED-HOOK-CONTEXT']);
+  expect(c.queries.hooks()).toEqual([]);
+  c.session.submit({ type: 'trust_project' });
+  expect(c.queries.untrustedGrants()).toEqual([]);
+  expect(c.queries.hooks().map((h) => h.command)).toEqual(['echo TRUSTED-HOOK-CONTEXT']);
   // The open session, not only the next start: the rule allows the call and the hook adds its context.
   expect(await asked('second')).toBe(0);
   expect(JSON.stringify((server.requests[2]!.body as { messages: unknown[] }).messages.at(-1))).toContain('TRUSTED-HOOK-CONTEXT');
-  expect(c.permissionRules().map((r) => r.rule)).toContain('Write');
+  expect(c.queries.permissionRules().map((r) => r.rule)).toContain('Write');
 });
 
 test('trusting the folder gives MCP servers the folders its settings add (setRoots)', async () => {
@@ -376,7 +376,7 @@ test('trusting the folder gives MCP servers the folders its settings add (setRoo
     told.push([...paths]);
     return Promise.resolve();
   };
-  c.submit({ type: 'trust_project' });
+  c.session.submit({ type: 'trust_project' });
   expect(told).toEqual([[root, extra]]);
 });
 
@@ -385,24 +385,24 @@ test('the session opens on first use, not for the first frame; a run waits for t
   const { c, assembly } = await plainController({ toolsReady });
   const { store } = assembly;
   // What the first frame reads: no session row yet.
-  expect(c.info().model).toBe('claude-sonnet-4-5');
-  expect(c.initialMessages()).toEqual([]);
+  expect(c.queries.info().model).toBe('claude-sonnet-4-5');
+  expect(c.queries.initialMessages()).toEqual([]);
   expect(store.sessions.list({ cwd: root })).toHaveLength(0);
   c.openSession();
   // Opening the session writes its row.
   expect(store.sessions.list({ cwd: root })).toHaveLength(1);
   server.script(reply().text('ok'), reply().text('ok'));
-  const run = drain(c.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
-  // A controller with no tools attaching, started after it: once its request is in, the first one's would be too had it not waited.
-  // Its sessions go to a database of their own (in memory), not the one the first controller's rows are counted in.
+  const run = drain(c.session.run({ text: 'hi', attachments: [], shellContext: [] }, new AbortController().signal));
+  // A client with no tools attaching, started after it: once its request is in, the first one's would be too had it not waited.
+  // Its sessions go to a database of their own (in memory), not the one the first client's rows are counted in.
   const { c: control } = await plainController({}, false);
   controller = c;
   control.openSession();
-  await drain(control.run({ text: 'control', attachments: [], shellContext: [] }, new AbortController().signal));
-  await control.shutdown();
+  await drain(control.session.run({ text: 'control', attachments: [], shellContext: [] }, new AbortController().signal));
+  await control.lifecycle.shutdown();
   expect(server.requests.map((r) => JSON.stringify(r.body).includes('"hi"'))).toEqual([false]);
   attached();
   await run;
   expect(server.requests).toHaveLength(2);
-  expect(store.sessions.list({ cwd: root }).map((r) => [r.id, r.title, r.status])).toEqual([[c.info().sessionId, 'hi', 'completed']]);
+  expect(store.sessions.list({ cwd: root }).map((r) => [r.id, r.title, r.status])).toEqual([[c.queries.info().sessionId, 'hi', 'completed']]);
 });

@@ -1,19 +1,19 @@
 /**
- * The real TuiController: the interactive UI's only way into moat. One
- * SessionHost serves its sessions (swapped by the `new_session` and `resume`
- * operations) and owns the permission broker; every state change the UI asks
- * for is one of the host's operations, the rest are queries.
+ * The interactive UI's client of the SessionHost: one host serves its
+ * sessions (swapped by the `new_session` and `resume` operations) and owns the
+ * permission broker; every state change the UI asks for is one of the host's
+ * operations, what it reads comes from one read-only queries object, and the
+ * process's lifecycle (exit, the log, MCP servers' questions) is the third part.
  */
-import type { SandboxGrant } from '../contracts/index.ts';
-import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { resolveModel, type AgentSettings, type Message, type RememberRule, type UserPart } from '../agent/index.ts';
+import { resolveModel, type AgentSession, type AgentSettings, type Message, type RememberRule, type UserPart } from '../agent/index.ts';
 import { addPermissionRule, approveRules, removePermissionRule, trustProject, type LoadedConfig } from '../config/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
-import { toSessionEvent } from '../protocol/index.ts';
+import { toSessionEvent, type OwnerControls } from '../protocol/index.ts';
 import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
-import { loadHookProcess, walkFiles } from '../tools/index.ts';
-import type { PromptInput, ShellResult, SkillInfo, TuiController, TuiInfo } from '../tui/index.ts';
+import { walkFiles } from '../tools/index.ts';
+import type { PromptInput, SessionPort, SessionQueries, SkillInfo, TuiClient, TuiInfo, TuiLifecycle } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
 import { tuiInfo } from './tui-info.ts';
 import { mcpControls } from './mcp-controls.ts';
@@ -21,9 +21,11 @@ import type { SessionAssembly, SessionKeeper } from './open-session.ts';
 import { grantsFrom } from './settings-from.ts';
 import { CLAUDE_MODELS, modelChoices } from './model-choices.ts';
 import { runInlineCommands, sessionCheck } from './inline-commands.ts';
+import { recordChangeWith } from './checkpoint-setup.ts';
+import { userShell } from './user-shell.ts';
 import { errorMessage, gitHead, SAFE_GIT_FLAGS } from '../util/index.ts';
 
-export interface TuiControllerDeps {
+export interface TuiClientDeps {
   /** Where every session of this UI is opened (store, tools, MCP, sub-agents, hooks, provider). */
   assembly: SessionAssembly;
   /** Model names, prices and context windows across providers (for /model and the status line). */
@@ -39,11 +41,11 @@ export interface TuiControllerDeps {
   /** Tools still registering (the WebAssembly tools attach after the first frame): a run waits for them. */
   toolsReady?: Promise<unknown>;
   /** Where MCP servers' questions reach the UI's form (the assembly was given its other end); none: they are cancelled. */
-  elicitation?: Pick<TuiController, 'onElicitation'>;
+  elicitation?: Pick<TuiLifecycle, 'onElicitation'>;
 }
 
-/** The interactive run's controller: the UI's interface, plus opening the session ahead of first use. */
-export interface StartedTuiController extends TuiController {
+/** The interactive run's client: the UI's three parts, plus opening the session ahead of first use. */
+export interface StartedTuiClient extends TuiClient {
   /** Opens the session now (its store row, SessionStart, git's status) if nothing has yet. */
   openSession(): void;
   /** A line for the transcript (e.g. a warning that came after the UI took the terminal). */
@@ -56,11 +58,10 @@ export interface StartedTuiController extends TuiController {
 const SUBAGENT_SHUTDOWN_MS = 10_000;
 
 const MAX_ATTACHMENT_BYTES = 256 * 1024;
-const SHELL_OUTPUT_CAP = 30_000;
 
-export function createTuiController(deps: TuiControllerDeps): StartedTuiController {
+export function createTuiClient(deps: TuiClientDeps): StartedTuiClient {
   // `settings` holds what the next session starts with (/clear keeps the model and the mode);
-  // the open session keeps its own copy, changed through its setters.
+  // the open session keeps its own copy, changed through the host's operations.
   const { assembly, settings } = deps;
   const { store } = assembly;
   // Read again when the user trusts the folder (its grants apply at once).
@@ -71,6 +72,16 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
   let trustedNow = false;
   /** Set by a custom command with `model`: the next run uses it. */
   let nextRunModel: string | undefined;
+
+  const log = (message: string) => {
+    try {
+      mkdirSync(join(deps.logFile, '..'), { recursive: true });
+      appendFileSync(deps.logFile, `${new Date().toISOString()} ${message}\n`);
+    } catch {
+      // Logging must never take the UI down.
+    }
+  };
+
   /**
    * The rules live in one place, the settings files: a rule the user adds or an "always" answer is written
    * there and the configuration read again, so the listing and the sessions opened later (`settings`) follow
@@ -93,53 +104,6 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     if (scope === 'project' && behavior === 'allow') approveRules(loaded.projectRoot, [rule], configDir);
     reread();
   };
-  const keeper: SessionKeeper = {
-    keepRule: keep,
-    forgetRule: (behavior, rule) => {
-      // Both files: a rule is where the user (or "don't ask again") put it. Comments and layout survive.
-      removePermissionRule(loaded.files.project, behavior, rule);
-      removePermissionRule(loaded.files.user, behavior, rule);
-      reread();
-    },
-    trust: () => {
-      trustProject(loaded.projectRoot, configDir);
-      trustedNow = true;
-      return applyTrustedConfig();
-    },
-  };
-  // The UI drives the session through the session protocol, like -p and stream-json input do: one host
-  // for the life of the UI, its broker answering every session it served (a background sub-agent of a
-  // session left by /clear may still ask). A new session opens on first use, not before the first frame:
-  // its store row and git's status are not on screen (interactive.ts opens it once that frame is drawn).
-  // A resumed one opens now: the first frame shows its conversation and its settings.
-  let opened = deps.resume ? assembly.open({ resume: deps.resume }, keeper).host : undefined;
-  const host = () => (opened ??= assembly.open({}, keeper).host);
-  const session = () => host().agent;
-  /** An "always" answer: kept in moat's config (the project's, approved for this folder, or the user's). */
-  const remember: RememberRule = (rule, scope) => keep('allow', rule, scope === 'user' ? 'user' : 'project');
-  // Read from .git/HEAD: spawning git before the first frame costs startup time.
-  const branch = gitHead(settings.cwd)?.branch;
-
-  const log = (message: string) => {
-    try {
-      mkdirSync(join(deps.logFile, '..'), { recursive: true });
-      appendFileSync(deps.logFile, `${new Date().toISOString()} ${message}\n`);
-    } catch {
-      // Logging must never take the UI down.
-    }
-  };
-
-  const info = (): TuiInfo => {
-    // Until the session opens, what it will start with is `settings` (it takes a copy when it opens).
-    const now = opened?.agent.currentSettings() ?? settings;
-    return {
-      ...tuiInfo(now, deps.router, branch),
-      // Read when asked for (/clear, /resume): it opens the session, which the first frame does not need.
-      get sessionId() {
-        return session().id;
-      },
-    };
-  };
 
   /**
    * The folder was just trusted: the config is read again and what it grants
@@ -161,6 +125,44 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     return { settings: grants, hooks: assembly.reconfigure(loaded) };
   };
 
+  // What the host's operations beyond the session reach: the prompt history, MCP servers, sub-agents, worktrees, the shell.
+  const recordChange = recordChangeWith(assembly.checkpoints, log);
+  const agents = subagentControls(assembly.subagents, settings.cwd, log, recordChange);
+  const mcp = mcpControls(assembly.mcp, loaded);
+  const controls: OwnerControls<AgentSession> = {
+    shell: userShell(recordChange),
+    addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
+    ...mcp.controls,
+    ...agents.controls,
+  };
+  const keeper: SessionKeeper = {
+    keepRule: keep,
+    forgetRule: (behavior, rule) => {
+      // Both files: a rule is where the user (or "don't ask again") put it. Comments and layout survive.
+      removePermissionRule(loaded.files.project, behavior, rule);
+      removePermissionRule(loaded.files.user, behavior, rule);
+      reread();
+    },
+    trust: () => {
+      trustProject(loaded.projectRoot, configDir);
+      trustedNow = true;
+      return applyTrustedConfig();
+    },
+    controls,
+  };
+  // The UI drives the session through the session protocol, like -p and stream-json input do: one host
+  // for the life of the UI, its broker answering every session it served (a background sub-agent of a
+  // session left by /clear may still ask). A new session opens on first use, not before the first frame:
+  // its store row and git's status are not on screen (interactive.ts opens it once that frame is drawn).
+  // A resumed one opens now: the first frame shows its conversation and its settings.
+  let opened = deps.resume ? assembly.open({ resume: deps.resume }, keeper).host : undefined;
+  const host = () => (opened ??= assembly.open({}, keeper).host);
+  const current = () => host().agent;
+  /** An "always" answer: kept in moat's config (the project's, approved for this folder, or the user's). */
+  const remember: RememberRule = (rule, scope) => keep('allow', rule, scope === 'user' ? 'user' : 'project');
+  // Read from .git/HEAD: spawning git before the first frame costs startup time.
+  const branch = gitHead(settings.cwd)?.branch;
+
   // Settles once the tools registering in the background are in; a failure there is theirs to report.
   let toolsReady = deps.toolsReady?.then(
     () => undefined,
@@ -169,11 +171,6 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
   void toolsReady?.then(() => {
     toolsReady = undefined;
   });
-  const conversation = (): Message[] => [...session().messages()];
-  /** A change made between runs (a worktree merged, a `!cmd`): checkpointed before and after with the next message, so a rewind undoes it. */
-  const recordChange = <T,>(change: () => Promise<T>): Promise<T> => (assembly.checkpoints?.around ? assembly.checkpoints.around(session().id, change, log) : change());
-  const agents = subagentControls(assembly.subagents, settings.cwd, log, recordChange);
-  const { resourceParts, ...mcp } = mcpControls(assembly.mcp, loaded);
   // The router's notices (images or tools left out for a model) go into the transcript, not under Ink on stderr.
   const noticeListeners = new Set<(level: 'info' | 'warning', text: string) => void>();
   if (deps.router) deps.router.onNotice = (text) => noticeListeners.forEach((l) => l('warning', text));
@@ -182,14 +179,20 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
     const parts = promptParts(prompt, settings.cwd);
     const refs = prompt.resources ?? [];
     if (refs.length === 0) return parts;
-    const texts = await resourceParts(refs, signal);
+    const texts = await mcp.resourceParts(refs, signal);
     return [...parts.slice(0, -1), ...texts.map((text): UserPart => ({ type: 'text', text })), ...parts.slice(-1)];
   };
 
-  return {
-    info,
-    initialMessages: () => (opened?.agent.resumed === true ? conversation() : []),
-    conversation,
+  const session: SessionPort = {
+    submit: (op) => {
+      // A name no provider takes stays out of the session; the UI reports the error.
+      if (op.type === 'set_model') deps.router?.resolve(op.model);
+      host().submit(op);
+      // What a session opened by /clear starts with: the model and the mode now in force.
+      if (op.type === 'set_model') settings.model = op.model;
+      if (op.type === 'set_permission_mode') settings.permissionMode = op.mode;
+    },
+    request: (op) => host().request(op),
     run: (prompt, signal) => {
       // A custom command's `model`: this run's alone, carried by its user message; the next run is on the session's again.
       const model = nextRunModel;
@@ -202,29 +205,7 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       })();
     },
     compact: (instructions, signal) => host().compact(instructions, signal),
-    submit: (op) => {
-      // A name no provider takes stays out of the session; the UI reports the error.
-      if (op.type === 'set_model') deps.router?.resolve(op.model);
-      host().submit(op);
-      // What a session opened by /clear starts with: the model and the mode now in force.
-      if (op.type === 'set_model') settings.model = op.model;
-      if (op.type === 'set_permission_mode') settings.permissionMode = op.mode;
-    },
-    models: () => {
-      const model = session().currentSettings().model;
-      const all = deps.router === undefined ? CLAUDE_MODELS : modelChoices(deps.router);
-      return all.includes(model) ? all : [model, ...all];
-    },
-    listSessions: () =>
-      store.sessions
-        .list({ cwd: settings.cwd })
-        .map((s) => ({ id: s.id, title: s.title ?? s.firstPrompt ?? '', updatedAt: s.updatedAt, model: s.model })),
-    rewindPoints: async () => (await assembly.checkpoints?.points?.(session().id)) ?? [],
-    rewind: (req) => host().rewind(req),
-    promptHistory: () => store.history.list(loaded.projectRoot, 500).reverse(),
-    addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
-    tools: () => assembly.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),
-    skills: () => skills.map((s): SkillInfo => skillInfo(s)),
+    shell: (command, signal) => host().shell(command, signal),
     skillPrompt: async (name, args, signal = new AbortController().signal, onEvent) => {
       let expansion;
       try {
@@ -235,8 +216,9 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
         throw e;
       }
       if (expansion.type !== 'skill') return undefined;
+      const agent = current();
       if (expansion.skill.model !== undefined) {
-        const model = resolveModel(session().currentSettings().model, expansion.skill.model);
+        const model = resolveModel(agent.currentSettings().model, expansion.skill.model);
         // A name no provider takes is the user's mistake, shown before anything runs.
         deps.router?.resolve(model);
         nextRunModel = model;
@@ -244,12 +226,41 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       // Its !`cmd` lines may write (a trusted command's allowed-tools): checkpointed with the message they go into.
       const { prompt, skill } = expansion;
       // Asked as the model's Bash call would be: the question, if any, comes up in the TUI's permission prompt.
-      const check = sessionCheck(session(), signal, (e) => onEvent?.(toSessionEvent(e)));
-      return recordChange(() => runInlineCommands(prompt, skill, session().currentSettings(), signal, check));
+      const check = sessionCheck(agent, signal, (e) => onEvent?.(toSessionEvent(e)));
+      return recordChange(agent, () => runInlineCommands(prompt, skill, agent.currentSettings(), signal, check));
     },
+  };
+
+  const conversation = (): Message[] => [...current().messages()];
+  const queries: SessionQueries = {
+    info: (): TuiInfo => {
+      // Until the session opens, what it will start with is `settings` (it takes a copy when it opens).
+      const now = opened?.agent.currentSettings() ?? settings;
+      return {
+        ...tuiInfo(now, deps.router, branch),
+        // Read when asked for (/clear, /resume): it opens the session, which the first frame does not need.
+        get sessionId() {
+          return current().id;
+        },
+      };
+    },
+    initialMessages: () => (opened?.agent.resumed === true ? conversation() : []),
+    conversation,
+    models: () => {
+      const model = current().currentSettings().model;
+      const all = deps.router === undefined ? CLAUDE_MODELS : modelChoices(deps.router);
+      return all.includes(model) ? all : [model, ...all];
+    },
+    listSessions: () =>
+      store.sessions
+        .list({ cwd: settings.cwd })
+        .map((s) => ({ id: s.id, title: s.title ?? s.firstPrompt ?? '', updatedAt: s.updatedAt, model: s.model })),
+    rewindPoints: async () => (await assembly.checkpoints?.points?.(current().id)) ?? [],
+    promptHistory: () => store.history.list(loaded.projectRoot, 500).reverse(),
+    tools: () => assembly.registry.list().map((t) => ({ name: t.name, description: t.description, effect: t.effect })),
+    skills: () => skills.map((s): SkillInfo => skillInfo(s)),
     untrustedGrants: () => (trustedNow ? [] : loaded.untrusted),
-    ...mcp,
-    onElicitation: (handler) => deps.elicitation?.onElicitation(handler) ?? (() => {}),
+    ...mcp.queries,
     onNotice: (listener) => {
       noticeListeners.add(listener);
       return () => noticeListeners.delete(listener);
@@ -258,21 +269,18 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       Object.entries(loaded.hooks).flatMap(([event, groups]) =>
         (groups ?? []).flatMap((g) => g.hooks.map((h) => ({ event, ...(g.matcher === undefined ? {} : { matcher: g.matcher }), command: h.command, source: h.source, timeoutMs: h.timeoutMs }))),
       ),
+    // One list: the settings files as last read (the open session's copy follows them through the rule operations).
     permissionRules: () => loaded.rules.map((r) => ({ rule: r.rule, behavior: r.list, source: r.source.kind === 'file' ? r.source.scope : r.source.kind })),
-    // A `!cmd` may write (workspace-write grants): checkpointed before and after, with the next message, so a rewind undoes it.
-    runShell: async (command, signal, onEvent) => {
-      // The same permission check and events as the model's Bash call; what it refuses is not run.
-      const started = performance.now();
-      const gate = await session().checkCommand(command, (e) => onEvent?.(toSessionEvent(e)), signal, { sandbox: 'workspace-write' });
-      if (!gate.ok) return { command, output: `${gate.message}\n`, exitCode: null, durationMs: Math.round(performance.now() - started) };
-      return recordChange(() => runShell(command, session().currentSettings(), signal, gate.sandbox ?? 'workspace-write'));
-    },
     listFiles: () => listProjectFiles(settings.cwd),
     cost: () => {
-      const t = store.usage.totals(session().id);
+      const t = store.usage.totals(current().id);
       return { sessionCostUsd: t.costUsd, usage: t.usage, turns: t.turns };
     },
-    ...agents,
+    ...agents.queries,
+  };
+
+  const lifecycle: TuiLifecycle = {
+    onElicitation: (handler) => deps.elicitation?.onElicitation(handler) ?? (() => {}),
     shutdown: async () => {
       // Open questions first: a sub-agent waiting for an answer could not wind down.
       opened?.cancelQuestions('moat is exiting.');
@@ -294,6 +302,12 @@ export function createTuiController(deps: TuiControllerDeps): StartedTuiControll
       await assembly.close();
     },
     log,
+  };
+
+  return {
+    session,
+    queries,
+    lifecycle,
     remember,
     openSession: () => void host(),
     notice: (level, text) => noticeListeners.forEach((l) => l(level, text)),
@@ -330,29 +344,6 @@ export function promptParts(prompt: PromptInput, cwd: string): UserPart[] {
   }
   parts.push({ type: 'text', text: prompt.text });
   return parts;
-}
-
-/**
- * `!cmd`: the user's own command, run like Bash — inside the OS sandbox with
- * the grants its permission check gave (workspace-write without a sandbox
- * level), the bash timeout, and the whole process group ended with the
- * shell (so `!cmd &` cannot hold the prompt).
- */
-async function runShell(command: string, settings: AgentSettings, signal: AbortSignal, level: SandboxGrant): Promise<ShellResult> {
-  const started = performance.now();
-  const { runHookProcess } = await loadHookProcess();
-  const r = await runHookProcess(`${command} 2>&1`, '', {
-    cwd: settings.cwd,
-    roots: [settings.cwd, ...settings.addDirs],
-    processSandbox: settings.processSandbox,
-    env: {},
-    timeoutMs: settings.bashTimeoutMs,
-    signal,
-    level,
-  });
-  let output = r.stdout + (r.timedOut ? `\n(stopped after ${Math.round(settings.bashTimeoutMs / 1000)} s)\n` : '');
-  if (output.length > SHELL_OUTPUT_CAP) output = `… (${output.length - SHELL_OUTPUT_CAP} characters cut)\n${output.slice(-SHELL_OUTPUT_CAP)}`;
-  return { command, output, exitCode: signal.aborted ? null : r.exitCode, durationMs: Math.round(performance.now() - started) };
 }
 
 const MAX_FILES = 20_000;
