@@ -5,7 +5,8 @@
  * reconnecting one (what the `approve_mcp_servers` and `reconnect_mcp`
  * operations do); and the text of `@server:uri` resources.
  */
-import { approveMcpServers, moatPaths, type LoadedConfig } from '../config/index.ts';
+import { dirname } from 'node:path';
+import { approveMcpServers, type LoadedConfig } from '../config/index.ts';
 import { promptArguments, promptCommandName, promptText, PromptUsageError, resourceText, type McpManager } from '../mcp/index.ts';
 import type { OwnerControls, ProtocolAgent } from '../protocol/index.ts';
 import type { McpServerView, SessionQueries } from '../tui/index.ts';
@@ -78,7 +79,8 @@ export function mcpControls(manager: McpManager | undefined, loaded: LoadedConfi
       const missing = names.find((name) => manager?.config(name) === undefined);
       if (missing !== undefined) throw unknown(missing);
       if (names.length === 0) return;
-      approveMcpServers(loaded.projectRoot, [...names], moatPaths(process.env).configDir);
+      // Remembered where the folder's trust is: the config folder the configuration was read from.
+      approveMcpServers(loaded.projectRoot, [...names], dirname(loaded.files.user));
       manager?.approve(names);
     },
     reconnectMcp: async (name) => {

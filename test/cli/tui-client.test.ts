@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AgentSettings, RememberRule } from '../../src/agent/index.ts';
 import { createTuiClient, type StartedTuiClient, type TuiClientDeps } from '../../src/cli/tui-client.ts';
 import { assembleSession } from '../../src/cli/open-session.ts';
-import { loadConfig, trustProject, type Env, type LoadedConfig } from '../../src/config/index.ts';
+import { loadConfig, projectTrust, trustProject, type Env, type LoadedConfig } from '../../src/config/index.ts';
 import { BUILTIN_PROVIDERS, ModelRouter } from '../../src/providers/index.ts';
 import type { Skill } from '../../src/skills/index.ts';
 import { parseRuleList } from '../../src/tools/index.ts';
@@ -21,6 +21,7 @@ import type { SubagentUpdate } from '../../src/tui/index.ts';
 import { tempDir } from '../support/temp.ts';
 import { waitGone } from '../support/process-gone.ts';
 import { runShell } from '../support/tui-shell.ts';
+import { EVERYTHING_JS } from '../mcp/support.ts';
 
 let server: FakeAnthropic;
 let root: string;
@@ -406,3 +407,35 @@ test('the session opens on first use, not for the first frame; a run waits for t
   expect(server.requests).toHaveLength(2);
   expect(store.sessions.list({ cwd: root }).map((r) => [r.id, r.title, r.status])).toEqual([[c.queries.info().sessionId, 'hi', 'completed']]);
 });
+
+test('the process operations through the real client: the prompt history, a project MCP server approved (remembered) and reconnected, worktrees refused in one line outside a repository', async () => {
+  writeFileSync(join(root, '.mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'] } } }));
+  const { c } = await plainController();
+  c.session.submit({ type: 'add_prompt_history', text: 'first prompt' });
+  c.session.submit({ type: 'add_prompt_history', text: 'second prompt' });
+  expect(c.queries.promptHistory()).toEqual(['first prompt', 'second prompt']);
+  expect(() => c.session.submit({ type: 'add_prompt_history', text: ' ' })).toThrow('add_prompt_history: the prompt is empty');
+
+  const status = () => c.queries.mcpServers().find((s) => s.name === 'everything')?.status;
+  expect(status()).toBe('needs-approval');
+  // A name no server has approves none: nothing is remembered, nothing starts.
+  expect(() => c.session.submit({ type: 'approve_mcp_servers', names: ['everything', 'ghost'] })).toThrow('No MCP server is called ghost.');
+  expect(status()).toBe('needs-approval');
+  const connected = new Promise<void>((resolve) => {
+    const off = c.queries.onMcpChange(() => {
+      if (status() !== 'connected') return;
+      off();
+      resolve();
+    });
+  });
+  c.session.submit({ type: 'approve_mcp_servers', names: ['everything'] });
+  await connected;
+  expect(projectTrust(root, join(root, 'home', '.config', 'moat')).approvedMcpServers).toEqual(['everything']);
+  expect(await c.session.request({ type: 'reconnect_mcp', server: 'everything' })).toBeUndefined();
+  expect(status()).toBe('connected');
+  await expect(c.session.request({ type: 'reconnect_mcp', server: 'ghost' })).rejects.toThrow('No MCP server is called ghost.');
+
+  // Worktrees are the repository's: this folder is not one (its .git is empty), and both say so in one line.
+  await expect(c.session.request({ type: 'merge_worktree', id: 'nope' })).rejects.toThrow('moat worktrees needs a git repository');
+  await expect(c.session.request({ type: 'remove_worktree', id: 'nope' })).rejects.toThrow('moat worktrees needs a git repository');
+}, 30_000);

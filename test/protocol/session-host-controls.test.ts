@@ -1,0 +1,204 @@
+/**
+ * The host's operations on what the process holds beside the session (`!cmd`,
+ * the prompt history, MCP servers, sub-agents, worktrees), over a real
+ * AgentSession against the fake server: each reaches its owner's part with its
+ * input, bad input and a missing part are refused with one clear line, and a
+ * `!cmd` is queued like a run and ends with one `shell_finished`.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { AgentSession } from '../../src/agent/index.ts';
+import { recordChangeWith } from '../../src/cli/checkpoint-setup.ts';
+import { userShell } from '../../src/cli/user-shell.ts';
+import { SessionHost, type OwnerControls, type SessionEvent } from '../../src/protocol/index.ts';
+import { createAnthropicProvider } from '../../src/providers/index.ts';
+import { openStore, type Store } from '../../src/store/index.ts';
+import { builtinTools, ToolRegistry } from '../../src/tools/index.ts';
+import { MoatError } from '../../src/util/index.ts';
+import { testSettings } from '../support/agent-settings.ts';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { tempDir } from '../support/temp.ts';
+
+let server: FakeAnthropic;
+let store: Store;
+let root: string;
+
+beforeAll(async () => {
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  root = tempDir('moat-host-controls-');
+  store = openStore(join(root, '.db', 'moat.db'));
+  server.requests.length = 0;
+});
+afterEach(() => {
+  store.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A host whose owner gives `controls` (the real `!cmd` runner unless replaced); `answerable`: a front end answers questions. */
+function host(controls: OwnerControls<AgentSession> | undefined, answerable = true) {
+  return SessionHost.open(
+    {
+      open: (ask) =>
+        AgentSession.open({
+          provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }),
+          registry: new ToolRegistry(builtinTools()),
+          store,
+          settings: testSettings(root),
+          ...(ask === undefined ? {} : { ask }),
+        }),
+      ...(controls === undefined ? {} : { controls }),
+    },
+    answerable,
+  );
+}
+
+const realShell = () => userShell(recordChangeWith(undefined, () => {}));
+
+async function waitUntil(ready: () => boolean): Promise<void> {
+  while (!ready()) await Bun.sleep(5);
+}
+
+async function drain(it: AsyncIterable<SessionEvent>): Promise<SessionEvent[]> {
+  const out: SessionEvent[] = [];
+  for await (const e of it) out.push(e);
+  return out;
+}
+
+describe('shell (`!cmd`)', () => {
+  test('queued behind the running message, never overlapping it; its events end with one shell_finished carrying the output', async () => {
+    server.script(reply().text('answer'));
+    const { host: h } = host({ shell: realShell() });
+    h.submit({ type: 'user_message', content: 'first' });
+    h.submit({ type: 'shell', command: 'echo from-the-shell' });
+    h.submit({ type: 'end' });
+    const events: SessionEvent[] = [];
+    for await (const e of h.events) {
+      events.push(e);
+      if (e.type === 'permission_request') h.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'allow' } });
+    }
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('run_finished')).toBeLessThan(types.indexOf('shell_finished'));
+    expect(types.filter((t) => t === 'shell_finished')).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'shell_finished', command: 'echo from-the-shell', output: 'from-the-shell\n', exitCode: 0 });
+  });
+
+  test('a command that writes asks as a Bash call does: one permission_request, answered by permission_answer; denied, it does not run', async () => {
+    const { host: h } = host({ shell: realShell() });
+    const events: SessionEvent[] = [];
+    for await (const e of h.shell(`echo x > ${join(root, 'made.txt')}`, new AbortController().signal)) {
+      events.push(e);
+      if (e.type === 'permission_request') h.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'deny', message: 'not now' } });
+    }
+    expect(events.map((e) => e.type)).toEqual(['permission_request', 'permission_resolved', 'permission_denied', 'shell_finished']);
+    expect(events.at(-1)).toMatchObject({ type: 'shell_finished', exitCode: null });
+    expect(events.at(-1)?.type === 'shell_finished' && events.at(-1)).toHaveProperty('output', expect.stringContaining('not now'));
+    expect(existsSync(join(root, 'made.txt'))).toBe(false);
+  });
+
+  test('interrupt ends a running command through its signal; the next run still goes', async () => {
+    server.script(reply().text('after'));
+    const { host: h } = host({ shell: realShell() });
+    const started = join(root, 'started');
+    const stop = new AbortController();
+    const t0 = performance.now();
+    const events: SessionEvent[] = [];
+    for await (const e of h.shell(`touch ${started}; sleep 30`, stop.signal)) {
+      events.push(e);
+      if (e.type !== 'permission_request') continue;
+      h.submit({ type: 'permission_answer', requestId: e.requestId, decision: { behavior: 'allow' } });
+      // Esc once it runs, as the user would.
+      void waitUntil(() => existsSync(started)).then(() => stop.abort());
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'shell_finished', exitCode: null });
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    const next = await drain(h.turn('next', new AbortController().signal));
+    expect(next.at(-1)).toMatchObject({ type: 'run_finished', result: 'after' });
+  }, 40_000);
+
+  test('a runner that fails still ends the command with its shell_finished, carrying the error', async () => {
+    const { host: h } = host({
+      shell: () => Promise.reject(new Error('no shell here')),
+    });
+    const events = await drain(h.shell('ls', new AbortController().signal));
+    expect(events).toEqual([{ type: 'shell_finished', command: 'ls', output: '', exitCode: null, durationMs: expect.any(Number), error: 'no shell here' }]);
+  });
+});
+
+describe('the process operations', () => {
+  test('each reaches its owner part with its input; the answered ones answer through request', async () => {
+    const calls: string[] = [];
+    const { host: h, agent } = host({
+      addPromptHistory: (text) => void calls.push(`history ${text}`),
+      approveMcpServers: (names) => void calls.push(`approve ${names.join(',')}`),
+      reconnectMcp: async (server) => void calls.push(`reconnect ${server}`),
+      stopSubagent: (id) => (calls.push(`stop ${id}`), id === 'agent-1'),
+      mergeWorktree: async (a, id) => (calls.push(`merge ${id} in ${a === agent ? 'the open session' : 'another'}`), { branch: `moat/${id}`, outcome: { kind: 'merged', summary: '1 file changed' } }),
+      removeWorktree: async (id, force) => (calls.push(`rm ${id} ${force}`), { branch: `moat/${id}` }),
+    });
+    h.submit({ type: 'add_prompt_history', text: 'fix the tests' });
+    h.submit({ type: 'approve_mcp_servers', names: ['db', 'search'] });
+    h.submit({ type: 'stop_subagent', agentId: 'agent-1' });
+    expect(await h.request({ type: 'reconnect_mcp', server: 'db' })).toBeUndefined();
+    expect(await h.request({ type: 'merge_worktree', id: 'w1' })).toEqual({ branch: 'moat/w1', outcome: { kind: 'merged', summary: '1 file changed' } });
+    expect(await h.request({ type: 'remove_worktree', id: 'w2', force: true })).toEqual({ branch: 'moat/w2' });
+    expect(calls).toEqual(['history fix the tests', 'approve db,search', 'stop agent-1', 'reconnect db', 'merge w1 in the open session', 'rm w2 true']);
+  });
+
+  test('sent with submit, an answered operation says its outcome (or its refusal) as a notice before the next run', async () => {
+    server.script(reply().text('ok'));
+    const removed = Promise.withResolvers<void>();
+    const refused = Promise.withResolvers<void>();
+    const { host: h } = host({
+      removeWorktree: async (id) => {
+        removed.resolve();
+        return { branch: `moat/${id}` };
+      },
+      reconnectMcp: async (server) => {
+        refused.resolve();
+        throw new Error(`No MCP server is called ${server}.`);
+      },
+    });
+    h.submit({ type: 'remove_worktree', id: 'w2' });
+    h.submit({ type: 'reconnect_mcp', server: 'ghost' });
+    await Promise.all([removed.promise, refused.promise]);
+    const events = await drain(h.turn('next', new AbortController().signal));
+    expect(events.filter((e) => e.type === 'notice').map((e) => e.type === 'notice' && [e.level, e.message])).toEqual([
+      ['info', 'removed worktree w2 and branch moat/w2'],
+      ['error', 'No MCP server is called ghost.'],
+    ]);
+  });
+
+  test('bad input is refused with one line: an empty command or prompt, no server named, a sub-agent no longer going', () => {
+    const { host: h } = host({ shell: realShell(), addPromptHistory: () => {}, approveMcpServers: () => {}, stopSubagent: () => false });
+    expect(() => h.submit({ type: 'shell', command: '  ' })).toThrow('shell: no command given');
+    expect(() => h.shell('', new AbortController().signal)).toThrow('shell: no command given');
+    expect(() => h.submit({ type: 'add_prompt_history', text: '\n' })).toThrow('add_prompt_history: the prompt is empty');
+    expect(() => h.submit({ type: 'approve_mcp_servers', names: [] })).toThrow('approve_mcp_servers: no server named');
+    expect(() => h.submit({ type: 'stop_subagent', agentId: 'agent-9' })).toThrow('no queued or running sub-agent agent-9');
+  });
+
+  test('a front end that did not give a part (-p gives none) refuses its operations as usage errors', async () => {
+    const { host: h } = host(undefined, false);
+    const refused = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e instanceof MoatError ? [e.code, e.message] : e;
+      }
+      return 'accepted';
+    };
+    expect(refused(() => h.submit({ type: 'shell', command: 'ls' }))).toEqual(['usage', 'this session cannot run shell commands']);
+    expect(refused(() => h.submit({ type: 'add_prompt_history', text: 'x' }))).toEqual(['usage', 'this session cannot keep a prompt history']);
+    expect(refused(() => h.submit({ type: 'approve_mcp_servers', names: ['db'] }))).toEqual(['usage', 'this session cannot approve MCP servers']);
+    expect(refused(() => h.submit({ type: 'stop_subagent', agentId: 'a' }))).toEqual(['usage', 'this session cannot stop sub-agents']);
+    await expect(h.request({ type: 'reconnect_mcp', server: 'db' })).rejects.toThrow('this session cannot reconnect MCP servers');
+    await expect(h.request({ type: 'merge_worktree', id: 'w1' })).rejects.toThrow('this session cannot merge worktrees');
+    await expect(h.request({ type: 'remove_worktree', id: 'w1' })).rejects.toThrow('this session cannot remove worktrees');
+  });
+});
