@@ -7,11 +7,11 @@
  */
 import { readFileSync, statSync, appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { resolveModel, type AgentSession, type AgentSettings, type Message, type RememberRule, type UserPart } from '../agent/index.ts';
+import { type AgentSession, type AgentSettings, type Message, type RememberRule, type UserPart } from '../agent/index.ts';
 import { addPermissionRule, approveRules, removePermissionRule, trustProject, type LoadedConfig } from '../config/index.ts';
 import type { ModelRouter } from '../providers/index.ts';
-import { toSessionEvent, type OwnerControls } from '../protocol/index.ts';
-import { expandSlashCommand, skillUsage, SkillUsageError, type Skill } from '../skills/index.ts';
+import type { OwnerControls } from '../protocol/index.ts';
+import { skillUsage, type Skill } from '../skills/index.ts';
 import { walkFiles } from '../tools/index.ts';
 import type { PromptInput, SessionPort, SessionQueries, SkillInfo, TuiClient, TuiInfo, TuiLifecycle } from '../tui/index.ts';
 import { subagentControls } from './tui-subagents.ts';
@@ -20,7 +20,7 @@ import { mcpControls } from './mcp-controls.ts';
 import type { SessionAssembly, SessionKeeper } from './open-session.ts';
 import { grantsFrom } from './settings-from.ts';
 import { CLAUDE_MODELS, modelChoices } from './model-choices.ts';
-import { runInlineCommands, sessionCheck } from './inline-commands.ts';
+import { skillExpansion } from './skill-expansion.ts';
 import { recordChangeWith } from './checkpoint-setup.ts';
 import { userShell } from './user-shell.ts';
 import { errorMessage, gitHead, SAFE_GIT_FLAGS } from '../util/index.ts';
@@ -70,8 +70,6 @@ export function createTuiClient(deps: TuiClientDeps): StartedTuiClient {
   const configDir = dirname(loaded.files.user);
   const skills = deps.skills ?? [];
   let trustedNow = false;
-  /** Set by a custom command with `model`: the next run uses it. */
-  let nextRunModel: string | undefined;
 
   const log = (message: string) => {
     try {
@@ -131,6 +129,7 @@ export function createTuiClient(deps: TuiClientDeps): StartedTuiClient {
   const mcp = mcpControls(assembly.mcp, loaded);
   const controls: OwnerControls<AgentSession> = {
     shell: userShell(recordChange),
+    expandSkill: skillExpansion(skills, deps.router, recordChange),
     addPromptHistory: (text) => store.history.add(loaded.projectRoot, text),
     ...mcp.controls,
     ...agents.controls,
@@ -195,8 +194,7 @@ export function createTuiClient(deps: TuiClientDeps): StartedTuiClient {
     request: (op) => host().request(op),
     run: (prompt, signal) => {
       // A custom command's `model`: this run's alone, carried by its user message; the next run is on the session's again.
-      const model = nextRunModel;
-      nextRunModel = undefined;
+      const { model } = prompt;
       const h = host();
       if ((prompt.resources ?? []).length === 0 && toolsReady === undefined) return h.turn(promptParts(prompt, settings.cwd), signal, model);
       return (async function* () {
@@ -206,29 +204,7 @@ export function createTuiClient(deps: TuiClientDeps): StartedTuiClient {
     },
     compact: (instructions, signal) => host().compact(instructions, signal),
     shell: (command, signal) => host().shell(command, signal),
-    skillPrompt: async (name, args, signal = new AbortController().signal, onEvent) => {
-      let expansion;
-      try {
-        expansion = expandSlashCommand(`/${name}${args ? ` ${args}` : ''}`, skills);
-      } catch (e) {
-        // A missing required argument: the message names it and gives the usage line.
-        if (e instanceof SkillUsageError) throw new Error(e.message);
-        throw e;
-      }
-      if (expansion.type !== 'skill') return undefined;
-      const agent = current();
-      if (expansion.skill.model !== undefined) {
-        const model = resolveModel(agent.currentSettings().model, expansion.skill.model);
-        // A name no provider takes is the user's mistake, shown before anything runs.
-        deps.router?.resolve(model);
-        nextRunModel = model;
-      }
-      // Its !`cmd` lines may write (a trusted command's allowed-tools): checkpointed with the message they go into.
-      const { prompt, skill } = expansion;
-      // Asked as the model's Bash call would be: the question, if any, comes up in the TUI's permission prompt.
-      const check = sessionCheck(agent, signal, (e) => onEvent?.(toSessionEvent(e)));
-      return recordChange(agent, () => runInlineCommands(prompt, skill, agent.currentSettings(), signal, check));
-    },
+    expandSkill: (name, args, signal) => host().expandSkill(name, args, signal),
   };
 
   const conversation = (): Message[] => [...current().messages()];

@@ -104,6 +104,11 @@ export type SessionEvent =
   | { type: 'turn_aborted'; turn: number }
   /** The one end of a `shell` operation's events; `error`: it could not run at all (not a refusal, which is its output). */
   | ({ type: 'shell_finished'; error?: string } & ShellResult)
+  /**
+   * The one end of an `expand_skill` operation's events: the prompt to send (absent: no skill has that name), the
+   * model the skill asks for, or `error` (a missing argument: the usage line; a model no provider takes).
+   */
+  | { type: 'skill_expanded'; name: string; prompt?: string; model?: string; error?: string }
   | {
       type: 'run_finished';
       stopReason: RunStopReason;
@@ -124,6 +129,7 @@ export type SessionEventType = SessionEvent['type'];
 export type RunFinishedEvent = Extract<SessionEvent, { type: 'run_finished' }>;
 export type PermissionRequestEvent = Extract<SessionEvent, { type: 'permission_request' }>;
 export type ShellFinishedEvent = Extract<SessionEvent, { type: 'shell_finished' }>;
+export type SkillExpandedEvent = Extract<SessionEvent, { type: 'skill_expanded' }>;
 
 /**
  * The one conversion from the agent's events to the protocol's. Every agent

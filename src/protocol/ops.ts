@@ -63,6 +63,13 @@ export type SessionOp =
    * grant it got, and its events end with exactly one `shell_finished`.
    */
   | { type: 'shell'; command: string }
+  /**
+   * `/name args`: what a skill (or custom command) would send, its !`cmd` lines run. Queued like a run: each line is
+   * checked as the model's Bash call is (the same permission events), and its events end with exactly one
+   * `skill_expanded` carrying the prompt and the model the skill asks for. Nothing is sent to the model: the front end
+   * sends the prompt as a `user_message` (with that model) once the user sees it is ready.
+   */
+  | { type: 'expand_skill'; name: string; args: string }
   /** Keeps a prompt in this project's history (the prompt's ↑, here and in later sessions). Empty text throws. */
   | { type: 'add_prompt_history'; text: string }
   /** The user approves these project MCP servers for the folder (remembered) and they start. A name no server has throws. */

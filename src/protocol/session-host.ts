@@ -5,14 +5,18 @@ import { toSessionEvent, type SessionEvent } from './events.ts';
 import type { OpAnswers, RequestOp, SessionOp } from './ops.ts';
 import type { OwnerControls, ProtocolAgent, SessionOwner } from './session-owner.ts';
 
-/** A user message, a compaction or a `!cmd` waiting for its run. */
-type Waiting = { kind: 'message'; content: string | UserPart[]; model: string | undefined } | { kind: 'compact'; instructions: string | undefined } | { kind: 'shell'; command: string };
+/** A user message, a compaction, a `!cmd` or a skill's expansion waiting for its run. */
+type Waiting =
+  | { kind: 'message'; content: string | UserPart[]; model: string | undefined }
+  | { kind: 'compact'; instructions: string | undefined }
+  | { kind: 'shell'; command: string }
+  | { kind: 'skill'; name: string; args: string };
 
-/** The operations whose events a front end follows to their end (`turn`, `compact`, `shell`). */
-type RunOp = Extract<SessionOp, { type: 'user_message' | 'compact' | 'shell' }>;
+/** The operations whose events a front end follows to their end (`turn`, `compact`, `shell`, `expandSkill`). */
+type RunOp = Extract<SessionOp, { type: 'user_message' | 'compact' | 'shell' | 'expand_skill' }>;
 
-/** The one event that ends a run's (or a `!cmd`'s) events. */
-const isLast = (e: SessionEvent): boolean => e.type === 'run_finished' || e.type === 'shell_finished';
+/** The one event that ends a run's (or a `!cmd`'s, or a skill expansion's) events. */
+const isLast = (e: SessionEvent): boolean => e.type === 'run_finished' || e.type === 'shell_finished' || e.type === 'skill_expanded';
 
 /**
  * Serves one session to one front end. Operations go in through `submit`
@@ -124,6 +128,12 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
         this.control('shell', 'run shell commands');
         if (op.command.trim() === '') throw new MoatError('usage', 'shell: no command given');
         this.waiting.push({ kind: 'shell', command: op.command });
+        this.pump();
+        return;
+      case 'expand_skill':
+        this.control('expandSkill', 'run skills');
+        if (op.name.trim() === '') throw new MoatError('usage', 'expand_skill: no skill named');
+        this.waiting.push({ kind: 'skill', name: op.name, args: op.args });
         this.pump();
         return;
       case 'add_prompt_history':
@@ -258,6 +268,13 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
     return this.follow(op, signal);
   }
 
+  /** Like `turn`, for `/name args`: its !`cmd` lines' permission events, then its `skill_expanded`. Refused here when this session runs no skills. */
+  expandSkill(name: string, args: string, signal: AbortSignal): AsyncIterable<SessionEvent> {
+    this.control('expandSkill', 'run skills');
+    if (name.trim() === '') throw new MoatError('usage', 'expand_skill: no skill named');
+    return this.follow({ type: 'expand_skill', name, args }, signal);
+  }
+
   private async *follow(op: RunOp, signal: AbortSignal): AsyncIterable<SessionEvent> {
     const interrupt = () => this.submit({ type: 'interrupt' });
     this.submit(op);
@@ -305,6 +322,7 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
 
   private async drive(next: Waiting, controller: AbortController): Promise<void> {
     if (next.kind === 'shell') return this.runShell(next.command, controller.signal);
+    if (next.kind === 'skill') return this.expand(next.name, next.args, controller.signal);
     const events =
       next.kind === 'compact'
         ? this.current.compact(next.instructions, controller.signal)
@@ -312,6 +330,16 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
     // Start-up ends at the TUI's first frame, or a second after start (src/util/jit-policy.ts), not at the first answer.
     // The one place the agent's events become the protocol's.
     for await (const e of events) this.out.push(toSessionEvent(e));
+  }
+
+  /** A skill's expansion always ends with its `skill_expanded`: a front end follows its events up to it. */
+  private async expand(name: string, args: string, signal: AbortSignal): Promise<void> {
+    try {
+      const expanded = await this.control('expandSkill', 'run skills')(this.current, name, args, signal, (e) => this.out.push(toSessionEvent(e)));
+      this.out.push({ type: 'skill_expanded', name, ...expanded });
+    } catch (e) {
+      this.out.push({ type: 'skill_expanded', name, error: errorMessage(e) });
+    }
   }
 
   /** A `!cmd` always ends with its `shell_finished`: a front end follows its events up to it. */

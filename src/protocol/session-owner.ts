@@ -48,6 +48,8 @@ export interface SessionOwner<A extends ProtocolAgent> {
 export interface OwnerControls<A extends ProtocolAgent> {
   /** `shell`: checked as `agent`'s Bash call is (its permission events through `emit`), then run. */
   shell?(agent: A, command: string, signal: AbortSignal, emit: (e: AgentEvent) => void): Promise<ShellResult>;
+  /** `expand_skill`: the skill's prompt with its !`cmd` lines run (each checked as `agent`'s Bash call, events through `emit`); undefined when no skill has that name. */
+  expandSkill?(agent: A, name: string, args: string, signal: AbortSignal, emit: (e: AgentEvent) => void): Promise<{ prompt: string; model?: string } | undefined>;
   addPromptHistory?(text: string): void;
   approveMcpServers?(names: readonly string[]): void;
   reconnectMcp?(server: string): Promise<OpAnswers['reconnect_mcp']>;

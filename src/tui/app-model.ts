@@ -7,7 +7,7 @@
  */
 import type { PermissionMode } from '../contracts/index.ts';
 import type { PermissionDecision } from '../agent/index.ts';
-import type { SessionEvent } from '../protocol/index.ts';
+import type { SessionEvent, SkillExpandedEvent } from '../protocol/index.ts';
 import { errorMessage } from '../util/index.ts';
 import { COMMANDS, isBuiltinCommand, runSlashCommand, type CommandContext } from './commands/slash-commands.ts';
 import type { SessionPort, SessionQueries, TuiClient, TuiLifecycle } from './session-port.ts';
@@ -297,19 +297,27 @@ export class AppModel {
 
   /** A skill or custom command: its prompt (with any !`cmd` output) goes to the model; the transcript shows what was typed. */
   private async runSkill(text: string, name: string, args: string): Promise<void> {
-    let prompt: string | undefined;
+    let expanded: SkillExpandedEvent | undefined;
     // Its !`cmd` lines may ask, as a Bash call does: the question shows here, and Esc withdraws it.
     const abort = new AbortController();
     this.shellAbort = abort;
     try {
-      prompt = await this.session.skillPrompt(name, args, abort.signal, (e) => this.transcript.apply(e));
+      for await (const e of this.session.expandSkill(name, args, abort.signal)) {
+        if (e.type === 'skill_expanded') expanded = e;
+        else this.transcript.apply(e);
+      }
     } catch (e) {
-      // A missing argument: the message is the usage line. Nothing is sent.
       this.transcript.commit({ kind: 'notice', level: 'warning', text: errorMessage(e) });
       return;
     } finally {
       this.shellAbort = undefined;
     }
+    // A missing argument: the message is the usage line. Nothing is sent.
+    if (expanded?.error !== undefined) {
+      this.transcript.commit({ kind: 'notice', level: 'warning', text: expanded.error });
+      return;
+    }
+    const prompt = expanded?.prompt;
     // Esc while its lines ran (or a question was open): nothing is sent.
     if (abort.signal.aborted) {
       this.transcript.commit({ kind: 'notice', level: 'info', text: `/${name} interrupted: nothing was sent.` });
@@ -319,7 +327,7 @@ export class AppModel {
       this.transcript.commit({ kind: 'notice', level: 'warning', text: `Unknown command /${name}. /help lists the commands and skills.` });
       return;
     }
-    await this.runPrompt(text, prompt);
+    await this.runPrompt(text, prompt, expanded?.model);
   }
 
   /** `/mcp__server__prompt args`: the server's prompt goes to the model; the transcript shows what was typed. */
@@ -339,8 +347,11 @@ export class AppModel {
     if (text !== undefined) this.dispatch(text);
   }
 
-  /** `text` is shown and its @files attached; `sent` (a skill's expanded body) is what the model gets, when given. */
-  async runPrompt(text: string, sent = text): Promise<void> {
+  /**
+   * `text` is shown and its @files attached; `sent` (a skill's expanded body) is what the model gets, when given,
+   * and `model` (a custom command's) that run's model alone.
+   */
+  async runPrompt(text: string, sent = text, model?: string): Promise<void> {
     const t = this.transcript;
     t.commit({ kind: 'user', text });
     const attachments = mentionedFiles(text, this.fileSet);
@@ -348,7 +359,7 @@ export class AppModel {
     const resources = servers.size === 0 ? [] : mentionedResources(text, servers);
     const shellContext = this.shellContext;
     this.shellContext = [];
-    await this.follow((signal) => this.session.run({ text: sent, attachments, shellContext, ...(resources.length > 0 ? { resources } : {}) }, signal));
+    await this.follow((signal) => this.session.run({ text: sent, attachments, shellContext, ...(resources.length > 0 ? { resources } : {}), ...(model === undefined ? {} : { model }) }, signal));
   }
 
   /** `/compact [instructions]`: a run of its own; its notice says how many tokens the history took before and after. */

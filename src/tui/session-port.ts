@@ -1,7 +1,7 @@
 /**
  * The interactive UI's way into moat, in three parts: the session (every
- * change of state is one session operation, sent to the SessionHost; runs and
- * `!cmd`s are followed through their events), read-only queries, and the
+ * change of state is one session operation, sent to the SessionHost; runs,
+ * `!cmd`s and skills' expansions are followed through their events), read-only queries, and the
  * process's lifecycle (exit, the log, who answers MCP servers' questions).
  * The TUI never touches a provider, a tool or SQLite: the CLI implements these
  * over the SessionHost, the store and the config; tests with a scripted fake.
@@ -52,14 +52,11 @@ export interface SessionPort {
   /** `!cmd`: checked as a Bash call is (its question, if any, comes as a tool call's does); the stream ends with exactly one `shell_finished`. */
   shell(command: string, signal: AbortSignal): AsyncIterable<SessionEvent>;
   /**
-   * What `/name args` sends to the model: the skill's body with its arguments.
-   * Undefined when no skill has that name; throws an Error whose message is the
-   * usage line when a required argument is missing. Its !`cmd` lines are
-   * decided as the model's Bash calls: their permission events go to
-   * `onEvent` (a question is answered like a tool call's), and aborting
-   * `signal` withdraws a question. A skill with a `model` sets the next run's.
+   * `/name args`: what the skill would send, its !`cmd` lines run (each checked as a Bash call is: a question comes
+   * as a tool call's does, and aborting `signal` withdraws it). The stream ends with exactly one `skill_expanded`:
+   * the prompt (absent: no skill has that name) and the model it asks for, or the usage line as its `error`.
    */
-  skillPrompt(name: string, args: string, signal?: AbortSignal, onEvent?: (e: SessionEvent) => void): Promise<string | undefined>;
+  expandSkill(name: string, args: string, signal: AbortSignal): AsyncIterable<SessionEvent>;
 }
 
 /** Everything the UI reads; nothing here changes state. */

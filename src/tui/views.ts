@@ -40,6 +40,8 @@ export interface PromptInput {
   shellContext: ShellResult[];
   /** MCP resources named with `@server:uri`, as `server:uri`. */
   resources?: string[];
+  /** This run's model alone (a custom command's `model`); the next run is on the session's again. */
+  model?: string;
 }
 
 /** A prompt of an MCP server, runnable as `/mcp__server__prompt args`. */

@@ -11,7 +11,7 @@ import { ModelRouter } from '../../src/providers/index.ts';
 import { testSettings } from '../support/agent-settings.ts';
 import { tempDir } from '../support/temp.ts';
 import { treeState } from '../support/tree-state.ts';
-import { runShell } from '../support/tui-shell.ts';
+import { runShell } from '../support/tui-ops.ts';
 
 async function make(permissionMode: 'default' | 'acceptEdits' = 'default') {
   const base = tempDir('moat-shell-cmd-');

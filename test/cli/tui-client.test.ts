@@ -20,7 +20,7 @@ import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-a
 import type { SubagentUpdate } from '../../src/tui/index.ts';
 import { tempDir } from '../support/temp.ts';
 import { waitGone } from '../support/process-gone.ts';
-import { runShell } from '../support/tui-shell.ts';
+import { expandSkill, runShell } from '../support/tui-ops.ts';
 import { EVERYTHING_JS } from '../mcp/support.ts';
 
 let server: FakeAnthropic;
@@ -119,9 +119,10 @@ async function drain(it: AsyncIterable<SessionEvent>): Promise<SessionEvent[]> {
 test("a custom command's model is used for its run only", async () => {
   const { c } = await make();
   server.script(reply().text('fast'), reply().text('normal'));
-  const prompt = await c.session.skillPrompt('quick', 'why?');
-  expect(prompt).toContain('Answer quickly: why?');
-  await drain(c.session.run({ text: prompt!, attachments: [], shellContext: [] }, new AbortController().signal));
+  const expanded = await expandSkill(c, 'quick', 'why?');
+  expect(expanded?.prompt).toContain('Answer quickly: why?');
+  expect(expanded?.model).toBe('claude-haiku-4-5');
+  await drain(c.session.run({ text: expanded!.prompt, attachments: [], shellContext: [], model: expanded!.model! }, new AbortController().signal));
   await drain(c.session.run({ text: 'next', attachments: [], shellContext: [] }, new AbortController().signal));
   expect(server.requests.map((r) => (r.body as { model: string }).model)).toEqual(['claude-haiku-4-5', 'claude-sonnet-4-5']);
 });
@@ -137,28 +138,28 @@ test("a custom command's !`cmd` line that must be asked is asked as a Bash call 
     return { seen, onEvent };
   };
   const yes = answering('allow');
-  expect(await c.session.skillPrompt('echo', '', new AbortController().signal, yes.onEvent)).toContain('Said: from-the-line');
+  expect((await expandSkill(c, 'echo', '', new AbortController().signal, yes.onEvent))?.prompt).toContain('Said: from-the-line');
   expect(yes.seen).toEqual(['permission_request', 'permission_resolved']);
   const no = answering('deny');
-  expect(await c.session.skillPrompt('echo', '', new AbortController().signal, no.onEvent)).toMatch(/Said: \[not run: The user denied this Bash call\.[^\]]*\]/);
+  expect((await expandSkill(c, 'echo', '', new AbortController().signal, no.onEvent))?.prompt).toMatch(/Said: \[not run: The user denied this Bash call\.[^\]]*\]/);
   expect(no.seen).toEqual(['permission_request', 'permission_resolved', 'permission_denied']);
   // Nobody answers; the TUI's Esc aborts: the question is withdrawn and the line is not run.
   const abort = new AbortController();
   const open: string[] = [];
-  const withdrawn = c.session.skillPrompt('echo', '', abort.signal, (e) => {
+  const withdrawn = expandSkill(c, 'echo', '', abort.signal, (e) => {
     open.push(e.type);
     if (e.type === 'permission_request') queueMicrotask(() => abort.abort());
   });
-  expect(await withdrawn).toMatch(/Said: \[not run: [^\]]+\]/);
+  expect((await withdrawn)?.prompt).toMatch(/Said: \[not run: [^\]]+\]/);
   expect(open).toEqual(['permission_request', 'permission_resolved', 'permission_denied']);
 });
 
 test('skills: listed with their usage; /name args expands; a missing argument is the usage line', async () => {
   const { c } = await make();
   expect(c.queries.skills()).toEqual([{ name: 'review', description: 'review a file', args: '<file>' }, { name: 'quick', description: 'quick answer' }, { name: 'echo', description: 'echoes' }]);
-  expect(await c.session.skillPrompt('review', 'src/a.ts')).toContain('Review src/a.ts for bugs.');
-  expect(await c.session.skillPrompt('nope', '')).toBeUndefined();
-  await expect(c.session.skillPrompt('review', '')).rejects.toThrow('/review needs <file>');
+  expect((await expandSkill(c, 'review', 'src/a.ts'))?.prompt).toContain('Review src/a.ts for bugs.');
+  expect(await expandSkill(c, 'nope', '')).toBeUndefined();
+  await expect(expandSkill(c, 'review', '')).rejects.toThrow('/review needs <file>');
 });
 
 test('model and mode go to the open session (status and next request) and to later sessions', async () => {

@@ -1,16 +1,19 @@
 /**
  * The host's operations on what the process holds beside the session (`!cmd`,
- * the prompt history, MCP servers, sub-agents, worktrees), over a real
- * AgentSession against the fake server: each reaches its owner's part with its
- * input, bad input and a missing part are refused with one clear line, and a
- * `!cmd` is queued like a run and ends with one `shell_finished`.
+ * a skill's expansion, the prompt history, MCP servers, sub-agents,
+ * worktrees), over a real AgentSession against the fake server: each reaches
+ * its owner's part with its input, bad input and a missing part are refused
+ * with one clear line, and a `!cmd` or an expansion is queued like a run and
+ * ends with its one closing event.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentSession } from '../../src/agent/index.ts';
 import { recordChangeWith } from '../../src/cli/checkpoint-setup.ts';
+import { skillExpansion } from '../../src/cli/skill-expansion.ts';
 import { userShell } from '../../src/cli/user-shell.ts';
+import type { Skill } from '../../src/skills/index.ts';
 import { SessionHost, type OwnerControls, type SessionEvent } from '../../src/protocol/index.ts';
 import { createAnthropicProvider } from '../../src/providers/index.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
@@ -127,6 +130,35 @@ describe('shell (`!cmd`)', () => {
     });
     const events = await drain(h.shell('ls', new AbortController().signal));
     expect(events).toEqual([{ type: 'shell_finished', command: 'ls', output: '', exitCode: null, durationMs: expect.any(Number), error: 'no shell here' }]);
+  });
+});
+
+describe('expand_skill (`/name args`)', () => {
+  const ECHO: Skill = { name: 'echo', description: 'echoes', args: [], body: 'Said: !`echo from-the-line`', source: 'project', file: '/x/commands/echo.md', model: 'haiku' };
+  const REVIEW: Skill = { name: 'review', description: 'review a file', args: [{ name: 'file', required: true }], body: 'Review ${file}.', source: 'project', file: '/x/review/SKILL.md' };
+  const realExpansion = () => skillExpansion([ECHO, REVIEW], undefined, recordChangeWith(undefined, () => {}));
+
+  test("queued behind the running message; its !`cmd` line asks as a Bash call does; one skill_expanded carries the prompt and the skill's model, nothing is sent", async () => {
+    server.script(reply().text('answer'));
+    const { host: h } = host({ expandSkill: realExpansion() });
+    h.submit({ type: 'add_rule', behavior: 'allow', rule: 'Bash(echo:*)' });
+    h.submit({ type: 'user_message', content: 'first' });
+    h.submit({ type: 'expand_skill', name: 'echo', args: '' });
+    h.submit({ type: 'end' });
+    const events = await drain(h.events);
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('run_finished')).toBeLessThan(types.indexOf('skill_expanded'));
+    expect(events.at(-1)).toEqual({ type: 'skill_expanded', name: 'echo', prompt: expect.stringContaining('Said: from-the-line'), model: 'claude-haiku-4-5' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test('an unknown skill ends with no prompt; a missing argument with its usage line as the error; an empty name and a missing part are refused', async () => {
+    const { host: h } = host({ expandSkill: realExpansion() });
+    const signal = new AbortController().signal;
+    expect(await drain(h.expandSkill('nope', '', signal))).toEqual([{ type: 'skill_expanded', name: 'nope' }]);
+    expect(await drain(h.expandSkill('review', '', signal))).toEqual([{ type: 'skill_expanded', name: 'review', error: expect.stringContaining('/review needs <file>') }]);
+    expect(() => h.expandSkill(' ', '', signal)).toThrow('expand_skill: no skill named');
+    expect(() => host(undefined).host.submit({ type: 'expand_skill', name: 'echo', args: '' })).toThrow('this session cannot run skills');
   });
 });
 

@@ -38,7 +38,7 @@ export class FakeController implements TuiClient, SessionQueries, TuiLifecycle {
     run: (prompt, signal) => this.run(prompt, signal),
     compact: (instructions, signal) => this.compact(instructions, signal),
     shell: (command, signal) => this.shell(command, signal),
-    skillPrompt: (name, args) => this.skillPrompt(name, args),
+    expandSkill: (name, args) => this.expandSkill(name, args),
   };
   readonly queries: SessionQueries = this;
   readonly lifecycle: TuiLifecycle = this;
@@ -237,12 +237,12 @@ export class FakeController implements TuiClient, SessionQueries, TuiLifecycle {
   skills(): SkillInfo[] {
     return this.skillList.map(({ name, description, args }) => ({ name, description, ...(args ? { args } : {}) }));
   }
-  /** `body` with `$ARGUMENTS` replaced; a `required` skill without arguments throws its usage line. */
-  skillPrompt(name: string, args: string): Promise<string | undefined> {
+  /** `body` with `$ARGUMENTS` replaced; a `required` skill without arguments ends with its usage line as the error. */
+  async *expandSkill(name: string, args: string): AsyncIterable<SessionEvent> {
     const s = this.skillList.find((x) => x.name === name);
-    if (!s) return Promise.resolve(undefined);
-    if (s.required && !args) return Promise.reject(new Error(`/${name} needs ${s.args ?? '<arg>'}: usage: /${name} ${s.args ?? ''}`.trim()));
-    return Promise.resolve(`/${name}\n\n${(s.body ?? '').replace('$ARGUMENTS', args)}`);
+    if (!s) yield { type: 'skill_expanded', name };
+    else if (s.required && !args) yield { type: 'skill_expanded', name, error: `/${name} needs ${s.args ?? '<arg>'}: usage: /${name} ${s.args ?? ''}`.trim() };
+    else yield { type: 'skill_expanded', name, prompt: `/${name}\n\n${(s.body ?? '').replace('$ARGUMENTS', args)}` };
   }
   permissionRules(): PermissionRuleView[] {
     return this.rules;

@@ -148,6 +148,8 @@ export class Transcript {
       case 'permission_denied':
       // A `!cmd`'s result is the app model's to show: it also keeps it as context for the next prompt.
       case 'shell_finished':
+      // Likewise a skill's expanded prompt: the app model sends it.
+      case 'skill_expanded':
         return;
       case 'history':
         this.showHistory(e.messages);

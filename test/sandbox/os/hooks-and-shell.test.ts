@@ -11,7 +11,7 @@ import { assembleSession } from '../../../src/cli/open-session.ts';
 import { sandboxSupport } from '../../../src/sandbox/index.ts';
 import { processSandboxSettings } from '../../../src/tools/index.ts';
 import { testSettings } from '../../support/agent-settings.ts';
-import { runShell } from '../../support/tui-shell.ts';
+import { runShell } from '../../support/tui-ops.ts';
 
 const supported = sandboxSupport().available;
 let base: string;
