@@ -10,7 +10,7 @@ import type { ElicitationHandler } from '../tui/index.ts';
 export interface ElicitationRelay {
   /** What the session assembly gives the MCP servers. */
   elicit: Elicit;
-  /** What the TUI controller offers the UI. */
+  /** What the TUI client's lifecycle offers the UI. */
   onElicitation(handler: ElicitationHandler): () => void;
 }
 

@@ -1,4 +1,4 @@
-/** What the TUI's banner and status line say about a session: the controller's info(), and the frame drawn before the session exists. */
+/** What the TUI's banner and status line say about a session: the queries' info(), and the frame drawn before the session exists. */
 import pkg from '../../package.json' with { type: 'json' };
 import { contextWindow, type AgentSettings } from '../agent/index.ts';
 import type { ModelRouter } from '../providers/index.ts';

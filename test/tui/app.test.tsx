@@ -195,7 +195,7 @@ describe('control', () => {
     expect(h.exited()).toBe(0);
   });
 
-  test('/compact [instructions] compacts through the controller and shows the notice with the tokens before and after', async () => {
+  test('/compact [instructions] compacts through the session port and shows the notice with the tokens before and after', async () => {
     const h = start((c) => {
       c.scripts.push([{ type: 'notice', level: 'info', message: 'context compacted: 4 messages summarized (52,000 → 900 tokens)' }, finished('end_turn')]);
       c.scripts.push([{ type: 'turn_started', turn: 2 }, ...deltas('After the summary.'), finished('end_turn')]);

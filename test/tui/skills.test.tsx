@@ -83,7 +83,7 @@ describe('skills', () => {
 });
 
 describe('/permissions remove', () => {
-  test('removes the rule through the controller, and says when there is none', async () => {
+  test('removes the rule through the remove_rule operation, and says when there is none', async () => {
     const h = startWithSkills();
     await h.until('Ask moat');
     await h.type('/permissions remove Bash(npm test:*)');

@@ -1,6 +1,6 @@
 /**
  * Completion as you type: `/com` offers slash commands, `@sr/ap` offers files
- * (fuzzy, from the controller's .gitignore-aware listing), `/model gp` offers
+ * (fuzzy, from the queries' .gitignore-aware listing), `/model gp` offers
  * models across providers.
  */
 export interface Completion {

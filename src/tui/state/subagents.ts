@@ -3,7 +3,7 @@
  *
  * Two sources feed it. The run stream carries `subagent_*` events, in order
  * with the parent's own events: a foreground agent's end is known before its
- * `task` card is committed. The controller's updates (SubagentManager) carry
+ * `task` card is committed. The queries' updates (SubagentManager) carry
  * status, turns, tokens and the current tool whether or not the parent is
  * running: background agents keep working after the parent's run ends, and
  * their events then go nowhere. Both are applied idempotently; an ended agent
@@ -119,7 +119,7 @@ export class SubagentBoard {
     this.finish(agentId, { ...outcome, notes: [] });
   }
 
-  /** From the controller (SubagentManager): status at any time, and the outcome once it ended. */
+  /** From the queries (SubagentManager): status at any time, and the outcome once it ended. */
   applyUpdate(u: SubagentUpdate): void {
     const i = u.info;
     this.upsert(i.agentId, (v) => ({
