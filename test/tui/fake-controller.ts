@@ -74,6 +74,8 @@ export class FakeController implements TuiClient, SessionQueries, TuiLifecycle {
   /** What `mergeWorktree` answers. */
   mergeResult: MergeOutcome = { kind: 'merged', summary: ' a.txt | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)' };
   actions: string[] = [];
+  /** A sub-agent that ends between the listing and the stop: the `stop_subagent` operation refuses it, as the host does. */
+  endsBeforeStop = false;
   private agentListeners = new Set<(u: SubagentUpdate) => void>();
   private waiters = new Map<string, (d: PermissionDecision) => void>();
   private gates = new Map<string, () => void>();
@@ -134,7 +136,7 @@ export class FakeController implements TuiClient, SessionQueries, TuiLifecycle {
         return;
       case 'stop_subagent':
         this.actions.push(`stop ${op.agentId}`);
-        if (!this.agentList.some((a) => a.agentId === op.agentId && (a.status === 'running' || a.status === 'queued'))) throw new Error(`no queued or running sub-agent ${op.agentId}`);
+        if (this.endsBeforeStop || !this.agentList.some((a) => a.agentId === op.agentId && (a.status === 'running' || a.status === 'queued'))) throw new Error(`no queued or running sub-agent ${op.agentId}`);
         return;
     }
   }

@@ -309,6 +309,19 @@ describe('/agents', () => {
     expect(h.controller.actions).toEqual(['stop r1']);
   });
 
+  test('an agent that ended between the listing and the stop: the refused stop_subagent says it already ended', async () => {
+    const h = start((c) => {
+      c.agentList = [info('r1', { description: 'Long refactor', background: true, turns: 4 })];
+      c.endsBeforeStop = true;
+    });
+    await h.until('Ask moat');
+    await h.type('/agents stop r1');
+    await h.press(KEYS.enter);
+    await h.until('Sub-agent r1 already ended.');
+    expect(h.controller.actions).toEqual(['stop r1']);
+    expect(h.frame()).not.toContain('Stopping sub-agent r1');
+  });
+
   test('a finished worktree agent: diff stat, then merge from the picker', async () => {
     const h = start((c) => {
       c.worktreeList = [worktree];
