@@ -89,7 +89,7 @@ export interface SessionAssembly {
 }
 
 /** The settings files, the folder's trust and the process's controls, for the host's rule, `trust_project` and process operations. */
-export type SessionKeeper = Pick<SessionOwner<AgentSession>, 'keepRule' | 'forgetRule' | 'trust' | 'controls'>;
+export type SessionKeeper = Pick<SessionOwner<AgentSession>, 'keepRule' | 'forgetRule' | 'trust' | 'checkModel' | 'controls'>;
 
 /** One session and what it runs on. */
 export interface OpenedSession {
@@ -173,14 +173,15 @@ export async function assembleSession(o: OpenSessionOptions): Promise<SessionAss
         const { host, agent } = SessionHost.open(
           {
             ...keeper,
-            open: (ask, next) =>
+            // A session opened by /clear or /resume starts with the model and mode set since (`start`).
+            open: (ask, next, start = {}) =>
               AgentSession.open(
               {
                 provider,
                 models: router,
                 registry,
                 store,
-                settings,
+                settings: { ...settings, ...start },
                 subagents: agents.support,
                 ...(hooks === undefined ? {} : { hooks }),
                 ...(checkpoints === undefined ? {} : { checkpoints }),

@@ -60,8 +60,8 @@ const SUBAGENT_SHUTDOWN_MS = 10_000;
 const MAX_ATTACHMENT_BYTES = 256 * 1024;
 
 export function createTuiClient(deps: TuiClientDeps): StartedTuiClient {
-  // `settings` holds what the next session starts with (/clear keeps the model and the mode);
-  // the open session keeps its own copy, changed through the host's operations.
+  // `settings` holds what the next session starts with from the configuration (the host adds the model and
+  // the mode set since); the open session keeps its own copy, changed through the host's operations.
   const { assembly, settings } = deps;
   const { store } = assembly;
   // Read again when the user trusts the folder (its grants apply at once).
@@ -147,6 +147,8 @@ export function createTuiClient(deps: TuiClientDeps): StartedTuiClient {
       trustedNow = true;
       return applyTrustedConfig();
     },
+    // A name no provider takes: `set_model` throws it to the UI, which reports it.
+    checkModel: (model) => void deps.router?.resolve(model),
     controls,
   };
   // The UI drives the session through the session protocol, like -p and stream-json input do: one host
@@ -183,14 +185,7 @@ export function createTuiClient(deps: TuiClientDeps): StartedTuiClient {
   };
 
   const session: SessionPort = {
-    submit: (op) => {
-      // A name no provider takes stays out of the session; the UI reports the error.
-      if (op.type === 'set_model') deps.router?.resolve(op.model);
-      host().submit(op);
-      // What a session opened by /clear starts with: the model and the mode now in force.
-      if (op.type === 'set_model') settings.model = op.model;
-      if (op.type === 'set_permission_mode') settings.permissionMode = op.mode;
-    },
+    submit: (op) => host().submit(op),
     request: (op) => host().request(op),
     run: (prompt, signal) => {
       // A custom command's `model`: this run's alone, carried by its user message; the next run is on the session's again.

@@ -3,7 +3,7 @@ import { PermissionBroker, type OpenOptions, type RewindOutcome, type RewindRequ
 import { assertNever, AsyncQueue, errorMessage, MoatError } from '../util/index.ts';
 import { toSessionEvent, type SessionEvent } from './events.ts';
 import type { OpAnswers, RequestOp, SessionOp } from './ops.ts';
-import type { OwnerControls, ProtocolAgent, SessionOwner } from './session-owner.ts';
+import type { OwnerControls, ProtocolAgent, SessionOwner, SessionStart } from './session-owner.ts';
 
 /** A user message, a compaction, a `!cmd` or a skill's expansion waiting for its run. */
 type Waiting =
@@ -36,6 +36,8 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
   private rewinding = false;
   /** Runs whose `turn()` reader stopped early: their remaining events are skipped by the next reader. */
   private abandoned = 0;
+  /** The model and mode set through operations: a session opened by `new_session` or `resume` starts with them. */
+  private readonly carried: SessionStart = {};
 
   /**
    * Opens the agent and serves it. The host owns the permission broker: when
@@ -94,9 +96,13 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
         return;
       case 'set_permission_mode':
         this.current.setPermissionMode(op.mode);
+        this.carried.permissionMode = op.mode;
         return;
       case 'set_model':
+        // A name no provider takes stays out of the session.
+        this.owner.checkModel?.(op.model);
         this.current.setModel(op.model);
+        this.carried.model = op.model;
         return;
       case 'set_thinking_budget':
         this.current.setThinkingBudget(op.tokens ?? undefined);
@@ -222,7 +228,7 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
   private switchTo(how: OpenOptions): void {
     if (this.running || this.rewinding || this.waiting.length > 0) throw new MoatError('usage', 'cannot switch sessions while the session is working: interrupt it first');
     // Opened first: a resume that names no session leaves the open one as it was.
-    const next = this.owner.open(this.broker?.ask, how);
+    const next = this.owner.open(this.broker?.ask, how, { ...this.carried });
     this.broker?.cancelAll();
     const left = this.current;
     this.current = next;

@@ -27,8 +27,13 @@ export interface ProtocolAgent {
  * is missing is refused with a usage error.
  */
 export interface SessionOwner<A extends ProtocolAgent> {
-  /** Opens a session whose questions go to `ask` (undefined: nothing can answer). */
-  open(ask: AskPermission | undefined, how: OpenOptions): A;
+  /**
+   * Opens a session whose questions go to `ask` (undefined: nothing can answer). `start`: for one opened by
+   * `new_session` or `resume`, the model and mode the front end set on the host's sessions so far (/clear keeps them).
+   */
+  open(ask: AskPermission | undefined, how: OpenOptions, start?: SessionStart): A;
+  /** Throws for a model no provider takes: `set_model` refuses it before the session changes. */
+  checkModel?(model: string): void;
   /** A session left by `new_session` or `resume` ends (its SessionEnd hooks run). */
   end?(agent: A): void;
   /** Keeps a rule in a settings file (`add_rule` with a scope). */
@@ -39,6 +44,12 @@ export interface SessionOwner<A extends ProtocolAgent> {
   trust?(): { settings: ReloadableSettings; hooks: HookCallbackSet | undefined } | undefined;
   /** The process's parts beyond the sessions, reached through operations. */
   controls?: OwnerControls<A>;
+}
+
+/** What a front end set with `set_model` and `set_permission_mode`, carried into the sessions the host opens later. */
+export interface SessionStart {
+  model?: string;
+  permissionMode?: PermissionMode;
 }
 
 /**

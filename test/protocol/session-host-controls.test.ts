@@ -133,6 +133,35 @@ describe('shell (`!cmd`)', () => {
   });
 });
 
+describe('sessions the host opens later', () => {
+  test("new_session and resume start with the model and mode set through operations; a model the owner refuses changes nothing", () => {
+    const starts: unknown[] = [];
+    const { host: h } = SessionHost.open(
+      {
+        open: (ask, how, start) => {
+          starts.push(start);
+          return AgentSession.open({ provider: createAnthropicProvider({ apiKey: 'k', baseURL: server.url }), registry: new ToolRegistry(builtinTools()), store, settings: { ...testSettings(root), ...start }, ...(ask === undefined ? {} : { ask }) }, how);
+        },
+        checkModel: (model) => {
+          if (model === 'no-such-model') throw new MoatError('usage', 'unknown model no-such-model');
+        },
+      },
+      true,
+    );
+    expect(() => h.submit({ type: 'set_model', model: 'no-such-model' })).toThrow('unknown model no-such-model');
+    expect(h.agent.currentSettings().model).toBe('claude-sonnet-4-5');
+    h.submit({ type: 'set_model', model: 'claude-opus-4-5' });
+    h.submit({ type: 'set_permission_mode', mode: 'acceptEdits' });
+    const first = h.agent.id;
+    h.submit({ type: 'new_session' });
+    expect(h.agent.id).not.toBe(first);
+    expect(h.agent.currentSettings()).toMatchObject({ model: 'claude-opus-4-5', permissionMode: 'acceptEdits' });
+    h.submit({ type: 'resume', sessionId: first });
+    expect(h.agent.id).toBe(first);
+    expect(starts).toEqual([undefined, { model: 'claude-opus-4-5', permissionMode: 'acceptEdits' }, { model: 'claude-opus-4-5', permissionMode: 'acceptEdits' }]);
+  });
+});
+
 describe('expand_skill (`/name args`)', () => {
   const ECHO: Skill = { name: 'echo', description: 'echoes', args: [], body: 'Said: !`echo from-the-line`', source: 'project', file: '/x/commands/echo.md', model: 'haiku' };
   const REVIEW: Skill = { name: 'review', description: 'review a file', args: [{ name: 'file', required: true }], body: 'Review ${file}.', source: 'project', file: '/x/review/SKILL.md' };
