@@ -54,7 +54,8 @@ export interface SessionStart {
 
 /**
  * The operations on what the process holds beside its sessions. Each one
- * validates its input and throws a one-line error the user can act on.
+ * validates its input and throws a one-line error the user can act on; the
+ * host calls each as a plain function (not on this object).
  */
 export interface OwnerControls<A extends ProtocolAgent> {
   /** `shell`: checked as `agent`'s Bash call is (its permission events through `emit`), then run. */
