@@ -343,6 +343,7 @@ export class AgentSession {
       emit: run.emit,
       record: (c) => this.deps.store.later((s) => s.toolCalls.record({ sessionId: this.id, ...c })),
       beforeChange: () => run.checkpoint.before(),
+      saveRecords: () => this.deps.store.flush(),
     };
   }
 

@@ -58,6 +58,8 @@ export interface DispatchDeps {
   record(call: ToolCallRecord): void;
   /** Awaited before a call that can change files runs: the run's checkpoint (turn-checkpoint.ts). */
   beforeChange?: () => Promise<void>;
+  /** Writes the records kept so far (Store.later): called before a call that is not read-only runs. */
+  saveRecords?: () => void;
 }
 
 /** A call that ran, as its after-call hooks see it: `response` when it succeeded, `error` when it failed. */
@@ -233,6 +235,9 @@ export async function dispatchToolCalls(
       input = updated.data;
       approvedPaths = outsideRoots(tool.intent(input, deps.intentContext), deps.intentContext.roots);
     }
+    // The records first: a kill -9 during a call that acts never leaves its effect without the answer that asked for it.
+    // A read-only call's may wait for the next request (lazy-store.ts).
+    if (tool.effect !== 'read' || mayChangeFiles(tool, gate.sandbox)) deps.saveRecords?.();
     if (deps.beforeChange && mayChangeFiles(tool, gate.sandbox)) await deps.beforeChange();
     if (tool.effect === 'read') {
       running.push(execute(i, call, tool, input, approvedPaths, gate.sandbox, preNotes));
