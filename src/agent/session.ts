@@ -21,7 +21,7 @@ import { applyReloadable, type AgentSettings, type ReloadableSettings } from './
 import { afterAnswer, CONTINUE, finish, type Step } from './after-answer.ts';
 import { instructionsKey, sessionSystemPrompt } from './session-prompt.ts';
 import { makeToolContext, type ContextSource } from './tool-context.ts';
-import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
+import { dispatchToolCalls, prepareCall, type DispatchDeps } from './tool-dispatch.ts';
 import { keepPartial } from './turn.ts';
 import { checkpointId } from './turn-checkpoint.ts';
 import { recordPrompt } from './prompt-record.ts';
@@ -343,6 +343,7 @@ export class AgentSession {
       emit: run.emit,
       record: (c) => this.deps.store.later((s) => s.toolCalls.record({ sessionId: this.id, ...c })),
       beforeChange: () => run.checkpoint.before(),
+      saveRecords: () => this.deps.store.flush(),
     };
   }
 
@@ -475,13 +476,12 @@ export class AgentSession {
       idleTimeoutMs: settings.idleTimeoutMs,
       retryBaseMs: settings.retryBaseMs,
       emit: (e) => {
-        if (e.type === 'tool_call_started') run.checkpoint.readAhead(registry.get(e.name));
+        if (e.type === 'tool_call_started') prepareCall(registry.get(e.name), run.checkpoint);
         emit(e);
       },
       spend: (spentOn, usage) => this.account(turn, usage, run, spentOn),
     });
-    // The records kept since the last request are written while the model answers this one.
-    this.deps.store.flushSoon();
+    this.deps.store.flushSoon(); // the records kept since the last request, written while the model answers this one
     const { outcome, model } = await streamed;
     run.apiMs += performance.now() - requestStarted;
 

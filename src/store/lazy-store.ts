@@ -21,6 +21,7 @@ export const WRITE_WITHIN_MS = 100;
  *    request is on its way, so a step's records are written while the model
  *    answers, not between its answer and the next request;
  *  - any other use of the store (a read finds every record given before it);
+ *    a session flushes before a call that acts (tool-dispatch.ts);
  *  - `flush()` or `close()`;
  *  - `writeWithinMs` after the first of them was given.
  * The open itself waits for the timer or a use, not for `flushSoon`: it costs

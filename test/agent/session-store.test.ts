@@ -237,3 +237,37 @@ test("a model's answer is on disk within the store's window while its tool still
   reader.close();
   store.close();
 });
+
+test('before a call that acts (not read-only) runs, the answer that asked for it is on disk; a read-only call does not wait for it', async () => {
+  const seen: Record<string, string[]> = {};
+  const probe = (name: string, effect: 'read' | 'execute') =>
+    defineTool({
+      name,
+      description: 'notes what the database holds when it runs',
+      inputSchema: z.object({}),
+      effect,
+      intent: () => ({ ruleName: name, paths: [], summary: name }),
+      async execute() {
+        const reader = openStore(dbFile);
+        seen[name] = reader.messages.listFrom(s.id, 1).map((m) => m.message.role);
+        reader.close();
+        return { content: 'ok' };
+      },
+    }) as AnyTool;
+  const store = lazyStore(dbFile, openStore, 60_000);
+  // The database exists (so the read-only probe can look) but holds nothing of this session yet.
+  store.flush();
+  const s = AgentSession.open({
+    provider: numbering([]),
+    registry: new ToolRegistry([...builtinTools(), probe('Looks', 'read'), probe('Acts', 'execute')]),
+    store,
+    settings: { ...testSettings(cwd), permissionMode: 'bypassPermissions' },
+  });
+  server.script(reply().toolUse('Looks', {}).stop('tool_use'), reply().toolUse('Acts', {}).stop('tool_use'), reply().text('ok'));
+  expect(finished(await collect(s.run('go', new AbortController().signal))).stopReason).toBe('end_turn');
+  // Looks ran before the store wrote its step (the prompt went behind the first request, the database was open: it is there).
+  expect(seen.Looks).toEqual(['user']);
+  // Acts ran only once every record before it was written, its own step's answer included.
+  expect(seen.Acts).toEqual(['user', 'assistant', 'user', 'assistant']);
+  store.close();
+});
