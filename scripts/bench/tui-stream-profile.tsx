@@ -9,13 +9,13 @@
  *      (FLUSH_MS=… overrides the flush interval; DUMP=file saves the writes as JSON)
  */
 import { setColorLevel } from '../../src/tui/render/theme.ts';
-import { deltas, FakeController, finished, type Step } from '../../test/tui/fake-controller.ts';
+import { deltas, FakeClient, finished, type Step } from '../../test/tui/fake-client.ts';
 import { renderToFakeTty, splitWrites } from '../../test/tui/fake-tty.tsx';
 import { bigAnswer } from './tui-fixtures.ts';
 
 setColorLevel(3);
 const { text } = bigAnswer();
-const controller = new FakeController();
+const controller = new FakeClient();
 const steps: Step[] = [{ type: 'turn_started', turn: 1 }];
 for (const d of deltas(text, 16)) steps.push(d, { wait: 4 });
 steps.push(finished('end_turn'));

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import type { AgentEvent } from '../../src/agent/index.ts';
-import { deltas, finished } from './fake-controller.ts';
+import { deltas, finished } from './fake-client.ts';
 import { KEYS, start, unmountAll, waitFor } from './harness.tsx';
 
 afterEach(unmountAll);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import type { AgentEvent } from '../../src/agent/index.ts';
 import type { ElicitationAnswer, ElicitationRequest } from '../../src/tui/views.ts';
-import { finished } from './fake-controller.ts';
+import { finished } from './fake-client.ts';
 import { KEYS, start, unmountAll, waitFor } from './harness.tsx';
 
 afterEach(unmountAll);

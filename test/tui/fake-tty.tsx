@@ -10,7 +10,7 @@ import { render } from 'ink';
 import { AppModel } from '../../src/tui/app-model.ts';
 import { App } from '../../src/tui/app.tsx';
 import { DEFAULT_KEYMAP } from '../../src/tui/keymap.ts';
-import type { FakeController } from './fake-controller.ts';
+import type { FakeClient } from './fake-client.ts';
 
 export class FakeTty extends EventEmitter {
   isTTY = true;
@@ -46,7 +46,7 @@ class FakeStdin extends EventEmitter {
   }
 }
 
-export function renderToFakeTty(controller: FakeController, opts: { columns?: number; rows?: number; flushMs?: number } = {}) {
+export function renderToFakeTty(controller: FakeClient, opts: { columns?: number; rows?: number; flushMs?: number } = {}) {
   const app = new AppModel({ client: controller, keymap: DEFAULT_KEYMAP, exit: () => {}, ...(opts.flushMs ? { flushMs: opts.flushMs } : {}) });
   app.start();
   const stdout = new FakeTty(opts.columns, opts.rows);

@@ -10,7 +10,7 @@ import { paintEarly } from '../../src/tui/early-paint.ts';
 import type { Terminal } from '../../src/tui/terminal.ts';
 import { buildKeymap, DEFAULT_KEYMAP } from '../../src/tui/keymap.ts';
 import { setColorLevel } from '../../src/tui/render/theme.ts';
-import { FakeController } from './fake-controller.ts';
+import { FakeClient } from './fake-client.ts';
 import { renderToFakeTty } from './fake-tty.tsx';
 
 let unmount: (() => void) | undefined;
@@ -21,7 +21,7 @@ afterEach(() => {
 });
 
 /** Ink's first frame as the terminal receives it, less the synchronized-output and cursor-hide wrappers. */
-function inkFirstFrame(controller: FakeController, columns: number, rows: number): { ink: string; pre: string[] | undefined } {
+function inkFirstFrame(controller: FakeClient, columns: number, rows: number): { ink: string; pre: string[] | undefined } {
   const r = renderToFakeTty(controller, { columns, rows });
   unmount = r.unmount;
   // render() drew synchronously and nothing has happened since: the model is in the state Ink drew.
@@ -32,7 +32,7 @@ function inkFirstFrame(controller: FakeController, columns: number, rows: number
   return { ink, pre };
 }
 
-const states: [string, (c: FakeController) => void][] = [
+const states: [string, (c: FakeClient) => void][] = [
   ['a plain start', () => {}],
   ['no git branch, the OS sandbox on', (c) => (c.infoValue = { ...c.infoValue, gitBranch: undefined, osSandbox: true })],
   ['plan mode', (c) => (c.infoValue = { ...c.infoValue, permissionMode: 'plan' })],
@@ -45,7 +45,7 @@ for (const colour of [0, 3] as const) {
   for (const [name, setup] of states) {
     test(`${name} (colour level ${colour}): the pre-paint is Ink's first frame, byte for byte`, () => {
       setColorLevel(colour);
-      const controller = new FakeController();
+      const controller = new FakeClient();
       setup(controller);
       const { ink, pre } = inkFirstFrame(controller, 100, 30);
       expect(pre).toBeDefined();
@@ -55,14 +55,14 @@ for (const colour of [0, 3] as const) {
 }
 
 test('a narrow terminal: Ink wraps the banner, so nothing is pre-painted', () => {
-  const { ink, pre } = inkFirstFrame(new FakeController(), 60, 30);
+  const { ink, pre } = inkFirstFrame(new FakeClient(), 60, 30);
   expect(pre).toBeUndefined();
   // What Ink drew is not the unwrapped lines a paint would have written.
   expect(ink).toContain('/help for commands · Esc interrupts · Shift-Tab changes the\n');
 });
 
 test('a terminal too short to hold the frame above its last row: nothing is pre-painted', () => {
-  const controller = new FakeController();
+  const controller = new FakeClient();
   // Banner (4 lines) and frame (4 lines).
   expect(inkFirstFrame(controller, 100, 9).pre).toHaveLength(8);
   unmount?.();
@@ -70,12 +70,12 @@ test('a terminal too short to hold the frame above its last row: nothing is pre-
 });
 
 test('a resumed transcript, keymap warnings, a running first prompt, screen-reader mode: nothing is pre-painted', () => {
-  const model = (c: FakeController) => {
+  const model = (c: FakeClient) => {
     const app = new AppModel({ client: c, keymap: DEFAULT_KEYMAP, exit: () => {} });
     app.start();
     return app;
   };
-  const plain = model(new FakeController());
+  const plain = model(new FakeClient());
   // The banner, a blank line, the rule, the prompt and the status line, as Ink draws them.
   expect(firstFrameLines(plain, 100, 30, {})).toEqual([
     '',
@@ -89,18 +89,18 @@ test('a resumed transcript, keymap warnings, a running first prompt, screen-read
   ]);
   expect(firstFrameLines(plain, 100, 30, { INK_SCREEN_READER: 'true' })).toBeUndefined();
 
-  const resumed = new FakeController();
+  const resumed = new FakeClient();
   resumed.earlier = [
     { role: 'user', content: [{ type: 'text', text: 'hello' }] },
     { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
   ];
   expect(firstFrameLines(model(resumed), 100, 30, {})).toBeUndefined();
 
-  const warned = model(new FakeController());
+  const warned = model(new FakeClient());
   for (const e of buildKeymap({ nosuchaction: 'ctrl+x' }).errors) warned.transcript.commit({ kind: 'notice', level: 'warning', text: e });
   expect(firstFrameLines(warned, 100, 30, {})).toBeUndefined();
 
-  const running = new FakeController();
+  const running = new FakeClient();
   running.scripts.push([{ type: 'turn_started', turn: 1 }, { gate: 'never' }]);
   const prompted = model(running);
   prompted.setEditor({ value: 'fix the test', cursor: 12 });
@@ -111,7 +111,7 @@ test('a resumed transcript, keymap warnings, a running first prompt, screen-read
 });
 
 test('painting: raw mode first, then the cursor hidden and the lines; nothing when raw mode is refused or the frame cannot be drawn', () => {
-  const app = new AppModel({ client: new FakeController(), keymap: DEFAULT_KEYMAP, exit: () => {} });
+  const app = new AppModel({ client: new FakeClient(), keymap: DEFAULT_KEYMAP, exit: () => {} });
   app.start();
   const log: string[] = [];
   const terminal = (columns: number, rows: number, refuse = false) => ({
@@ -154,7 +154,7 @@ function recordingTerminal(columns: number, rows: number): { terminal: Terminal;
 
 for (const [name, setup] of states.filter(([n]) => n !== 'the trust question')) {
   test(`${name}: the frame drawn before the session exists is the one drawn from the UI's model`, () => {
-    const controller = new FakeController();
+    const controller = new FakeClient();
     setup(controller);
     const app = new AppModel({ client: controller, keymap: DEFAULT_KEYMAP, exit: () => {} });
     app.start();
@@ -168,7 +168,7 @@ for (const [name, setup] of states.filter(([n]) => n !== 'the trust question')) 
 }
 
 test('no early frame where the keymap has a warning (it goes into the transcript) or the terminal is too small', () => {
-  const info = new FakeController().info();
+  const info = new FakeClient().info();
   const { terminal, log } = recordingTerminal(100, 30);
   expect(paintEarly(info, { submit: 'not-a-key!!' }, terminal, {})).toBeUndefined();
   expect(paintEarly(info, undefined, recordingTerminal(100, 8).terminal, {})).toBeUndefined();
@@ -178,7 +178,7 @@ test('no early frame where the keymap has a warning (it goes into the transcript
 
 test('an abandoned early frame is erased and the terminal given back, once, and its signal handlers go', () => {
   const { terminal, log } = recordingTerminal(100, 30);
-  const early = paintEarly(new FakeController().info(), undefined, terminal, {});
+  const early = paintEarly(new FakeClient().info(), undefined, terminal, {});
   expect(early).toBeDefined();
   const before = process.listenerCount('SIGTERM');
   early?.abandon();

@@ -1,12 +1,12 @@
 /**
- * Renders the real App around a FakeController with ink-testing-library and
+ * Renders the real App around a FakeClient with ink-testing-library and
  * polls frames (never fixed sleeps: renders are asynchronous).
  */
 import { render } from 'ink-testing-library';
 import { AppModel } from '../../src/tui/app-model.ts';
 import { App } from '../../src/tui/app.tsx';
 import { DEFAULT_KEYMAP } from '../../src/tui/keymap.ts';
-import { FakeController } from './fake-controller.ts';
+import { FakeClient } from './fake-client.ts';
 
 export const KEYS = {
   enter: '\r',
@@ -39,8 +39,8 @@ export async function waitFor(fn: () => boolean, what = 'condition', timeoutMs =
   }
 }
 
-export function setup(configure?: (c: FakeController) => void) {
-  const controller = new FakeController();
+export function setup(configure?: (c: FakeClient) => void) {
+  const controller = new FakeClient();
   configure?.(controller);
   let exited = 0;
   const app = new AppModel({ client: controller, keymap: DEFAULT_KEYMAP, exit: () => exited++, flushMs: 5 });
@@ -77,7 +77,7 @@ export function setup(configure?: (c: FakeController) => void) {
 const mounted: (() => void)[] = [];
 
 /** `setup`, remembered so that `unmountAll` (each file's afterEach) tears it down. */
-export function start(configure?: (c: FakeController) => void) {
+export function start(configure?: (c: FakeClient) => void) {
   const h = setup(configure);
   mounted.push(h.unmount);
   return h;

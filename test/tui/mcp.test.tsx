@@ -1,7 +1,7 @@
 // MCP in the TUI: the start-up approval of a project's servers, /mcp, a failure said once, prompts as slash commands, @server:uri.
 import { afterEach, describe, expect, test } from 'bun:test';
 import type { McpServerView } from '../../src/tui/views.ts';
-import { finished } from './fake-controller.ts';
+import { finished } from './fake-client.ts';
 import { KEYS, start, unmountAll, waitFor } from './harness.tsx';
 
 afterEach(unmountAll);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import type { AgentEvent } from '../../src/agent/index.ts';
 import { describeGrant } from '../../src/tools/index.ts';
-import { finished } from './fake-controller.ts';
+import { finished } from './fake-client.ts';
 import { KEYS, start, unmountAll } from './harness.tsx';
 
 afterEach(unmountAll);

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import type { FakeController } from './fake-controller.ts';
-import { finished } from './fake-controller.ts';
+import type { FakeClient } from './fake-client.ts';
+import { finished } from './fake-client.ts';
 import { KEYS, start, unmountAll, waitFor } from './harness.tsx';
 
 afterEach(unmountAll);
 
-function withSkills(c: FakeController): void {
+function withSkills(c: FakeClient): void {
   c.skillList = [
     { name: 'review', description: 'review a change for bugs', args: '<file>', body: 'Review $ARGUMENTS carefully.', required: true },
     { name: 'release-notes', description: 'draft release notes', body: 'Write release notes.' },
@@ -14,7 +14,7 @@ function withSkills(c: FakeController): void {
   ];
 }
 
-const startWithSkills = (configure?: (c: FakeController) => void) =>
+const startWithSkills = (configure?: (c: FakeClient) => void) =>
   start((c) => {
     withSkills(c);
     configure?.(c);

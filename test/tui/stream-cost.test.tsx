@@ -9,7 +9,7 @@
 import { afterEach, expect, test } from 'bun:test';
 import { setColorLevel } from '../../src/tui/render/theme.ts';
 import { bottomLines } from '../../src/tui/components/layout.ts';
-import { deltas, FakeController, finished, type Step } from './fake-controller.ts';
+import { deltas, FakeClient, finished, type Step } from './fake-client.ts';
 import { renderToFakeTty, splitWrites } from './fake-tty.tsx';
 import { waitFor } from './harness.tsx';
 
@@ -40,7 +40,7 @@ function answer(): { text: string; markers: string[] } {
 
 /** Waits for `text`'s last line to reach scrollback, after its first frame is drawn and `go` submitted. */
 async function stream(text: string, rows = 30) {
-  const controller = new FakeController();
+  const controller = new FakeClient();
   const steps: Step[] = [{ type: 'turn_started', turn: 1 }];
   // About 1,000 tokens/s, as the benchmark: 32 characters every 8 ms.
   for (const d of deltas(text, 32)) steps.push(d, { wait: 8 });
@@ -72,7 +72,7 @@ test('a fast answer reaches scrollback once per line, in under 3x its size, with
 }, 20_000);
 
 test('while the model works the bottom area is two lines: no rule, no status line', async () => {
-  const controller = new FakeController();
+  const controller = new FakeClient();
   controller.scripts.push([{ type: 'turn_started', turn: 1 }, ...deltas('Hello.'), { awaitAbort: true }]);
   const r = renderToFakeTty(controller);
   done = r.unmount;

@@ -9,7 +9,7 @@ import type { AgentEvent, AgentInfo, SubagentOutcome } from '../../src/agent/ind
 import { renderAgentCard, renderLiveAgentCard } from '../../src/tui/render/agent-card.ts';
 import { setColorLevel } from '../../src/tui/render/theme.ts';
 import type { SubagentView } from '../../src/tui/state/subagents.ts';
-import { finished } from './fake-controller.ts';
+import { finished } from './fake-client.ts';
 import { KEYS, start, unmountAll, waitFor } from './harness.tsx';
 
 beforeAll(() => setColorLevel(0));

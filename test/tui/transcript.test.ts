@@ -3,7 +3,7 @@ import { renderItem } from '../../src/tui/render/items.ts';
 import { setColorLevel } from '../../src/tui/render/theme.ts';
 import { Transcript } from '../../src/tui/state/transcript.ts';
 import type { StaticItem } from '../../src/tui/state/types.ts';
-import { deltas } from './fake-controller.ts';
+import { deltas } from './fake-client.ts';
 
 setColorLevel(0);
 

@@ -31,7 +31,7 @@ import type { SessionPort, SessionQueries, TuiClient, TuiLifecycle, TuiOp } from
 /** One step of a scripted run: an event, a pause, or a wait for the UI's permission answer. */
 export type Step = SessionEvent | { wait: number } | { awaitPermission: string } | { awaitAbort: true } | { act: () => void } | { gate: string };
 
-export class FakeController implements TuiClient, SessionQueries, TuiLifecycle {
+export class FakeClient implements TuiClient, SessionQueries, TuiLifecycle {
   readonly session: SessionPort = {
     submit: (op) => this.submit(op),
     request: (op) => this.request(op),
