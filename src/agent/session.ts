@@ -21,10 +21,10 @@ import { applyReloadable, type AgentSettings, type ReloadableSettings } from './
 import { afterAnswer, CONTINUE, finish, type Step } from './after-answer.ts';
 import { instructionsKey, sessionSystemPrompt } from './session-prompt.ts';
 import { makeToolContext, type ContextSource } from './tool-context.ts';
-import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
+import { dispatchToolCalls, prepareCall, type DispatchDeps } from './tool-dispatch.ts';
 import { keepPartial } from './turn.ts';
 import { checkpointId } from './turn-checkpoint.ts';
-import { openAfterSend, recordPrompt } from './prompt-record.ts';
+import { recordPrompt } from './prompt-record.ts';
 
 export type { AgentDeps, OpenOptions, RunOptions };
 
@@ -149,8 +149,8 @@ export class AgentSession {
     }
     const session = new AgentSession(deps, { id: row.id, history: [], resumed: false, todos: [], turnBase: 0, usage: ZERO_USAGE, costUsd: 0 }, opts, git);
     // A given id is written now, so one already in use is an error before any request. A fresh one cannot collide:
-    // its row waits for the database to open, which a session's first request does not (prompt-record.ts).
-    if (opts.sessionId === undefined) store.afterOpen((s) => s.sessions.create(row));
+    // its row is written behind the first request, as the session's other records are (prompt-record.ts).
+    if (opts.sessionId === undefined) store.later((s) => s.sessions.create(row));
     else store.sessions.create(row);
     return session;
   }
@@ -280,10 +280,10 @@ export class AgentSession {
     return queue;
   }
 
-  /** One finished message: into the history and the store (which also stamps the session's updated_at). */
+  /** One finished message: into the history, and into the store behind the next request (which also stamps the session's updated_at). */
   private persist(message: Message, turn: number): void {
     this.history.push(message);
-    this.deps.store.messages.append(this.id, message, turn);
+    this.deps.store.later((s) => s.messages.append(this.id, message, turn));
   }
 
   /**
@@ -341,8 +341,9 @@ export class AgentSession {
       runPolicy: (name) => settings.toolRuns?.[name],
       ...this.hooks.toolHooks(run),
       emit: run.emit,
-      record: (c) => this.deps.store.toolCalls.record({ sessionId: this.id, ...c }),
+      record: (c) => this.deps.store.later((s) => s.toolCalls.record({ sessionId: this.id, ...c })),
       beforeChange: () => run.checkpoint.before(),
+      saveRecords: () => this.deps.store.flush(),
     };
   }
 
@@ -475,12 +476,12 @@ export class AgentSession {
       idleTimeoutMs: settings.idleTimeoutMs,
       retryBaseMs: settings.retryBaseMs,
       emit: (e) => {
-        if (e.type === 'tool_call_started') run.checkpoint.readAhead(registry.get(e.name));
+        if (e.type === 'tool_call_started') prepareCall(registry.get(e.name), run.checkpoint);
         emit(e);
       },
       spend: (spentOn, usage) => this.account(turn, usage, run, spentOn),
     });
-    openAfterSend(this.deps.store);
+    this.deps.store.flushSoon(); // the records kept since the last request, written while the model answers this one
     const { outcome, model } = await streamed;
     run.apiMs += performance.now() - requestStarted;
 
@@ -592,7 +593,7 @@ export class AgentSession {
   private account(turn: number, usage: Usage, run: Run, model: string): void {
     const cost = costUsd(model, usage, this.deps.models);
     run.spent(model, { usage, costUsd: cost, ...modelLimits(model, this.deps.models) });
-    this.deps.store.usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost });
+    this.deps.store.later((s) => s.usage.record({ sessionId: this.id, turn, model, usage, costUsd: cost }));
     const s = this.sessionMeter;
     run.emit({ type: 'usage', turn, turnUsage: usage, sessionUsage: s.usage, turnCostUsd: cost, sessionCostUsd: s.costUsd, model });
   }

@@ -6,7 +6,7 @@ import { invalidInputMessage, runWithPolicy, unknownToolResult, type ToolRunPoli
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
 import type { HookOutcome, PreToolUseOutcome } from './hooks.ts';
-import { mayChangeFiles } from './turn-checkpoint.ts';
+import { mayChangeFiles, type RunCheckpoint } from './turn-checkpoint.ts';
 import { toolUseResult } from './tool-use-result.ts';
 import { checkPermission, outsideRoots, type AskPermission, type PermissionPolicy, type RememberScope } from './permission-gate.ts';
 
@@ -58,6 +58,8 @@ export interface DispatchDeps {
   record(call: ToolCallRecord): void;
   /** Awaited before a call that can change files runs: the run's checkpoint (turn-checkpoint.ts). */
   beforeChange?: () => Promise<void>;
+  /** Writes the records kept so far (Store.later): called before a call that is not read-only runs. */
+  saveRecords?: () => void;
 }
 
 /** A call that ran, as its after-call hooks see it: `response` when it succeeded, `error` when it failed. */
@@ -84,6 +86,22 @@ function contentText(result: ToolResult): string {
   return contentParts(result)
     .map((p) => (p.type === 'text' ? p.text : `[image ${p.mediaType}]`))
     .join('\n');
+}
+
+/**
+ * What can be done for a call while its arguments still stream: the run's
+ * checkpoint read ahead (for a call that can change files) and the tool's
+ * input schema built (zod schemas are built on first use: ~2-4 ms for the
+ * first Read in a fresh process, which otherwise comes after the stream's
+ * end). A schema that fails to build fails again, and is reported, at the call.
+ */
+export function prepareCall(tool: AnyTool | undefined, checkpoint: Pick<RunCheckpoint, 'readAhead'>): void {
+  checkpoint.readAhead(tool);
+  try {
+    void tool?.inputSchema;
+  } catch {
+    // reported by the call
+  }
 }
 
 /**
@@ -233,6 +251,9 @@ export async function dispatchToolCalls(
       input = updated.data;
       approvedPaths = outsideRoots(tool.intent(input, deps.intentContext), deps.intentContext.roots);
     }
+    // The records first: a kill -9 during a call that acts never leaves its effect without the answer that asked for it.
+    // A read-only call's may wait for the next request (lazy-store.ts).
+    if (tool.effect !== 'read' || mayChangeFiles(tool, gate.sandbox)) deps.saveRecords?.();
     if (deps.beforeChange && mayChangeFiles(tool, gate.sandbox)) await deps.beforeChange();
     if (tool.effect === 'read') {
       running.push(execute(i, call, tool, input, approvedPaths, gate.sandbox, preNotes));

@@ -34,7 +34,8 @@ export type RunFinished = Extract<SessionEvent, { type: 'run_finished' }>;
  * format. Returns the final event; the CLI maps its stop reason to an exit code.
  */
 export async function printRun(events: AsyncIterable<SessionEvent>, opts: PrintOptions): Promise<RunFinished> {
-  const mapper = opts.format === 'text' ? undefined : new OutputMapper(opts.init, opts.output);
+  const resultOnly = opts.format === 'json' && !opts.verbose;
+  const mapper = opts.format === 'text' ? undefined : new OutputMapper(opts.init, { includePartialMessages: false, ...opts.output, resultOnly });
   const colors = makeColors(opts.color);
   // json --verbose: every line, written as one array at the end (Claude Code's shape).
   const all: OutputLine[] = [];

@@ -132,6 +132,8 @@ export interface OutputOptions {
   includePartialMessages: boolean;
   /** With --replay-user-messages: the prompt of each run as a `user` line. */
   replayUserMessages?: boolean;
+  /** `--output-format json` without --verbose writes the result line alone: the messages' lines are not built. */
+  resultOnly?: boolean;
 }
 
 /**
@@ -310,6 +312,7 @@ export class OutputMapper {
         ];
       case 'assistant_message': {
         for (const p of e.message.content) if (p.type === 'tool_use') this.inputs.set(p.id, p.input);
+        if (this.options.resultOnly) return [];
         const id = origin.messageId ?? `msg_${newId().replaceAll('-', '')}`;
         origin.messageId = undefined;
         return wireAssistantContent(e.message).map((block) => ({
@@ -337,10 +340,11 @@ export class OutputMapper {
         if (e.display?.type === 'command' && e.display.sandbox === 'read-only' && (e.display.violations?.length ?? 0) > 0) {
           this.denials.push({ tool_name: e.name, tool_use_id: e.toolUseId, tool_input: this.inputs.get(e.toolUseId) });
         }
-        this.finished.set(e.toolUseId, toolUseResult(e, this.inputs.get(e.toolUseId)));
+        if (!this.options.resultOnly) this.finished.set(e.toolUseId, toolUseResult(e, this.inputs.get(e.toolUseId)));
         this.inputs.delete(e.toolUseId);
         return [];
       case 'tool_results':
+        if (this.options.resultOnly) return [];
         return e.results.map((r) => {
           const structured = this.finished.get(r.toolUseId);
           this.finished.delete(r.toolUseId);

@@ -30,10 +30,15 @@ export interface Store {
   readonly checkpoints: CheckpointRepo;
   /** The highest migration recorded in the database. */
   schemaVersion(): number;
-  /** Opens the database now if it is not (a lazy store's); throws what the open throws. */
-  open(): void;
-  /** `write`, once the database is open: at once if it is; a lazy store's does it before the use that opens it. */
-  afterOpen(write: (store: Store) => void): void;
+  /**
+   * A record written in the background: an opened store writes it at once; a
+   * lazy store (lazy-store.ts) keeps it, in order, until its next flush.
+   */
+  later(write: (store: Store) => void): void;
+  /** Writes what `later` kept now, opening the database if need be; throws what the open or a write throws. */
+  flush(): void;
+  /** Asks for a flush once the current task is done (a request was just sent); a lazy store not yet open leaves it to its timer. */
+  flushSoon(): void;
   close(): void;
 }
 
@@ -115,8 +120,9 @@ export function openStore(path: string = defaultDbPath(), opts: OpenStoreOptions
     cron: new CronRepo(db, now),
     checkpoints: new CheckpointRepo(db, now),
     schemaVersion: () => schemaVersion(db),
-    open: () => {},
-    afterOpen: (write) => write(store),
+    later: (write) => write(store),
+    flush: () => {},
+    flushSoon: () => {},
     close: () => db.close(),
   };
   return store;
