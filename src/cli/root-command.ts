@@ -104,7 +104,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
-  // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas (statically: -p's first byte +4-6 ms CPU, seam-paths.ts, 30-40 runs, load 4-7).
+  // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas (statically: -p's first byte +4-6 ms CPU, seam-paths.ts, 3 runs of 30-50, load 4-7).
   if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, settings, router, env });
   if (!opts.print) {
     // yoga's WebAssembly compiles on a helper thread while the rest of the set-up runs.
