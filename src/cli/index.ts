@@ -10,8 +10,8 @@ import { prefetchGitInfo } from './git-prefetch.ts';
  * Handlers whose module is imported when one of them runs: each command
  * evaluates only its own code (`moat -p` never evaluates the MCP, cron or
  * tool commands, and they never evaluate the agent loop). The 15 subcommand
- * modules imported statically: -p's first byte +55 ms CPU, +15 MB peak RSS
- * (scripts/bench/startup.ts, 15 runs, load ~7).
+ * modules imported statically: -p's first byte +55-62 ms CPU, +15 MB peak RSS
+ * (scripts/bench/startup.ts, 2 runs of 15, load 5-7).
  */
 function lazy<K extends keyof Handlers>(load: () => Promise<Pick<Handlers, K>>, keys: readonly K[]): Pick<Handlers, K> {
   const handlers: Partial<Record<K, (...args: unknown[]) => Promise<number>>> = {};
