@@ -1,13 +1,16 @@
 /** The command line through commander: the root command's options or every subcommand, each command's module loaded when it runs. */
 import { CommanderError, type Command } from 'commander';
 import { EXIT } from './exit-codes.ts';
+import { buildProgram } from './full-program.ts';
 import { buildRootProgram, needsSubcommands, type Handlers } from './program.ts';
 import { err } from './write-out.ts';
 
 /**
  * Handlers whose module is imported when one of them runs: each command
  * evaluates only its own code (`moat -p` never evaluates the MCP, cron or
- * tool commands, and they never evaluate the agent loop).
+ * tool commands, and they never evaluate the agent loop). The 15 subcommand
+ * modules imported statically: -p's first byte +55-62 ms CPU, +15 MB peak RSS
+ * (scripts/bench/startup.ts, 2 runs of 15, load 5-7).
  */
 function lazy<K extends keyof Handlers>(load: () => Promise<Pick<Handlers, K>>, keys: readonly K[]): Pick<Handlers, K> {
   const handlers: Partial<Record<K, (...args: unknown[]) => Promise<number>>> = {};
@@ -70,12 +73,12 @@ export async function runCommandLine(argv: string[]): Promise<number> {
   try {
     try {
       // The program this command line can use: the root command's options it names, subcommands only when it names one.
-      const program = needsSubcommands(argv) ? (await import('./full-program.ts')).buildProgram(handlers, setExit, argv) : buildRootProgram(handlers, setExit, argv);
+      const program = needsSubcommands(argv) ? buildProgram(handlers, setExit, argv) : buildRootProgram(handlers, setExit, argv);
       await quiet(program).parseAsync(argv, { from: 'user' });
     } catch (e) {
       // A parse error (before any handler ran) is parsed again with the whole program: its message and suggestions are the whole command line's.
       if (!(e instanceof CommanderError) || FINE.has(e.code)) throw e;
-      await quiet((await import('./full-program.ts')).buildProgram(handlers, setExit)).parseAsync(argv, { from: 'user' });
+      await quiet(buildProgram(handlers, setExit)).parseAsync(argv, { from: 'user' });
     }
     return exitCode;
   } catch (e) {

@@ -105,7 +105,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
-  // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas.
+  // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas (statically: -p's first byte +4-6 ms CPU, seam-paths.ts, 3 runs of 30-50, load 4-7).
   if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, settings, router, env });
   if (!opts.print) {
     const prompt = promptWords.join(' ').trim();
@@ -119,7 +119,7 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     // holds the main thread (2.7-8.4 ms in CPU profiles; ~7 ms more CPU before the first frame, in-process, load 4-6).
     precompileYoga();
     try {
-      // The TUI's modules (and Ink, inside runInteractive) load only here: -p never evaluates them.
+      // The TUI's modules (and Ink, inside runInteractive) load only here, after the early frame (statically: that frame +7 ms wall, +3-7 ms CPU, seam-paths.ts, 20-50 runs, load 4-5).
       const { runInteractive } = await import('./interactive.ts');
       return await runInteractive({ loaded, settings, router, skills, prompt, resume, mcp, ...(early ? { early } : {}) });
     } catch (e) {
