@@ -19,6 +19,7 @@ import { openSession, type SessionAssembly } from './open-session.ts';
 import { settingsFrom } from './settings-from.ts';
 import { definitionRoots, loadSkillsReporting } from './skill-setup.ts';
 import { gitInfoOf } from './git-prefetch.ts';
+import { finishWorktreeRun, startWorktreeRun } from './worktree-run.ts';
 
 export interface ClientSessionOptions {
   cwd: string;
@@ -100,8 +101,7 @@ export async function openClientSession(o: ClientSessionOptions): Promise<Client
   for (const line of loaded.untrusted) o.warn(`${line} ignored until you trust this folder (moat trust)`);
   const skills = loadSkillsReporting(definitionRoots(cwd, o.env));
   settings.skills = skills.map((s) => ({ name: s.name, description: s.description, whenToUse: s.whenToUse }));
-  const worktreeRun = o.worktree === undefined ? undefined : await import('./worktree-run.ts');
-  const worktree = worktreeRun && o.worktree ? await worktreeRun.startWorktreeRun(cwd, o.worktree.task, settings) : undefined;
+  const worktree = o.worktree === undefined ? undefined : await startWorktreeRun(cwd, o.worktree.task, settings);
   const configDir = dirname(loaded.files.user);
   const opened = await openSession(
     {
@@ -140,7 +140,7 @@ export async function openClientSession(o: ClientSessionOptions): Promise<Client
     router,
     skills,
     assembly,
-    ...(worktreeRun && worktree ? { finishWorktree: (stopped: boolean) => worktreeRun.finishWorktreeRun(worktree, stopped) } : {}),
+    ...(worktree ? { finishWorktree: (stopped: boolean) => finishWorktreeRun(worktree, stopped) } : {}),
     denyAlways: (rule) => {
       host.submit({ type: 'add_rule', behavior: 'deny', rule });
       try {

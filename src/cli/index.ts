@@ -1,69 +1,11 @@
-/** The CLI entry: parses argv, runs the command, returns the exit code. */
-import { CommanderError, type Command } from 'commander';
-import { describeFailure, EXIT } from './exit-codes.ts';
-import { buildRootProgram, needsSubcommands, type Handlers } from './program.ts';
+/** The CLI entry: runs the command argv names and returns its exit code; commander reads every command line but `moat` alone. */
+import { describeFailure } from './exit-codes.ts';
 import { err } from './write-out.ts';
 import { startupOver, startupPolicy } from '../util/index.ts';
 import { prefetchGitInfo } from './git-prefetch.ts';
+import { plainRootOptions } from './plain-command-line.ts';
 
-/**
- * Handlers whose module is imported when one of them runs: each command
- * evaluates only its own code (`moat -p` never evaluates the MCP, cron or
- * tool commands, and they never evaluate the agent loop).
- */
-function lazy<K extends keyof Handlers>(load: () => Promise<Pick<Handlers, K>>, keys: readonly K[]): Pick<Handlers, K> {
-  const handlers: Partial<Record<K, (...args: unknown[]) => Promise<number>>> = {};
-  for (const key of keys) {
-    handlers[key] = async (...args: unknown[]) => {
-      const module = await load();
-      return (module[key] as (...a: unknown[]) => Promise<number>)(...args);
-    };
-  }
-  return handlers as Pick<Handlers, K>;
-}
-
-const handlers: Handlers = {
-  ...lazy(async () => ({ root: (await import('./root-command.ts')).rootCommand }), ['root']),
-  ...lazy(async () => (await import('./sessions-command.ts')).sessionsCommands, ['sessionsList', 'sessionsShow', 'sessionsExport', 'sessionsRm']),
-  ...lazy(async () => ({ rewind: (await import('./rewind-command.ts')).rewindCommand }), ['rewind']),
-  ...lazy(async () => (await import('./skill-command.ts')).skillCommands, ['skillList', 'skillShow', 'skillInit']),
-  ...lazy(async () => (await import('./agents-command.ts')).agentsCommands, ['agentsList']),
-  ...lazy(async () => (await import('./agents-stop-command.ts')).agentsControlCommands, ['agentsPs', 'agentsStop']),
-  ...lazy(async () => (await import('./worktrees-command.ts')).worktreesCommands, ['worktreesList', 'worktreesDiff', 'worktreesMerge', 'worktreesRm']),
-  ...lazy(async () => (await import('./tool-command.ts')).toolCommands, ['toolList', 'toolValidate', 'toolExec', 'toolInstall', 'toolRm', 'toolInit']),
-  ...lazy(async () => (await import('./models-command.ts')).modelsCommands, ['modelsList']),
-  ...lazy(async () => (await import('./mcp-command.ts')).mcpCommands, ['mcpAdd', 'mcpAddJson', 'mcpRemove', 'mcpList', 'mcpGet', 'mcpLogin', 'mcpLogout', 'mcpApprove']),
-  ...lazy(async () => (await import('./cron-command.ts')).cronCommands, [
-    'cronAdd',
-    'cronList',
-    'cronRm',
-    'cronPause',
-    'cronResume',
-    'cronRun',
-    'cronLogs',
-    'cronServe',
-    'cronInstallService',
-  ]),
-  ...lazy(async () => (await import('./cron-export-command.ts')).cronExportCommands, ['cronExport']),
-  ...lazy(async () => (await import('./sandbox-command.ts')).sandboxCommands, ['sandboxStatus']),
-  ...lazy(async () => (await import('./trust-command.ts')).trustCommands, ['trust']),
-  ...lazy(async () => (await import('./acp-command.ts')).acpCommands, ['acp']),
-  ...lazy(async () => (await import('./mcp-serve-command.ts')).mcpServeCommands, ['mcpServe']),
-};
-
-/** Commander's ways of ending that are not errors: help or the version was printed. */
-const FINE = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
-
-/** `program` throwing instead of exiting, its own error lines silenced: main() writes one line of its own. Help and version go to stdout. */
-function quiet(program: Command): Command {
-  for (const command of [program, ...program.commands, ...program.commands.flatMap((sub) => sub.commands)]) {
-    command.exitOverride();
-    command.configureOutput({ writeErr: () => {}, outputError: () => {} });
-  }
-  return program;
-}
-
-/** Parses argv, runs the command, returns the exit code. Never throws. */
+/** Runs the command, returns the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
   startupPolicy(argv);
   // Before anything else: git runs alongside the rest of start-up.
@@ -71,28 +13,14 @@ export async function main(argv: string[]): Promise<number> {
   // Start-up is over at the TUI's first frame, and at the latest after a second:
   // long-running commands (cron, MCP serving, a slow first request) get the normal JIT policy too.
   setTimeout(startupOver, 1000).unref();
-  let exitCode: number = EXIT.ok;
-  const setExit = (code: number) => {
-    exitCode = code;
-  };
   try {
-    try {
-      // The program this command line can use: the root command's options it names, subcommands only when it names one.
-      const program = needsSubcommands(argv) ? (await import('./full-program.ts')).buildProgram(handlers, setExit, argv) : buildRootProgram(handlers, setExit, argv);
-      await quiet(program).parseAsync(argv, { from: 'user' });
-    } catch (e) {
-      // A parse error (before any handler ran) is parsed again with the whole program: its message and suggestions are the whole command line's.
-      if (!(e instanceof CommanderError) || FINE.has(e.code)) throw e;
-      await quiet((await import('./full-program.ts')).buildProgram(handlers, setExit)).parseAsync(argv, { from: 'user' });
-    }
-    return exitCode;
+    // `moat` alone goes to the root command with the options commander would give it: commander is neither loaded nor
+    // asked to build the program (command line to rootCommand ~8 ms less CPU before the UI's first frame, in-process
+    // timestamps, 4 x 12 runs, load 4-7; docs/start-up-seams.md). Every other command line is commander's.
+    const plain = plainRootOptions(argv);
+    if (plain !== undefined) return await (await import('./root-command.ts')).rootCommand([], plain);
+    return await (await import('./command-line.ts')).runCommandLine(argv);
   } catch (e) {
-    if (e instanceof CommanderError) {
-      if (FINE.has(e.code)) return EXIT.ok;
-      const msg = e.message.replace(/^error: /, '');
-      err(`moat: ${msg} (see moat --help)\n`);
-      return EXIT.usage;
-    }
     const { code, message } = describeFailure(e);
     err(`${message}\n`);
     return code;

@@ -3,7 +3,6 @@
 import './zod-setup.ts';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { trackedDenyNotice } from './tracked-deny-notice.ts';
 import { loadConfig } from '../config/index.ts';
 import { MoatError } from '../util/index.ts';
 import type { RootOptions } from './program.ts';
@@ -98,17 +97,17 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
   if (endpoint !== undefined) err(`moat: ${endpoint}\n`);
   // Read deny rules hide files, not their committed copies: said once, at start (git runs only when there are such rules).
   if (settings.deny.some((r) => r.type === 'path' && r.ruleName === 'Read')) {
-    const tracked = await trackedDenyNotice(settings);
+    // Imported here: it brings the permission engine and the shell parser, which the TUI's first frame then does not
+    // wait for (statically, the command line to rootCommand took ~3 ms more CPU in-process, 6 x 12-15 runs, load 4-6).
+    const tracked = await (await import('./tracked-deny-notice.ts')).trackedDenyNotice(settings);
     if (tracked !== undefined) err(`moat: ${tracked}\n`);
   }
   if (opts.worktree && !opts.print) throw new MoatError('usage', '--worktree works with -p only: moat -p --worktree "task"');
   checkFlags(opts);
   // Programs and the Claude Agent SDK: JSON lines on stdin, one turn per user message (implies print mode).
-  // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas.
+  // Loaded only here: -p and the TUI never evaluate the stream-json client and its schemas (statically: -p's first byte +4-6 ms CPU, seam-paths.ts, 3 runs of 30-50, load 4-7).
   if (opts.inputFormat === 'stream-json') return (await import('./stream-json-command.ts')).streamJsonCommand({ loaded, opts, settings, router, env });
   if (!opts.print) {
-    // yoga's WebAssembly compiles on a helper thread while the rest of the set-up runs.
-    precompileYoga();
     const prompt = promptWords.join(' ').trim();
     const resume = opts.continue ? 'latest' : opts.resume;
     const mcp = { configs: opts.mcpConfig ?? [], strict: opts.strictMcpConfig ?? false };
@@ -116,8 +115,11 @@ export async function rootCommand(promptWords: string[], opts: RootOptions): Pro
     const skills = loadSkillsReporting(definitionRoots(cwd, env, settings.settingSources));
     // The first frame, before the session is assembled: on screen while the rest loads.
     const early = await paintBeforeSession({ loaded, settings, router, mcp, prompt, resume });
+    // yoga's WebAssembly compiles while the rest of the set-up runs; started after the first frame, since starting it
+    // holds the main thread (2.7-8.4 ms in CPU profiles; ~7 ms more CPU before the first frame, in-process, load 4-6).
+    precompileYoga();
     try {
-      // The TUI's modules (and Ink, inside runInteractive) load only here: -p never evaluates them.
+      // The TUI's modules (and Ink, inside runInteractive) load only here, after the early frame (statically: that frame +7 ms wall, +3-7 ms CPU, seam-paths.ts, 20-50 runs, load 4-5).
       const { runInteractive } = await import('./interactive.ts');
       return await runInteractive({ loaded, settings, router, skills, prompt, resume, mcp, ...(early ? { early } : {}) });
     } catch (e) {

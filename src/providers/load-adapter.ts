@@ -1,7 +1,9 @@
 /**
  * Builds the adapter of one configured provider. Every module but Anthropic's own is imported here, on first
  * use, so the `openai`, Gemini and cloud SDKs are never evaluated on the Anthropic default path (Anthropic's
- * waits for its first request: anthropic-on-demand.ts).
+ * waits for its first request: anthropic-on-demand.ts). Each one imported statically instead delayed the
+ * default `-p`'s first byte (scripts/bench/seam-paths.ts, 30 runs, load 5-6): OpenAI Chat +12 ms wall and CPU,
+ * Responses +7 ms wall, +10 ms CPU, Gemini +31/+33, Bedrock +33/+22, Vertex +33/+29, all five +71/+51.
  */
 import { MoatError } from '../util/index.ts';
 import { createAnthropicProvider } from './anthropic-on-demand.ts';

@@ -6,7 +6,10 @@ import { isCompiledBinary } from './runtime-mode.ts';
 /**
  * Component → JS with jco's own transpiler (js-component-bindgen), loaded
  * lazily: it is 3.4 MB of wasm and costs ~0.3–0.5 s the first time in a
- * process, which only a cache miss should pay.
+ * process, which only a cache miss should pay. Imported statically, it
+ * delayed a fresh process's first WebAssembly tool call (a bundled tool,
+ * precompiled: `moat tool exec`) by 540 ms wall, 294 ms CPU
+ * (scripts/bench/seam-paths.ts, 25 runs, load 4-7).
  */
 
 export interface TranspileOutput {

@@ -68,7 +68,8 @@ function isEmbeddedList(v: unknown): v is EmbeddedTool[] {
 }
 
 async function embedded(): Promise<BundledComponent[]> {
-  // Resolved by the build (scripts/build.ts) to the module scripts/embed-tools.ts generates.
+  // Resolved by the build (scripts/build.ts) to the module scripts/embed-tools.ts generates; an import() because it
+  // exists only in the binary, not to defer it (statically: -p's first byte and the first tool call within 2 ms).
   const m: unknown = await import('moat:bundled-tools');
   const tools: unknown = typeof m === 'object' && m !== null && 'BUNDLED_TOOLS' in m ? m.BUNDLED_TOOLS : undefined;
   const archive: unknown = typeof m === 'object' && m !== null && 'BUNDLED_ARCHIVE' in m ? m.BUNDLED_ARCHIVE : undefined;
