@@ -1,6 +1,6 @@
 /**
  * `moat` in a terminal draws its first frame as soon as the config is read,
- * before the session is assembled (the store, the tools, MCP, the controller
+ * before the session is assembled (the store, the tools, MCP, the TUI client
  * and the UI's model load behind it): tui/early-paint.ts. Drawn only for a new
  * session whose first frame is known now: not for a resumed one (its
  * conversation), a first prompt (its running turn), a folder whose settings
@@ -36,6 +36,6 @@ export async function paintBeforeSession(o: EarlyPaintInputs): Promise<EarlyPain
   // them is ~8 ms in-process (timestamps in the compiled binary): -p, which never draws, does not pay it.
   const { paintEarly, stdioIsTerminal } = await import('../tui/index.ts');
   if (!stdioIsTerminal()) return undefined;
-  // The session's id is not in the first frame; the controller's info() reads it when asked.
+  // The session's id is not in the first frame; the client's info() reads it when asked.
   return paintEarly({ ...tuiInfo(o.settings, o.router, gitHead(o.settings.cwd)?.branch), sessionId: '' }, o.loaded.config.keymap);
 }

@@ -2,7 +2,7 @@
  * The first frame drawn before the session is assembled: `moat` in a
  * terminal knows all its first frame shows (the banner's model, folder and
  * branch; the prompt; the status line) once the config is read, while the
- * session, its tools, the controller and the UI's model load behind it. The
+ * session, its tools, the TUI client and the UI's model load behind it. The
  * frame is built by the same functions Ink's is, from a model of the first
  * frame alone; runTui checks Ink's first frame against it and erases it at once
  * if they differ (a warning found meanwhile, a server asking for approval).
