@@ -70,6 +70,8 @@ export async function* driveStream<F>(o: DriveOptions<F>): AsyncGenerator<Provid
     controller.abort();
   });
   let iterator: AsyncIterator<F> | undefined;
+  /** The answer reached its stop: what is left of the body is its end, which the iterator's return releases. */
+  let answered = false;
   const byCause = (): ProviderError | undefined =>
     cause === 'caller' ? abortedError() : cause === 'idle' ? stalledError(api, options.idleTimeoutMs) : undefined;
 
@@ -121,6 +123,7 @@ export async function* driveStream<F>(o: DriveOptions<F>): AsyncGenerator<Provid
         if (mapped.stop !== undefined) {
           const stop: ProviderEvent = { type: 'stop', reason: mapped.stop, message: messageOf(state), usage: mapper.usage };
           state = accumulate(state, stop);
+          answered = true;
           yield stop;
           return;
         }
@@ -136,8 +139,9 @@ export async function* driveStream<F>(o: DriveOptions<F>): AsyncGenerator<Provid
   } finally {
     watchdog.stop();
     options.signal.removeEventListener('abort', onCallerAbort);
-    // Releases the connection when the consumer stopped early; a no-op after a complete read.
-    controller.abort();
+    // Releases the connection when the consumer stopped early. Not after the stop: aborting then did nothing but cost
+    // the first tool call's turn-around ~1.4 ms (a CPU profile of a fresh process; the signal's listeners and its error).
+    if (!answered) controller.abort();
     try {
       await iterator?.return?.();
     } catch {
