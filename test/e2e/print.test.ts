@@ -4,7 +4,8 @@
  * (scripts/test.sh does).
  */
 import { beforeEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OutputLine, ResultLine } from '../../src/print/schema.ts';
 import { contextTooLong, httpError, reply, type FakeAnthropic } from '../support/fake-anthropic.ts';
@@ -404,6 +405,9 @@ describe('exit codes and failures', () => {
     proc.kill('SIGKILL');
     await proc.exited;
     Bun.spawnSync(['pkill', '-f', 'sleep 29[.]917']);
+    // A killed moat's private temp folder stays until the next moat that runs a command sweeps it (the run below
+    // runs none): removed here, so the run leaves nothing behind.
+    for (const name of readdirSync(tmpdir())) if (name.startsWith(`moat-session-${proc.pid}-`)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
 
     server.requests.length = 0;
     server.script(reply().text('Resumed fine.'));
