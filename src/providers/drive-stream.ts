@@ -153,13 +153,17 @@ export async function* driveStream<F>(o: DriveOptions<F>): AsyncGenerator<Provid
 /** The response body with every chunk reported to `touch` (the idle watchdog). */
 export function tappedBody(response: Response, touch: () => void): Response {
   if (response.body === null) return response;
-  const tapped = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, out) {
-        touch();
-        out.enqueue(chunk);
-      },
-    }),
-  );
+  // A stream pulling from the body's reader, not pipeThrough a TransformStream: the pipe's machinery (Bun's streams are
+  // JavaScript) showed in CPU profiles of the first tool call's turn-around (turnaround.ts, cold at once, 4 interleaved runs: lower in each, by 0.1-2 ms).
+  const reader = response.body.getReader();
+  const tapped = new ReadableStream<Uint8Array>({
+    async pull(out) {
+      const next = await reader.read();
+      if (next.done) return out.close();
+      touch();
+      out.enqueue(next.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
   return new Response(tapped, { status: response.status, headers: response.headers });
 }
