@@ -28,7 +28,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { framesFor, reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
+import { reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
+import { startFirstByteServer } from './first-byte-server.ts';
 import { freshCopy } from './fresh-copy.ts';
 
 const RUNS = Number(process.env.RUNS ?? 15);
@@ -51,34 +52,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const root = mkdtempSync(join(tmpdir(), 'bench-seam-paths-'));
 const server = await startFakeAnthropic({ repeat: true });
 server.script(reply().text('ok'));
-// A raw TCP server for first-byte: the first byte of a connection is the request's first byte.
-const answer = framesFor(reply().text('ok').build(), 'claude-sonnet-4-5', 1)
-  .map((f) => ('event' in f ? `event: ${f.event}\ndata: ${JSON.stringify(f.data)}\n\n` : ''))
-  .join('');
-let onFirstByte: (() => void) | undefined;
-const raw = Bun.listen<{ buf: string; seen: boolean }>({
-  hostname: '127.0.0.1',
-  port: 0,
-  socket: {
-    open(s) {
-      s.data = { buf: '', seen: false };
-    },
-    data(s, chunk) {
-      if (!s.data.seen) {
-        s.data.seen = true;
-        onFirstByte?.();
-        onFirstByte = undefined;
-      }
-      s.data.buf += chunk.toString('latin1');
-      const end = s.data.buf.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(s.data.buf.slice(0, end))?.[1] ?? 0);
-      if (s.data.buf.length - end - 4 < length) return;
-      s.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${Buffer.byteLength(answer)}\r\nconnection: close\r\n\r\n${answer}`);
-      s.end();
-    },
-  },
-});
+// The first byte of a connection is the request's first byte.
+const raw = startFirstByteServer();
 try {
   const cwd = join(root, 'work');
   mkdirSync(cwd, { recursive: true });
@@ -115,9 +90,9 @@ try {
     let sample: Sample | undefined;
     const t0 = performance.now();
     const proc = Bun.spawn([bin, '-p', 'hi'], { cwd, env: { ...env, ANTHROPIC_BASE_URL: `http://127.0.0.1:${raw.port}` }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
-    onFirstByte = () => (sample = { wall: performance.now() - t0, cpu: mainThreadCpuMs(proc.pid) });
+    raw.onNextFirstByte(() => (sample = { wall: performance.now() - t0, cpu: mainThreadCpuMs(proc.pid) }));
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    onFirstByte = undefined;
+    raw.onNextFirstByte(undefined);
     if (code !== 0 || sample === undefined) throw new Error(`-p hi exited ${code} (request seen: ${sample !== undefined}): ${err}${out}`);
     return sample;
   }
@@ -219,7 +194,7 @@ try {
     }
   }
 } finally {
-  raw.stop(true);
+  raw.stop();
   await server.close();
   rmSync(root, { recursive: true, force: true });
 }

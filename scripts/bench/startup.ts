@@ -29,7 +29,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { framesFor, reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
+import { reply, startFakeAnthropic } from '../../test/support/fake-anthropic.ts';
+import { startFirstByteServer } from './first-byte-server.ts';
 import { freshCopy } from './fresh-copy.ts';
 
 const BIN = process.env.BIN ?? resolve(import.meta.dir, '../../dist/moat');
@@ -78,13 +79,8 @@ try {
   git('commit', '-q', '-m', 'notes');
   writeFileSync(join(cwd, 'draft.txt'), 'untracked\n');
 
-  // A raw TCP server: the time of the first byte of each connection is the request's first byte.
-  const answer = new TextEncoder().encode(
-    framesFor(reply().text('ok').build(), 'claude-sonnet-4-5', 1)
-      .map((f) => ('event' in f ? `event: ${f.event}\ndata: ${JSON.stringify(f.data)}\n\n` : ''))
-      .join(''),
-  );
-  let firstByte: ((t: number) => void) | undefined;
+  // The time of the first byte of each connection is the request's first byte.
+  const listener = startFirstByteServer();
   /** /usr/bin/time's pid for the run under way: moat is its child. */
   let timing: number | undefined;
   let firstCpu: number | undefined;
@@ -100,32 +96,6 @@ try {
       return undefined;
     }
   };
-  const listener = Bun.listen<{ buf: string; seen: boolean }>({
-    hostname: '127.0.0.1',
-    port: 0,
-    socket: {
-      open(s) {
-        s.data = { buf: '', seen: false };
-      },
-      data(s, chunk) {
-        if (!s.data.seen) {
-          s.data.seen = true;
-          const now = performance.now();
-          if (firstByte !== undefined) firstCpu = mainThreadCpuMs();
-          firstByte?.(now);
-          firstByte = undefined;
-        }
-        s.data.buf += chunk.toString('latin1');
-        const end = s.data.buf.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(s.data.buf.slice(0, end))?.[1] ?? 0);
-        if (s.data.buf.length - end - 4 < length) return;
-        s.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${answer.length}\r\nconnection: close\r\n\r\n`);
-        s.write(answer);
-        s.end();
-      },
-    },
-  });
   const server = await startFakeAnthropic();
 
   const offConfig = join(root, 'config-off');
@@ -147,14 +117,17 @@ try {
   /** One run under GNU time: wall ms (spawn to exit), peak RSS in MB, and the first request's first byte if one came. */
   async function run(argv: string[], env: Record<string, string>): Promise<{ ms: number; rssMb: number; firstByteMs?: number; firstCpuMs?: number }> {
     let first: number | undefined;
-    firstByte = (t) => (first = t);
+    listener.onNextFirstByte(() => {
+      first = performance.now();
+      firstCpu = mainThreadCpuMs();
+    });
     const t0 = performance.now();
     firstCpu = undefined;
     const proc = Bun.spawn(['/usr/bin/time', '-f', '%M', ...argv], { cwd, env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
     timing = proc.pid;
     const [, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     const ms = performance.now() - t0;
-    firstByte = undefined;
+    listener.onNextFirstByte(undefined);
     if (code !== 0) throw new Error(`${argv.join(' ')} exited ${code}: ${err}`);
     return { ms, rssMb: Number(err.trim().split('\n').at(-1)) / 1024, ...(first === undefined ? {} : { firstByteMs: first - t0 }), ...(firstCpu === undefined ? {} : { firstCpuMs: firstCpu }) };
   }
@@ -190,7 +163,7 @@ try {
       }
     }
   }
-  listener.stop(true);
+  listener.stop();
   await server.close();
 
   const fMs = median(floor.ms);

@@ -251,10 +251,11 @@ export async function dispatchToolCalls(
       input = updated.data;
       approvedPaths = outsideRoots(tool.intent(input, deps.intentContext), deps.intentContext.roots);
     }
+    const changesFiles = mayChangeFiles(tool, gate.sandbox);
     // The records first: a kill -9 during a call that acts never leaves its effect without the answer that asked for it.
     // A read-only call's may wait for the next request (lazy-store.ts).
-    if (tool.effect !== 'read' || mayChangeFiles(tool, gate.sandbox)) deps.saveRecords?.();
-    if (deps.beforeChange && mayChangeFiles(tool, gate.sandbox)) await deps.beforeChange();
+    if (tool.effect !== 'read' || changesFiles) deps.saveRecords?.();
+    if (deps.beforeChange && changesFiles) await deps.beforeChange();
     if (tool.effect === 'read') {
       running.push(execute(i, call, tool, input, approvedPaths, gate.sandbox, preNotes));
     } else {
