@@ -22,6 +22,7 @@ import { afterAnswer, CONTINUE, finish, type Step } from './after-answer.ts';
 import { instructionsKey, sessionSystemPrompt } from './session-prompt.ts';
 import { makeToolContext, type ContextSource } from './tool-context.ts';
 import { dispatchToolCalls, prepareCall, type DispatchDeps } from './tool-dispatch.ts';
+import { prepareTools } from './prepare-tools.ts';
 import { keepPartial } from './turn.ts';
 import { checkpointId } from './turn-checkpoint.ts';
 import { recordPrompt } from './prompt-record.ts';
@@ -31,8 +32,7 @@ export type { AgentDeps, OpenOptions, RunOptions };
 /** SessionEnd hooks run while moat exits: they may not hold it up for long. */
 const SESSION_END_TIMEOUT_MS = 10_000;
 
-/** What every step of one run shares, fixed when the run starts (`first`: the tools its first request offers). */
-/** `system` and `instructionsKey` change when an MCP server connects during the run and brings instructions. */
+/** What every step of one run shares, fixed when the run starts (`first`: the tools its first request offers), but `system` and `instructionsKey`, which an MCP server that connects during the run changes. */
 interface TurnContext { run: Run; first: OfferedTools; system: string; instructionsKey: string; contextSource: ContextSource; provider: Provider; runModel: string; signal: AbortSignal }
 
 /**
@@ -85,8 +85,7 @@ export class AgentSession {
     this.gitBranch = git.branch;
     this.ready = opts.ready;
     this.roots = [this.settings.cwd, ...this.settings.addDirs].map(realPathOrSelf);
-    const depth = opts.depth ?? 0;
-    this.depth = depth;
+    const depth = (this.depth = opts.depth ?? 0);
     this.startSource = opts.startSource ?? 'startup';
     this.hooks = new SessionHookRunner({
       id: this.id,
@@ -106,8 +105,8 @@ export class AgentSession {
       offeredTools: () => this.offeredTools(),
       emit: (e) => this.current?.emit(e),
       meter: () => this.current?.meter ?? this.sessionMeter,
-      openChild: (spec) => {
-        return AgentSession.open(
+      openChild: (spec) =>
+        AgentSession.open(
           {
             ...this.deps,
             checkpoints: undefined,
@@ -116,8 +115,7 @@ export class AgentSession {
             ask: askWhileRunning(this.deps.ask, () => this.current !== undefined),
           },
           { parentId: this.id, agentId: spec.agentId, depth: depth + 1, parentMeter: spec.parentMeter, allowSubagents: spec.allowSubagents },
-        );
-      },
+        ),
     });
     const shared = sessionRegistry(deps.registry, host);
     const schema = this.settings.outputSchema;
@@ -461,6 +459,7 @@ export class AgentSession {
     emit({ type: 'turn_started', turn });
     // On the run's current model; moves down the fallback chain when it keeps failing.
     const requestStarted = performance.now();
+    const answering = run.turns === 1 ? prepareTools(offered.tools) : undefined; // stops the tools' preparation (prepare-tools.ts)
     const streamed = streamTurnOnChain({
       chain: run.chain,
       provider,
@@ -476,6 +475,7 @@ export class AgentSession {
       idleTimeoutMs: settings.idleTimeoutMs,
       retryBaseMs: settings.retryBaseMs,
       emit: (e) => {
+        answering?.();
         if (e.type === 'tool_call_started') prepareCall(registry.get(e.name), run.checkpoint);
         emit(e);
       },

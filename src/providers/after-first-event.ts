@@ -1,9 +1,10 @@
 /**
- * Start-up's one seam after the first request: work that must not delay a
- * run's first model request (a new session's database writes, loading the
- * tool-running code, starting MCP servers) runs on the tick after the
- * provider's first stream yields its first event, or fails: by then the
- * request is on its way and the model is answering.
+ * Work that must not delay a run's first model request (starting MCP
+ * servers: cli/mcp-start.ts) runs on the tick after the provider's first
+ * stream yields its first event, or fails: by then the request is on its way
+ * and the model is answering. (The session's own work waits less: its records
+ * go once the request is sent, Store.later; its tools get ready while the
+ * model answers, agent/prepare-tools.ts.)
  */
 import type { Provider } from './types.ts';
 

@@ -133,6 +133,14 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   approvalPreview?(input: z.infer<S>, ctx: IntentContext): Promise<CallIntent['preview']>;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
   /**
+   * Loads the module the calls run in, when `execute` imports it on demand.
+   * Not before a run's first request (the built-in tools' calls loaded up
+   * front cost -p's first request 12.2 ms: CPU +15.6 ms, RSS +1.6 MB;
+   * scripts/bench/startup.ts, interleaved n=12, load 1.3), but while the model
+   * answers it (agent/prepare-tools.ts), so the first call does not wait for it.
+   */
+  load?(): Promise<unknown>;
+  /**
    * The JSON Schema sent to the model, when it is not derived from
    * `inputSchema` at run time: a WebAssembly tool's schema comes from its help
    * text (data, not a type we wrote), and `inputSchema` then validates against

@@ -4,6 +4,9 @@ import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 import { inputSchema } from './schema.ts';
 
+// The module its calls run in: loaded while the model answers the first request, or by the first call (Tool.load).
+const load = () => import('./execute.ts');
+
 export const grepTool = defineTool({
   name: 'Grep',
   description,
@@ -20,9 +23,8 @@ export const grepTool = defineTool({
       summary: `Search for /${input.pattern}/ in ${displayPath(ctx, folder)}`,
     };
   },
-  // Loaded with the first search, not before the first request (execute.ts): the built-in tools' calls loaded eagerly cost -p ~15 ms of main-thread CPU before its first request (scripts/bench/startup.ts, interleaved).
+  load,
   async execute(input, ctx): Promise<ToolResult> {
-    // Loaded with the first call: the built-in tools' calls loaded up front cost -p's first request 12.2 ms (CPU +15.6 ms, RSS +1.6 MB; scripts/bench/startup.ts, interleaved n=12, load 1.3).
-    return (await import('./execute.ts')).executeGrep(input, ctx);
+    return (await load()).executeGrep(input, ctx);
   },
 });

@@ -4,6 +4,9 @@ import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 import { inputSchema } from './schema.ts';
 
+// The module its calls run in: loaded while the model answers the first request, or by the first call (Tool.load).
+const load = () => import('./execute.ts');
+
 export const readTool = defineTool({
   name: 'Read',
   description,
@@ -20,8 +23,8 @@ export const readTool = defineTool({
       summary: `Read ${displayPath(ctx, path)}`,
     };
   },
-  // Loaded with the first call: the built-in tools' calls loaded up front cost -p's first request 12.2 ms (CPU +15.6 ms, RSS +1.6 MB; scripts/bench/startup.ts, interleaved n=12, load 1.3).
+  load,
   async execute(input, ctx): Promise<ToolResult> {
-    return (await import('./execute.ts')).executeRead(input, ctx);
+    return (await load()).executeRead(input, ctx);
   },
 });
