@@ -1,16 +1,18 @@
 /**
  * The offered tools made ready while the model answers a run's first
- * request: each one's input schema built and the module its calls run in
- * loaded (Tool.load), so the first tool call waits for neither. Until the
+ * request: each one's input schema built and, for a tool that gives
+ * `load`, the module its calls run in loaded, so the first call waits for
+ * neither. Until the
  * answer starts the main thread has nothing else to do. One tool a task,
  * Read first, then the other read-only tools (a run's first calls are mostly
  * reads, Read most of all), and none once the answer has started: what is
  * left is done by the call that needs it, as before.
  *
  * Measured (scripts/bench/turnaround.ts, a fresh `-p` process's first Read
- * call, the answer written at once, interleaved, n=21, load 0.9): 11.3 ms
- * without this, 9.2 ms with it. With the other tools right after Read, the
- * answer reached the loop ~0.8 ms later (its first bytes met a tool being
+ * call, interleaved, load 0.7): the answer written at once 11.2 ms without
+ * this, 9.0 ms with it (n=15); streamed, 7.5 and 6.9 ms, 6.9 and 6.5 ms (two
+ * runs of n=30). With the other tools right after Read, the answer written
+ * at once reached the loop ~0.8 ms later (its first bytes met a tool being
  * made ready; in-process timestamps, 2 x 15 runs): hence the pause.
  */
 import type { AnyTool } from '../tools/index.ts';

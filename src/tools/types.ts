@@ -133,11 +133,16 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   approvalPreview?(input: z.infer<S>, ctx: IntentContext): Promise<CallIntent['preview']>;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
   /**
-   * Loads the module the calls run in, when `execute` imports it on demand.
-   * Not before a run's first request (the built-in tools' calls loaded up
-   * front cost -p's first request 12.2 ms: CPU +15.6 ms, RSS +1.6 MB;
-   * scripts/bench/startup.ts, interleaved n=12, load 1.3), but while the model
-   * answers it (agent/prepare-tools.ts), so the first call does not wait for it.
+   * Loads the module the calls run in, which `execute` imports on demand. Not
+   * before a run's first request (the built-in tools' calls loaded up front
+   * cost -p's first request 12.2 ms: CPU +15.6 ms, RSS +1.6 MB;
+   * scripts/bench/startup.ts, interleaved n=12, load 1.3), but while the
+   * model answers it (agent/prepare-tools.ts), so the first call does not
+   * wait for it. The read-only built-ins give it; the tools that act (Bash,
+   * Edit, Write, WebFetch, HttpRequest: the sandbox's runner and the network
+   * policy among their modules) load with their first call: loaded ahead,
+   * they ran enough code that the JIT compiled during the answer, and the
+   * first Read after a streamed answer came later (n=30: 8.5 against 7.7 ms).
    */
   load?(): Promise<unknown>;
   /**

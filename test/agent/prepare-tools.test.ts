@@ -6,7 +6,7 @@ import { AgentSession } from '../../src/agent/index.ts';
 import { prepareTools } from '../../src/agent/prepare-tools.ts';
 import { createAnthropicProvider, type Provider } from '../../src/providers/index.ts';
 import { openStore } from '../../src/store/index.ts';
-import { defineTool, ToolRegistry, type AnyTool, type Effect } from '../../src/tools/index.ts';
+import { builtinTools, defineTool, ToolRegistry, type AnyTool, type Effect } from '../../src/tools/index.ts';
 import { testSettings } from '../support/agent-settings.ts';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { tempDir } from '../support/temp.ts';
@@ -97,6 +97,12 @@ test('stop: no tool is made ready after it; a failing schema or load does not st
   } finally {
     jest.useRealTimers();
   }
+});
+
+test("the built-ins whose module is loaded ahead are the read-only ones; the tools that act load theirs with their first call", () => {
+  const ahead = builtinTools().filter((t) => t.load !== undefined);
+  expect(ahead.map((t) => t.name).sort()).toEqual(['Glob', 'Grep', 'LS', 'Read']);
+  expect(ahead.every((t) => t.effect === 'read')).toBe(true);
 });
 
 let server: FakeAnthropic;

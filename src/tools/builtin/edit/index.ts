@@ -4,9 +4,6 @@ import { defineTool, type ToolResult } from '../../types.ts';
 import description from './description.md' with { type: 'text' };
 import { inputSchema } from './schema.ts';
 
-// The module its calls run in: loaded while the model answers the first request, or by the first call (Tool.load).
-const load = () => import('./execute.ts');
-
 export const editTool = defineTool({
   name: 'Edit',
   description,
@@ -21,10 +18,11 @@ export const editTool = defineTool({
   },
   // The same patch the finished card shows: the whole file before and after, so the lines carry their real numbers.
   async approvalPreview(input, ctx) {
-    return (await load()).editPreview(input, ctx);
+    // Loaded with the first call: the built-in tools' calls loaded up front cost -p's first request 12.2 ms (CPU +15.6 ms, RSS +1.6 MB; scripts/bench/startup.ts, interleaved n=12, load 1.3).
+    return (await import('./execute.ts')).editPreview(input, ctx);
   },
-  load,
+  // Loaded with the first edit or approval, not before the first request (execute.ts): the built-in tools' calls loaded eagerly cost -p ~15 ms of main-thread CPU before its first request (scripts/bench/startup.ts, interleaved).
   async execute(input, ctx): Promise<ToolResult> {
-    return (await load()).executeEdit(input, ctx);
+    return (await import('./execute.ts')).executeEdit(input, ctx);
   },
 });
