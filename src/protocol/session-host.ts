@@ -33,7 +33,8 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
   private readonly waiting: Waiting[] = [];
   private running: AbortController | undefined;
   private ended = false;
-  private rewinding = false;
+  /** A rewind or a worktree's merge is changing the project's files: no run starts until it ends. */
+  private changingFiles = false;
   /** Runs whose `turn()` reader stopped early: their remaining events are skipped by the next reader. */
   private abandoned = 0;
   /** The model and mode set through operations: a session opened by `new_session` or `resume` starts with them. */
@@ -185,8 +186,10 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
       }
       case 'reconnect_mcp':
         return this.control('reconnectMcp', 'reconnect MCP servers')(op.server);
-      case 'merge_worktree':
-        return this.control('mergeWorktree', 'merge worktrees')(this.current, op.id);
+      case 'merge_worktree': {
+        const merge = this.control('mergeWorktree', 'merge worktrees');
+        return this.changesFiles('merge a worktree', () => merge(this.current, op.id));
+      }
       case 'remove_worktree':
         return this.control('removeWorktree', 'remove worktrees')(op.id, op.force === true);
       default:
@@ -226,7 +229,7 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
 
   /** Ends the open session and serves a new or saved one; open questions are denied. */
   private switchTo(how: OpenOptions): void {
-    if (this.running || this.rewinding || this.waiting.length > 0) throw new MoatError('usage', 'cannot switch sessions while the session is working: interrupt it first');
+    if (this.running || this.changingFiles || this.waiting.length > 0) throw new MoatError('usage', 'cannot switch sessions while the session is working: interrupt it first');
     // Opened first: a resume that names no session leaves the open one as it was.
     const next = this.owner.open(this.broker?.ask, how, { ...this.carried });
     this.broker?.cancelAll();
@@ -235,18 +238,26 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
     this.owner.end?.(left);
   }
 
-  /**
-   * A rewind, answered: refused while a run is going (its files and history
-   * are still changing) or while another rewind runs.
-   */
+  /** A rewind, answered (changesFiles). */
   async rewind(req: RewindRequest): Promise<RewindOutcome> {
-    if (this.running || this.rewinding) throw new MoatError('usage', 'cannot rewind while the session is working: interrupt it first');
-    if (!this.current.rewind) throw new MoatError('usage', 'this session cannot rewind');
-    this.rewinding = true;
+    return this.changesFiles('rewind', () => {
+      if (!this.current.rewind) throw new MoatError('usage', 'this session cannot rewind');
+      return this.current.rewind(req);
+    });
+  }
+
+  /**
+   * Work that changes the project's files (a rewind, a worktree's merge):
+   * refused while a run is going (its files and history are still changing)
+   * or while another such change runs; a prompt sent meanwhile waits for it.
+   */
+  private async changesFiles<T>(what: string, work: () => Promise<T>): Promise<T> {
+    if (this.running || this.changingFiles) throw new MoatError('usage', `cannot ${what} while the session is working: interrupt it first`);
+    this.changingFiles = true;
     try {
-      return await this.current.rewind(req);
+      return await work();
     } finally {
-      this.rewinding = false;
+      this.changingFiles = false;
       this.pump();
     }
   }
@@ -310,7 +321,7 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
   }
 
   private pump(): void {
-    if (this.running || this.rewinding) return;
+    if (this.running || this.changingFiles) return;
     const next = this.waiting.shift();
     if (next === undefined) {
       if (this.ended) this.out.close();

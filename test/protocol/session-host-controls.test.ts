@@ -235,6 +235,45 @@ describe('the process operations', () => {
     ]);
   });
 
+  test("a worktree's merge changes the project's files: refused while a run goes, as a rewind is, and a prompt sent during it starts after it", async () => {
+    server.script(reply().text('first'), reply().text('second'));
+    const merging = Promise.withResolvers<void>();
+    const calls: string[] = [];
+    const { host: h } = host({
+      mergeWorktree: async (_agent, id) => {
+        calls.push(`merge ${id}`);
+        // Only the merge the test holds waits (a refusal that fails to come must not hang the test).
+        if (id === 'w1') await merging.promise;
+        calls.push(`merged ${id}`);
+        return { branch: `moat/${id}`, outcome: { kind: 'merged', summary: '1 file changed' } };
+      },
+    });
+    h.submit({ type: 'user_message', content: 'first' });
+    expect(h.busy).toBe(true);
+    await expect(h.request({ type: 'merge_worktree', id: 'w0' })).rejects.toThrow('cannot merge a worktree while the session is working: interrupt it first');
+    await expect(h.request({ type: 'rewind', checkpointId: 'c1', code: true, conversation: true })).rejects.toThrow('cannot rewind while the session is working: interrupt it first');
+    const events: SessionEvent[] = [];
+    for await (const e of h.events) {
+      events.push(e);
+      if (e.type === 'run_finished') break;
+    }
+    await waitUntil(() => !h.busy);
+    expect(calls).toEqual([]);
+
+    const merged = h.request({ type: 'merge_worktree', id: 'w1' });
+    h.submit({ type: 'user_message', content: 'second' });
+    // Waiting for the merge: no run started.
+    const startedDuringMerge = h.busy;
+    merging.resolve();
+    expect(startedDuringMerge).toBe(false);
+    expect(await merged).toMatchObject({ branch: 'moat/w1' });
+    h.submit({ type: 'end' });
+    for await (const e of h.events) events.push(e);
+    expect(calls).toEqual(['merge w1', 'merged w1']);
+    expect(events.filter((e) => e.type === 'run_finished')).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
+  });
+
   test('bad input is refused with one line: an empty command or prompt, no server named, a sub-agent no longer going', () => {
     const { host: h } = host({ shell: realShell(), addPromptHistory: () => {}, approveMcpServers: () => {}, stopSubagent: () => false });
     expect(() => h.submit({ type: 'shell', command: '  ' })).toThrow('shell: no command given');
