@@ -138,6 +138,15 @@ try {
   mkdirSync(cwd, { recursive: true });
   writeFileSync(join(cwd, 'notes.txt'), 'alpha\nbeta\ngamma\n');
   const server = startServer(bodies);
+  /** moat's environment: its own home and data under `root`, the model at `url`. */
+  const envFor = (url: string) => ({
+    PATH: process.env.PATH ?? '',
+    HOME: root,
+    XDG_DATA_HOME: join(root, 'data'),
+    XDG_CONFIG_HOME: join(root, 'config'),
+    ANTHROPIC_API_KEY: 'bench',
+    ANTHROPIC_BASE_URL: url,
+  });
 
   // The floor: read each response to its end, then send the next request at once.
   const floor: number[] = [];
@@ -156,15 +165,7 @@ try {
   for (let r = 0; r < RUNS; r++) {
     for (const [name, bin] of Object.entries(binaries)) {
       server.reset();
-      const env = {
-        PATH: process.env.PATH ?? '',
-        HOME: root,
-        XDG_DATA_HOME: join(root, 'data'),
-        XDG_CONFIG_HOME: join(root, 'config'),
-        ANTHROPIC_API_KEY: 'bench',
-        ANTHROPIC_BASE_URL: server.url,
-      };
-      const proc = Bun.spawn([bin, '-p', 'read notes.txt again and again', '--output-format', 'json'], { cwd, env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+      const proc = Bun.spawn([bin, '-p', 'read notes.txt again and again', '--output-format', 'json'], { cwd, env: envFor(server.url), stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
       const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       if (code !== 0) throw new Error(`${name} exited ${code}: ${err}${out}`);
       const result = JSON.parse(out) as { num_turns: number };
@@ -186,8 +187,7 @@ try {
   for (let r = 0; r < RUNS; r++) {
     for (const [name, bin] of Object.entries(binaries)) {
       paced.reset();
-      const env = { PATH: process.env.PATH ?? '', HOME: root, XDG_DATA_HOME: join(root, 'data'), XDG_CONFIG_HOME: join(root, 'config'), ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: paced.url };
-      const proc = Bun.spawn([bin, '-p', 'read notes.txt', '--output-format', 'json'], { cwd, env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+      const proc = Bun.spawn([bin, '-p', 'read notes.txt', '--output-format', 'json'], { cwd, env: envFor(paced.url), stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
       const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       if (code !== 0) throw new Error(`${name} exited ${code}: ${err}${out}`);
       if (!paced.lastBody().includes('beta')) throw new Error(`${name}: the streamed read did not succeed`);

@@ -21,8 +21,8 @@ import { applyReloadable, type AgentSettings, type ReloadableSettings } from './
 import { afterAnswer, CONTINUE, finish, type Step } from './after-answer.ts';
 import { instructionsKey, sessionSystemPrompt } from './session-prompt.ts';
 import { makeToolContext, type ContextSource } from './tool-context.ts';
-import { dispatchToolCalls, prepareCall, type DispatchDeps } from './tool-dispatch.ts';
-import { prepareTools } from './prepare-tools.ts';
+import { dispatchToolCalls, type DispatchDeps } from './tool-dispatch.ts';
+import { prepareCall, prepareTools } from './prepare-tools.ts';
 import { keepPartial } from './turn.ts';
 import { checkpointId } from './turn-checkpoint.ts';
 import { recordPrompt } from './prompt-record.ts';

@@ -6,7 +6,7 @@ import { invalidInputMessage, runWithPolicy, unknownToolResult, type ToolRunPoli
 import { errorMessage } from '../util/index.ts';
 import type { AgentEvent } from './events.ts';
 import type { HookOutcome, PreToolUseOutcome } from './hooks.ts';
-import { mayChangeFiles, type RunCheckpoint } from './turn-checkpoint.ts';
+import { mayChangeFiles } from './turn-checkpoint.ts';
 import { toolUseResult } from './tool-use-result.ts';
 import { checkPermission, outsideRoots, type AskPermission, type PermissionPolicy, type RememberScope } from './permission-gate.ts';
 
@@ -86,22 +86,6 @@ function contentText(result: ToolResult): string {
   return contentParts(result)
     .map((p) => (p.type === 'text' ? p.text : `[image ${p.mediaType}]`))
     .join('\n');
-}
-
-/**
- * What can be done for a call while its arguments still stream: the run's
- * checkpoint read ahead (for a call that can change files) and the tool's
- * input schema built (zod schemas are built on first use: ~2-4 ms for the
- * first Read in a fresh process, which otherwise comes after the stream's
- * end). A schema that fails to build fails again, and is reported, at the call.
- */
-export function prepareCall(tool: AnyTool | undefined, checkpoint: Pick<RunCheckpoint, 'readAhead'>): void {
-  checkpoint.readAhead(tool);
-  try {
-    void tool?.inputSchema;
-  } catch {
-    // reported by the call
-  }
 }
 
 /**

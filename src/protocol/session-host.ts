@@ -132,14 +132,12 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
         this.switchTo({ resume: op.sessionId });
         return;
       case 'shell':
-        this.control('shell', 'run shell commands');
-        if (op.command.trim() === '') throw new MoatError('usage', 'shell: no command given');
+        this.check(op);
         this.waiting.push({ kind: 'shell', command: op.command });
         this.pump();
         return;
       case 'expand_skill':
-        this.control('expandSkill', 'run skills');
-        if (op.name.trim() === '') throw new MoatError('usage', 'expand_skill: no skill named');
+        this.check(op);
         this.waiting.push({ kind: 'skill', name: op.name, args: op.args });
         this.pump();
         return;
@@ -280,16 +278,26 @@ export class SessionHost<A extends ProtocolAgent = ProtocolAgent> {
   shell(command: string, signal: AbortSignal): AsyncIterable<SessionEvent> {
     const op: RunOp = { type: 'shell', command };
     // Checked now: a generator's body (and so submit) would only run once the caller starts reading.
-    this.control('shell', 'run shell commands');
-    if (command.trim() === '') throw new MoatError('usage', 'shell: no command given');
+    this.check(op);
     return this.follow(op, signal);
   }
 
   /** Like `turn`, for `/name args`: its !`cmd` lines' permission events, then its `skill_expanded`. Refused here when this session runs no skills. */
   expandSkill(name: string, args: string, signal: AbortSignal): AsyncIterable<SessionEvent> {
-    this.control('expandSkill', 'run skills');
-    if (name.trim() === '') throw new MoatError('usage', 'expand_skill: no skill named');
-    return this.follow({ type: 'expand_skill', name, args }, signal);
+    const op: RunOp = { type: 'expand_skill', name, args };
+    this.check(op);
+    return this.follow(op, signal);
+  }
+
+  /** A `!cmd` or a skill's expansion, before it is queued: refused when this session has no part for it, or when it names nothing. */
+  private check(op: Extract<RunOp, { type: 'shell' | 'expand_skill' }>): void {
+    if (op.type === 'shell') {
+      this.control('shell', 'run shell commands');
+      if (op.command.trim() === '') throw new MoatError('usage', 'shell: no command given');
+    } else {
+      this.control('expandSkill', 'run skills');
+      if (op.name.trim() === '') throw new MoatError('usage', 'expand_skill: no skill named');
+    }
   }
 
   private async *follow(op: RunOp, signal: AbortSignal): AsyncIterable<SessionEvent> {
